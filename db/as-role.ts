@@ -1,0 +1,46 @@
+// Runs a callback in one transaction as a given API role, with the request
+// context set exactly as PostgREST sets it, so grants and row-level security
+// decide what the callback may see and change:
+//   role                 set_config('role', ..., true)  (SET LOCAL ROLE)
+//   request.jwt.claims   the verified token's claims as JSON
+//   request.method, request.path, request.headers (JSON, lower-case names)
+// All settings are transaction-local: the pooled connection carries nothing
+// from one request to the next.
+import type pg from 'pg';
+
+export type ApiRole = 'anon' | 'authenticated' | 'service_role' | (string & {});
+
+export type RequestContext = {
+  role: ApiRole;
+  claims: Record<string, unknown>;
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+};
+
+export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('begin');
+    await client.query(
+      `select set_config('role', $1, true),
+              set_config('request.jwt.claims', $2, true),
+              set_config('request.method', $3, true),
+              set_config('request.path', $4, true),
+              set_config('request.headers', $5, true)`,
+      [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
+    );
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    // If even the rollback fails the connection is gone: drop it from the pool.
+    await client.query('rollback').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

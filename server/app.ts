@@ -1,0 +1,30 @@
+// The project API on PORT: one prefix per surface, each behind the key gate,
+// each answering in its own error shape. Surfaces mount their routers here.
+import express, { type Express, type Router } from 'express';
+import type { Logger } from 'pino';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { apiKeyGate, type OpenRoute } from './gateway.ts';
+import { healthHandler, type HealthState } from './health.ts';
+import { baseApp } from './http.ts';
+
+export type Surface = { prefix: string; router?: Router; open?: OpenRoute[] };
+
+/** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
+export const SURFACE_PREFIXES = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api'] as const;
+
+export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[] }): Express {
+  const app = baseApp(opts.log);
+  app.get('/health', healthHandler(opts.health));
+  const mounted = new Map((opts.surfaces ?? []).map((s) => [s.prefix, s]));
+  for (const prefix of SURFACE_PREFIXES) {
+    const surface = mounted.get(prefix);
+    const router = express.Router();
+    router.use(apiKeyGate(opts.jwtSecret, surface?.open ?? []));
+    if (surface?.router) router.use(surface.router);
+    router.use(notFoundHandler);
+    app.use(prefix, router);
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,93 @@
+// The one place the environment is read. Every variable is validated here, so a
+// bad value stops the start with a message naming the variable and what it expects.
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const url = z.string().url();
+
+const schema = z.object({
+  PORT: port.default(54321).describe('the project API port'),
+  PLATFORM_PORT: port.default(54323).describe('the control-plane port'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  API_EXTERNAL_URL: url.optional(),
+  PLATFORM_EXTERNAL_URL: url.optional(),
+  PROJECT_REF: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes').default('default'),
+
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL').optional(),
+  DB_AUTHENTICATOR_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL').optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  EMBEDDED_DB_PORT: port.default(54322),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3000),
+  MIGRATIONS_DIR: z.string().min(1).default('./migrations'),
+
+  JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600).describe('access token lifetime in seconds'),
+  ANON_KEY: z.string().min(1).optional(),
+  SERVICE_ROLE_KEY: z.string().min(1).optional(),
+
+  WORKER: z.enum(['in-process', 'off']).default('in-process'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export type Config = Env & {
+  dataDir: string;
+  migrationsDir: string;
+  apiUrl: string;
+  platformUrl: string;
+};
+
+export class ConfigError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+/** Reads and validates the environment; throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as in most .env tooling.
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '(environment)');
+        const got = input[name];
+        const shown = name.includes('SECRET') || name.includes('KEY') || name.includes('URL') ? '' : ` (got ${JSON.stringify(got)})`;
+        return `${name}: ${describe(issue)}${shown}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const local = (p: number) => `http://localhost:${p}`;
+  return {
+    ...e,
+    dataDir: path.resolve(e.DATA_DIR),
+    migrationsDir: path.resolve(e.MIGRATIONS_DIR),
+    apiUrl: (e.API_EXTERNAL_URL ?? local(e.PORT)).replace(/\/$/, ''),
+    platformUrl: (e.PLATFORM_EXTERNAL_URL ?? local(e.PLATFORM_PORT)).replace(/\/$/, ''),
+  };
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'too_small':
+      return issue.message.startsWith('at least') ? issue.message : `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return issue.message;
+  }
+}

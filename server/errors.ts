@@ -1,0 +1,139 @@
+// Every error leaves the server through this module: handlers throw (or pass to
+// next) an ApiError or any other error; one function maps it to a status and a
+// body in the shape of the surface the request is on. Internal causes are
+// logged with the request id, never sent.
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+
+export type ErrorKind =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'internal';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  service_unavailable: 503,
+  internal: 500,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly kind: ErrorKind;
+  /** A surface-specific code (GoTrue error_code, PostgREST PGRST code, ...). */
+  readonly code: string | undefined;
+  readonly details: unknown;
+  constructor(kind: ErrorKind, message: string, opts: { status?: number; code?: string; details?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.status = opts.status ?? STATUS[kind];
+    this.code = opts.code;
+    this.details = opts.details;
+  }
+}
+
+/** The surfaces, each with the error body its official client parses. */
+export type Surface = 'auth' | 'rest' | 'storage' | 'realtime' | 'graphql' | 'api' | 'platform' | 'system';
+
+const HTTP_TITLES: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith('/auth/v1')) return 'auth';
+  if (path.startsWith('/rest/v1')) return 'rest';
+  if (path.startsWith('/storage/v1')) return 'storage';
+  if (path.startsWith('/realtime/v1')) return 'realtime';
+  if (path.startsWith('/graphql/v1')) return 'graphql';
+  if (path.startsWith('/api/platform')) return 'platform';
+  if (path.startsWith('/api/')) return 'api';
+  return 'system';
+}
+
+export function errorBody(surface: Surface, e: ApiError): unknown {
+  switch (surface) {
+    case 'auth': // GoTrue: {code, error_code, msg}
+      return { code: e.status, error_code: e.code ?? e.kind, msg: e.message };
+    case 'rest': // PostgREST: {code, message, details, hint} plus the spec's kind
+      return { code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind };
+    case 'storage': // Supabase Storage: {statusCode, error, message}, statusCode as a string
+      return { statusCode: String(e.status), error: e.code ?? HTTP_TITLES[e.status] ?? 'Error', message: e.message };
+    case 'graphql':
+      return { errors: [{ message: e.message, extensions: { code: e.code ?? e.kind } }] };
+    case 'realtime':
+      return { error: e.kind, message: e.message };
+    case 'platform':
+      return { code: e.kind, message: e.message };
+    case 'api':
+    case 'system':
+      return e.details === undefined ? { error: e.message } : { error: e.message, details: e.details };
+  }
+}
+
+// Connection-level failures: the database is down or restarting. These become a
+// fast 503 instead of a hang or a 500.
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/;
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|database system is (starting up|shutting down|in recovery)|the database system is|Connection is closed/i.test(message);
+}
+
+/** Maps anything thrown to an ApiError. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new ApiError('service_unavailable', 'The database is unavailable; retry shortly', { cause: err });
+  }
+  const e = err as { type?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown };
+  // body-parser and friends: client errors that are safe to describe.
+  if (e && typeof e === 'object' && e.expose === true && typeof e.status === 'number' && e.status < 500) {
+    if (e.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body is too large', { cause: err });
+    if (e.type === 'entity.parse.failed') return new ApiError('invalid_request', 'Request body is not valid JSON', { cause: err });
+    return new ApiError(e.status === 401 ? 'unauthorized' : 'invalid_request', String(e.message), { status: e.status, cause: err });
+  }
+  return new ApiError('internal', 'Internal server error', { cause: err });
+}
+
+export function sendError(req: Request, res: Parameters<RequestHandler>[1], err: unknown): void {
+  const apiError = toApiError(err);
+  const log = (req as Request & { log?: { error: (o: object, m: string) => void; warn: (o: object, m: string) => void } }).log;
+  if (apiError.status >= 500) log?.error({ err: apiError.cause ?? err }, apiError.message);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (apiError.status === 503) res.setHeader('Retry-After', '1');
+  res.status(apiError.status).json(errorBody(surfaceOf(req.originalUrl), apiError));
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => sendError(req, res, err);
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new ApiError('not_found', `No route for ${req.method} ${req.path}`, { code: 'not_found' }));
+};
+
+/** Wraps an async handler so a rejection reaches the error handler. */
+export function route(handler: (req: Request, res: Parameters<RequestHandler>[1]) => Promise<unknown>): RequestHandler {
+  return (req, res, next) => {
+    handler(req, res).catch(next);
+  };
+}

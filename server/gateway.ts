@@ -1,0 +1,58 @@
+// The key check in front of every surface, as Supabase's gateway does it:
+// a request must carry a project key in `apikey` (header, or query for
+// WebSockets) signed with JWT_SECRET; an Authorization bearer, when present,
+// must verify too and then decides the role. Surfaces add their own rules
+// (REST wants both headers, admin routes want service_role, ...) on top.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ApiError } from './errors.ts';
+import { verifyToken, type Claims } from './keys.ts';
+
+export type RequestAuth = {
+  /** Claims of the token that decides the role: the bearer token, else the apikey. */
+  claims: Claims;
+  role: string;
+  /** Claims of the apikey itself (anon or service_role). */
+  apikey: Claims;
+  /** The raw bearer token, when one was sent. */
+  bearer: string | undefined;
+};
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    auth?: RequestAuth;
+  }
+}
+
+/** Paths a surface serves without a key (email links, OAuth callbacks, public objects). */
+export type OpenRoute = (req: Request) => boolean;
+
+export function bearerOf(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^bearer (.*)$/is.exec(header);
+  return match ? match[1]!.trim() : undefined;
+}
+
+export function apiKeyGate(secret: string, open: OpenRoute[] = []): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (open.some((isOpen) => isOpen(req))) return next();
+    const fromQuery = typeof req.query.apikey === 'string' ? req.query.apikey : undefined;
+    const apikey = (typeof req.headers.apikey === 'string' ? req.headers.apikey : undefined) ?? fromQuery;
+    if (!apikey) return next(new ApiError('unauthorized', 'No API key found in request', { code: 'no_api_key' }));
+    void (async () => {
+      const key = await verifyToken(secret, apikey);
+      if (!key.ok) throw new ApiError('unauthorized', key.reason === 'expired' ? 'API key has expired' : 'Invalid API key', { code: 'invalid_api_key' });
+      const bearer = bearerOf(req);
+      let claims = key.claims;
+      if (bearer !== undefined && bearer !== apikey) {
+        const token = await verifyToken(secret, bearer);
+        if (!token.ok) {
+          throw new ApiError('unauthorized', token.reason === 'expired' ? 'JWT expired' : 'Invalid JWT', { code: token.reason === 'expired' ? 'jwt_expired' : 'bad_jwt' });
+        }
+        claims = token.claims;
+      }
+      const role = typeof claims.role === 'string' && claims.role ? claims.role : 'anon';
+      req.auth = { claims, role, apikey: key.claims, bearer };
+    })().then(() => next(), next);
+  };
+}

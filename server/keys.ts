@@ -1,0 +1,104 @@
+// Project keys: the JWT secret, and the anon and service-role keys signed with it.
+// Every token the platform accepts is verified here, with the algorithm pinned.
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Config } from './config.ts';
+
+export type Keys = {
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+};
+
+export type Claims = JWTPayload & { role?: string; [claim: string]: unknown };
+
+const ALGORITHM = 'HS256';
+
+/**
+ * Local secrets kept in DATA_DIR when not configured: created once with an
+ * exclusive write, so two processes starting together agree on one value.
+ */
+export async function loadLocalSecrets(dataDir: string): Promise<{ jwt_secret: string; db_password: string }> {
+  const file = path.join(dataDir, 'secrets.json');
+  await fs.mkdir(dataDir, { recursive: true });
+  const fresh = { jwt_secret: randomBytes(32).toString('base64url'), db_password: randomBytes(24).toString('base64url') };
+  try {
+    await fs.writeFile(file, JSON.stringify(fresh, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+    return fresh;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  // Another process may be writing it right now: wait until it parses.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const stored = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<typeof fresh>;
+      if (typeof stored.jwt_secret === 'string' && stored.jwt_secret.length >= 32 && typeof stored.db_password === 'string') {
+        return { jwt_secret: stored.jwt_secret, db_password: stored.db_password };
+      }
+      if (attempt > 50) throw new Error(`${file} is not a valid secrets file; remove it to generate new secrets`);
+    } catch (err) {
+      if (attempt > 50) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function secretKey(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** Signs a long-lived API key for a role. Deterministic for a given secret, ref and role. */
+export async function signApiKey(secret: string, ref: string, role: 'anon' | 'service_role'): Promise<string> {
+  // No iat/exp: API keys are revoked by rotating JWT_SECRET, as Supabase's are.
+  return new SignJWT({ iss: 'pgbase', ref, role }).setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' }).sign(secretKey(secret));
+}
+
+/** Signs any token with the project secret (used by auth for access tokens). */
+export async function signToken(secret: string, claims: Claims, expiresInSeconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + expiresInSeconds)
+    .sign(secretKey(secret));
+}
+
+export async function resolveKeys(config: Config, localSecret?: string): Promise<Keys> {
+  const jwtSecret = config.JWT_SECRET ?? localSecret;
+  if (!jwtSecret) throw new Error('JWT_SECRET is not set and no local secret is available');
+  const keys = {
+    jwtSecret,
+    anonKey: config.ANON_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'anon')),
+    serviceRoleKey: config.SERVICE_ROLE_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'service_role')),
+  };
+  // Configured keys must be tokens this server accepts, with the right role.
+  for (const [name, token, role] of [
+    ['ANON_KEY', keys.anonKey, 'anon'],
+    ['SERVICE_ROLE_KEY', keys.serviceRoleKey, 'service_role'],
+  ] as const) {
+    const verdict = await verifyToken(jwtSecret, token);
+    if (!verdict.ok) throw new Error(`${name} is not valid for this JWT_SECRET: ${verdict.reason}`);
+    if (verdict.claims.role !== role) throw new Error(`${name} must carry role "${role}", it carries ${JSON.stringify(verdict.claims.role)}`);
+  }
+  return keys;
+}
+
+export type Verdict = { ok: true; claims: Claims } | { ok: false; reason: 'expired' | 'invalid' };
+
+/** Verifies a project token: HS256 only (so alg "none" and algorithm swaps fail), signature, exp and nbf. */
+export async function verifyToken(secret: string, token: string): Promise<Verdict> {
+  try {
+    const { payload } = await jwtVerify(token, secretKey(secret), { algorithms: [ALGORITHM] });
+    return { ok: true, claims: payload as Claims };
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+    return { ok: false, reason: 'invalid' };
+  }
+}
+
+/** The server's request-pool password, derived so that no second secret needs keeping. */
+export function authenticatorPassword(jwtSecret: string): string {
+  return createHmac('sha256', jwtSecret).update('pgbase:authenticator').digest('base64url');
+}

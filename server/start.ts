@@ -1,0 +1,152 @@
+// Boot and shutdown of one platform process:
+//   config -> keys -> database (URL or embedded) -> migrations -> pools ->
+//   worker -> HTTP (project API and control plane)
+// and the reverse on stop: refuse new work, drain HTTP, stop the worker, close
+// the pools, stop the embedded database last.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TaskList } from 'graphile-worker';
+import type pg from 'pg';
+import { openDatabase } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { createPool, withCredentials } from '../db/pool.ts';
+import { startWorker, type WorkerHandle } from '../worker/index.ts';
+import { createApp, type Surface } from './app.ts';
+import type { Config } from './config.ts';
+import type { HealthState } from './health.ts';
+import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys } from './keys.ts';
+import { createLogger, type Logger } from './log.ts';
+import { createPlatformApp } from './platform.ts';
+import type { EmbeddedPostgres } from '../db/embedded.ts';
+
+export type Platform = {
+  config: Config;
+  keys: Keys;
+  log: Logger;
+  /** Actual addresses (ports resolved when configured as 0). */
+  url: string;
+  platformUrl: string;
+  adminUrl: string;
+  adminPool: pg.Pool;
+  requestPool: pg.Pool;
+  embedded: EmbeddedPostgres | undefined;
+  worker: WorkerHandle | undefined;
+  health: HealthState;
+  /** Things to close during shutdown after HTTP has drained (WebSocket servers, ...). */
+  onShutdown: (hook: () => Promise<void>) => void;
+  stop: () => Promise<void>;
+};
+
+export type StartOptions = { log?: Logger; surfaces?: Surface[]; extraTasks?: TaskList };
+
+export async function startPlatform(config: Config, opts: StartOptions = {}): Promise<Platform> {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const started = Date.now();
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((err: Error) => log.warn({ err: { message: err.message } }, 'cleanup step failed'));
+  };
+
+  try {
+    const needsLocal = !config.JWT_SECRET || !config.DATABASE_URL;
+    const local = needsLocal ? await loadLocalSecrets(config.dataDir) : undefined;
+    const keys = await resolveKeys(config, local?.jwt_secret);
+
+    const target = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.dataDir,
+      embeddedPort: config.EMBEDDED_DB_PORT,
+      embeddedPassword: () => local!.db_password,
+      log,
+    });
+    if (target.embedded) cleanups.push(() => target.embedded!.stop());
+
+    const health: HealthState = { pool: undefined, migrated: false, worker: undefined, workerRequired: config.WORKER === 'in-process', draining: false };
+    const result = await migrate(target.adminUrl, {
+      userDir: config.migrationsDir,
+      onApplied: (m) => log.info({ migration: `${m.source}/${m.name}`, ms: m.ms }, 'migration applied'),
+    });
+    health.migrated = true;
+    log.info({ applied: result.applied.length, alreadyApplied: result.skipped }, 'migrations up to date');
+
+    const adminPool = createPool({ connectionString: target.adminUrl, max: Math.max(4, config.WORKER_CONCURRENCY + 2), connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
+    cleanups.push(() => adminPool.end());
+    const requestUrl = config.DB_AUTHENTICATOR_URL ?? (await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
+    const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log });
+    cleanups.push(() => requestPool.end());
+    health.pool = requestPool;
+
+    let worker: WorkerHandle | undefined;
+    if (config.WORKER === 'in-process') {
+      worker = await startWorker({ pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
+      health.worker = worker;
+      cleanups.push(() => worker!.stop());
+    }
+
+    const shutdownHooks: Array<() => Promise<void>> = [];
+    const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces: opts.surfaces ?? [] }), config.PORT, config.HOST);
+    const control = await listen(createPlatformApp({ log, health }), config.PLATFORM_PORT, config.HOST);
+    cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
+
+    const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
+    const url = config.PORT === 0 ? `http://localhost:${portOf(api)}` : config.apiUrl;
+    const platformUrl = config.PLATFORM_PORT === 0 ? `http://localhost:${portOf(control)}` : config.platformUrl;
+    log.info({ url, platform_url: platformUrl, anon_key: keys.anonKey, database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, `pgbase is up at ${url}`);
+
+    let stopping: Promise<void> | undefined;
+    return {
+      config, keys, log, url, platformUrl, adminPool, requestPool, health, worker,
+      adminUrl: target.adminUrl,
+      embedded: target.embedded,
+      onShutdown: (hook) => shutdownHooks.push(hook),
+      stop: () => {
+        stopping ??= (async () => {
+          log.info('shutting down');
+          health.draining = true;
+          await cleanup();
+          log.info('shutdown complete');
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/**
+ * The request pool logs in as `authenticator`, which can only switch into the
+ * API roles. Its password is derived from the JWT secret and set at boot.
+ */
+async function enableAuthenticator(adminPool: pg.Pool, adminUrl: string, jwtSecret: string): Promise<string> {
+  const password = authenticatorPassword(jwtSecret);
+  const client = await adminPool.connect();
+  try {
+    await client.query(`alter role authenticator with login password ${client.escapeLiteral(password)}`);
+  } finally {
+    client.release();
+  }
+  return withCredentials(adminUrl, 'authenticator', password);
+}
+
+function listen(app: http.RequestListener, port: number, host: string): Promise<http.Server> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer(app);
+    server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use (set ${port === 0 ? 'PORT' : 'PORT or PLATFORM_PORT'} to a free port)`) : err);
+    });
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+/** Stops accepting, lets requests in flight finish (up to the timeout), then closes the rest. */
+async function drain(servers: http.Server[], timeoutMs: number, hooks: Array<() => Promise<void>>): Promise<void> {
+  const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+  for (const s of servers) s.closeIdleConnections();
+  await Promise.all(hooks.map((hook) => hook()));
+  const timer = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), timeoutMs);
+  await Promise.all(closed);
+  clearTimeout(timer);
+}

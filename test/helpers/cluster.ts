@@ -1,0 +1,117 @@
+// A throwaway PostgreSQL cluster from the Debian server binaries (the same
+// PostgreSQL 15 that carries pgTAP), for the test run and for tests that need
+// to kill and restart their own database.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, chownSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export function pgBinDir(): string | undefined {
+  const candidates = [process.env.PG_BINDIR, ...['18', '17', '16', '15'].map((v) => `/usr/lib/postgresql/${v}/bin`)];
+  return candidates.find((dir) => dir && existsSync(path.join(dir, 'initdb')));
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+  };
+}
+
+export type Cluster = {
+  url: string;
+  port: number;
+  dir: string;
+  /** Kill the postmaster (SIGKILL by default, like a crash). */
+  kill: (signal?: NodeJS.Signals) => Promise<void>;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cluster> {
+  const bin = pgBinDir();
+  if (!bin) throw new Error('PostgreSQL server binaries not found (apt-get install postgresql-15)');
+  const owner = postgresUser();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pgbase-test-pg-'));
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const data = path.join(dir, 'data');
+  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions'], {
+    ...owner,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_ALL: 'C' },
+  });
+  const port = await freePort();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  // Speed over durability for the shared test cluster; the resilience test asks for a durable one.
+  const fast = opts.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    child = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'max_connections=400', ...fast], {
+      ...owner,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr = (stderr + c.toString()).slice(-4000);
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`test postgres exited: ${stderr}`);
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch {
+        await client.end().catch(() => undefined);
+        if (Date.now() > deadline) throw new Error(`test postgres did not start: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+
+  const waitExit = (c: ChildProcess) => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r())));
+
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    const c = child;
+    if (!c) return;
+    // SIGKILL of the whole process group, as when the machine loses the server.
+    try {
+      process.kill(-c.pid!, signal);
+    } catch {
+      c.kill(signal);
+    }
+    await waitExit(c);
+    child = undefined;
+  };
+
+  const stop = async () => {
+    if (child) {
+      const c = child;
+      c.kill('SIGINT');
+      await waitExit(c);
+      child = undefined;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  await start();
+  return { url, port, dir, kill, start, stop };
+}

@@ -1,0 +1,108 @@
+// `npm test`: everything, against a real PostgreSQL started fresh for the run.
+//   1. checks for pgTAP and pg_prove (installs them from Debian when root with apt)
+//   2. starts a throwaway cluster (Debian PostgreSQL 15)
+//   3. type-checks the project (tsc, strict)
+//   4. runs the integration tests (node:test, files in parallel, one database each)
+//   5. runs the pgTAP files with pg_prove on a freshly migrated database
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrate } from '../db/migrate.ts';
+import { pgBinDir, startCluster } from './helpers/cluster.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const APT_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'libtap-parser-sourcehandler-pgtap-perl'];
+
+function hasTools(): boolean {
+  const bin = pgBinDir();
+  if (!bin) return false;
+  const share = execFileSync(path.join(bin, 'pg_config'), ['--sharedir']).toString().trim();
+  return existsSync(path.join(share, 'extension', 'pgtap.control')) && spawnSync('pg_prove', ['--version']).status === 0;
+}
+
+function ensureTools(): void {
+  if (hasTools()) return;
+  const command = `apt-get update && apt-get install -y ${APT_PACKAGES.join(' ')}`;
+  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0) {
+    console.log(`# installing test dependencies: ${command}`);
+    execFileSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (hasTools()) return;
+  }
+  console.error(`PostgreSQL 15, pgTAP and pg_prove are needed for the tests. Install them with:\n  sudo ${command.replace('&& apt-get', '&& sudo apt-get')}`);
+  process.exit(1);
+}
+
+function runStep(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  console.log(`\n# ${name}: ${[command, ...args].join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+ensureTools();
+const cluster = await startCluster();
+const stopCluster = () => cluster.stop().catch(() => undefined);
+process.on('SIGINT', () => void stopCluster().then(() => process.exit(130)));
+
+let failed = false;
+let passed = 0;
+let failures = 0;
+try {
+  const env = { ...process.env, TEST_PG_URL: cluster.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
+
+  const tsc = await runStep('type-check', path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', '.'], env);
+  if (tsc.code !== 0) failed = true;
+  else console.log('type-check ok');
+
+  const only = process.argv.slice(2);
+  const files = only.length > 0 ? only : ['test/**/*.test.ts'];
+  const tapFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'pgbase-tap-')), 'node.tap');
+  const node = await runStep(
+    'integration tests',
+    process.execPath,
+    ['--test', '--test-concurrency=3', '--test-timeout=180000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files],
+    env,
+  );
+  if (node.code !== 0) failed = true;
+  if (existsSync(tapFile)) {
+    const tap = readFileSync(tapFile, 'utf8');
+    passed += Number(/^# pass (\d+)/m.exec(tap)?.[1] ?? 0);
+    failures += Number(/^# fail (\d+)/m.exec(tap)?.[1] ?? 0) + Number(/^# cancelled (\d+)/m.exec(tap)?.[1] ?? 0);
+  }
+
+  if (only.length === 0) {
+    // pgTAP: a database migrated exactly as the server does it, plus test helpers.
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query('create database pgtap');
+    await admin.end();
+    const dbUrl = cluster.url.replace(/\/postgres$/, '/pgtap');
+    await migrate(dbUrl);
+    const helpers = new pg.Client({ connectionString: dbUrl });
+    await helpers.connect();
+    await helpers.query('create extension if not exists pgtap');
+    await helpers.query(readFileSync(path.join(root, 'test', 'sql', 'helpers', 'setup.sql'), 'utf8'));
+    await helpers.end();
+    const sqlFiles = readdirSync(path.join(root, 'test', 'sql')).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join('test', 'sql', f));
+    const url = new URL(dbUrl);
+    const prove = await runStep('pgTAP', 'pg_prove', ['--host', url.hostname, '--port', url.port, '--username', 'postgres', '--dbname', 'pgtap', '--ext', '.sql', ...sqlFiles], env);
+    if (prove.code !== 0) failed = true;
+    const tests = Number(/Files=\d+, Tests=(\d+)/.exec(prove.output)?.[1] ?? 0);
+    const bad = [...prove.output.matchAll(/Failed (\d+)\/\d+ subtests/g)].reduce((n, m) => n + Number(m[1]), 0);
+    passed += tests - bad;
+    failures += bad + (prove.code !== 0 && bad === 0 ? 1 : 0);
+  }
+} finally {
+  await stopCluster();
+}
+console.log(`\ntests: ${passed} passed, ${failures} failed`);
+process.exit(failed || failures > 0 ? 1 : 0);

@@ -1,0 +1,44 @@
+// graphile-worker: the slow and external work. Runs inside the server process
+// by default (WORKER=in-process) or alone with `npm run worker`, any number of
+// them, all against the same database.
+import { Logger as GraphileLogger, run, type Runner, type TaskList } from 'graphile-worker';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { tasks as platformTasks } from './tasks/index.ts';
+
+export type WorkerHandle = { runner: Runner; ready: () => boolean; stop: () => Promise<void> };
+
+function graphileLogger(log: Logger): GraphileLogger {
+  return new GraphileLogger((scope) => (level, message, meta) => {
+    const fields = { worker: scope, ...(meta ?? {}) };
+    if (level === 'error') log.error(fields, message);
+    else if (level === 'warning') log.warn(fields, message);
+    else if (level === 'info') log.info(fields, message);
+    else log.debug(fields, message);
+  });
+}
+
+export async function startWorker(opts: { pool: pg.Pool; concurrency: number; log: Logger; extraTasks?: TaskList }): Promise<WorkerHandle> {
+  const log = opts.log.child({ component: 'worker' });
+  let stopped = false;
+  const runner = await run({
+    pgPool: opts.pool,
+    concurrency: opts.concurrency,
+    taskList: { ...platformTasks, ...opts.extraTasks },
+    noHandleSignals: true, // the process's own shutdown drains the worker in order
+    pollInterval: 2000,
+    crontab: '', // scheduled jobs are declared by surfaces, not read from a file
+    logger: graphileLogger(log),
+  });
+  runner.promise.catch((err: Error) => log.error({ err: { message: err.message } }, 'worker stopped with an error'));
+  log.info({ concurrency: opts.concurrency }, 'worker started');
+  return {
+    runner,
+    ready: () => !stopped,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await runner.stop();
+    },
+  };
+}
