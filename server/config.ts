@@ -4,11 +4,13 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
+// 0 asks the OS for a free port (tests, several local instances).
+const listenPort = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
 
 const schema = z.object({
-  PORT: port.default(54321).describe('the project API port'),
-  PLATFORM_PORT: port.default(54323).describe('the control-plane port'),
+  PORT: listenPort.default(54321).describe('the project API port'),
+  PLATFORM_PORT: listenPort.default(54323).describe('the control-plane port'),
   HOST: z.string().min(1).default('0.0.0.0'),
   API_EXTERNAL_URL: url.optional(),
   PLATFORM_EXTERNAL_URL: url.optional(),

@@ -27,7 +27,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
   };
   // Synchronous stdout by default, so the last lines before an exit are never lost.
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 export type { Logger };

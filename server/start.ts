@@ -144,9 +144,12 @@ function listen(app: http.RequestListener, port: number, host: string): Promise<
 /** Stops accepting, lets requests in flight finish (up to the timeout), then closes the rest. */
 async function drain(servers: http.Server[], timeoutMs: number, hooks: Array<() => Promise<void>>): Promise<void> {
   const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
-  for (const s of servers) s.closeIdleConnections();
+  // Keep-alive connections become idle as their last response ends: close them as they do.
+  const sweep = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 50);
+  servers.forEach((s) => s.closeIdleConnections());
   await Promise.all(hooks.map((hook) => hook()));
   const timer = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), timeoutMs);
   await Promise.all(closed);
   clearTimeout(timer);
+  clearInterval(sweep);
 }

@@ -27,7 +27,7 @@ export async function startWorker(opts: { pool: pg.Pool; concurrency: number; lo
     taskList: { ...platformTasks, ...opts.extraTasks },
     noHandleSignals: true, // the process's own shutdown drains the worker in order
     pollInterval: 2000,
-    crontab: '', // scheduled jobs are declared by surfaces, not read from a file
+    parsedCronItems: [], // scheduled jobs are declared by surfaces, not read from a crontab file
     logger: graphileLogger(log),
   });
   runner.promise.catch((err: Error) => log.error({ err: { message: err.message } }, 'worker stopped with an error'));
