@@ -41,7 +41,7 @@ export async function waitForDatabase(url: string, timeoutMs: number, log: Logge
       // Wrong password, unknown database or role: waiting will not help.
       if (e.code === '28P01' || e.code === '28000' || e.code === '3D000') throw new Error(`Cannot connect to DATABASE_URL: ${e.message}`, { cause: err });
       if (Date.now() > deadline) throw new Error(`The database at DATABASE_URL did not answer within ${timeoutMs / 1000} s: ${e.message}`, { cause: err });
-      if (!warned) log.warn({ err: { message: e.message, code: e.code } }, 'waiting for the database to accept connections');
+      if (!warned) log.warn({ error: e.message, code: e.code }, 'waiting for the database to accept connections');
       warned = true;
       await new Promise((r) => setTimeout(r, 500));
     } finally {

@@ -123,8 +123,14 @@ export class EmbeddedPostgres {
     log.info({ ms: Date.now() - started }, 'embedded database cluster initialised');
   }
 
-  /** The postgres user must be able to reach DATA_DIR (not the case under /root, for example). */
+  /**
+   * The postgres user must be able to reach DATA_DIR/pg. DATA_DIR is ours, so it
+   * is made traversable (never listable: secrets.json stays private to us); a
+   * parent that is private (such as /root) cannot be fixed from here.
+   */
   private async checkReachable(): Promise<void> {
+    const { mode } = await fs.stat(this.opts.dataDir);
+    await fs.chmod(this.opts.dataDir, (mode & 0o777) | 0o011);
     try {
       await run('test', ['-x', this.dir], { ...this.owner });
     } catch {
@@ -196,7 +202,7 @@ export class EmbeddedPostgres {
       this.stopLeftover()
         .then(() => this.launch())
         .catch((err: Error) => {
-          this.opts.log.error({ attempt, err: { message: err.message } }, 'restarting the embedded database failed; trying again');
+          this.opts.log.error({ attempt, error: err.message }, 'restarting the embedded database failed; trying again');
           if (this.child) this.child.kill('SIGKILL');
           this.child = undefined;
           this.scheduleRestart(attempt + 1);

@@ -30,7 +30,7 @@ export function createPool({ connectionString, max, connectTimeoutMs, name, log 
   });
   // An idle client losing its connection emits 'error' on the pool; without a
   // listener that would crash the process when Postgres restarts.
-  const lost = (err: Error) => log.warn({ pool: name, err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
+  const lost = (err: Error) => log.warn({ pool: name, error: err.message, code: (err as { code?: string }).code }, 'database connection lost');
   pool.on('error', lost);
   // A checked-out client whose server goes away emits 'error' itself; the query
   // in flight rejects and the caller maps it to 503.

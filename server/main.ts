@@ -32,7 +32,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     platform.stop().then(
       () => process.exit(0),
       (err: Error) => {
-        log.error({ err: { message: err.message } }, 'shutdown failed');
+        log.error({ error: err.message }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -46,6 +46,6 @@ try {
     process.exit(0);
   }
 } catch (err) {
-  log.fatal({ err: { message: (err as Error).message } }, `startup failed: ${(err as Error).message}`);
+  log.fatal({ error: (err as Error).message }, `startup failed: ${(err as Error).message}`);
   process.exit(1);
 }

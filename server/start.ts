@@ -44,7 +44,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
   const started = Date.now();
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async () => {
-    for (const fn of cleanups.reverse()) await fn().catch((err: Error) => log.warn({ err: { message: err.message } }, 'cleanup step failed'));
+    for (const fn of cleanups.reverse()) await fn().catch((err: Error) => log.warn({ error: err.message }, 'cleanup step failed'));
   };
 
   try {

@@ -60,8 +60,10 @@ try {
   const env = { ...process.env, TEST_PG_URL: cluster.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
 
   const tsc = await runStep('type-check', path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', '.'], env);
-  if (tsc.code !== 0) failed = true;
-  else console.log('type-check ok');
+  if (tsc.code !== 0) {
+    failed = true;
+    failures++;
+  } else console.log('type-check ok');
 
   const only = process.argv.slice(2);
   const files = only.length > 0 ? only : ['test/**/*.test.ts'];

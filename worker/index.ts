@@ -30,7 +30,7 @@ export async function startWorker(opts: { pool: pg.Pool; concurrency: number; lo
     parsedCronItems: [], // scheduled jobs are declared by surfaces, not read from a crontab file
     logger: graphileLogger(log),
   });
-  runner.promise.catch((err: Error) => log.error({ err: { message: err.message } }, 'worker stopped with an error'));
+  runner.promise.catch((err: Error) => log.error({ error: err.message }, 'worker stopped with an error'));
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {
     runner,

@@ -1,0 +1,143 @@
+// `npm start` with no DATABASE_URL, end to end as a newcomer runs it: first
+// start with initdb, keys, a Postgres crash, SIGTERM, a quick restart, and a
+// hard kill of the server that leaves an orphan postmaster for the next start.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+import { freePort } from '../helpers/cluster.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pgbase-embedded-'));
+const ports = { PORT: 0, PLATFORM_PORT: 0, EMBEDDED_DB_PORT: 0 };
+const env = () => ({ ...process.env, DATA_DIR: dataDir, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), LOG_LEVEL: 'info', DATABASE_URL: '', JWT_SECRET: '' });
+
+/** Processes whose command line names our cluster directory. */
+function postgresProcesses(): number[] {
+  const needle = path.join(dataDir, 'pg');
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmd.includes('postgres') && cmd.includes(needle)) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+function launch(command: string, args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(command, args, { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function healthStatus(): Promise<number> {
+  try {
+    return (await fetch(`http://127.0.0.1:${ports.PORT}/health`, { signal: AbortSignal.timeout(3000) })).status;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitForHealth(status: number, timeoutMs: number, server: { child: ChildProcess; output: () => string }): Promise<number> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    if (server.child.exitCode !== null) throw new Error(`the server exited (${server.child.exitCode}):\n${server.output().slice(-3000)}`);
+    if ((await healthStatus()) === status) return Date.now() - t0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`/health did not answer ${status} within ${timeoutMs} ms. Server output:\n${server.output().slice(-3000)}`);
+}
+
+describe('npm start on the embedded database', () => {
+  let current: ReturnType<typeof launch> | undefined;
+  after(async () => {
+    if (current?.child.exitCode === null) {
+      current.child.kill('SIGTERM');
+      await current.exited;
+    }
+    for (const pid of postgresProcesses()) process.kill(pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts, serves, survives a Postgres crash, stops cleanly and restarts quickly', async () => {
+    ports.PORT = await freePort();
+    ports.PLATFORM_PORT = await freePort();
+    ports.EMBEDDED_DB_PORT = await freePort();
+
+    // First start: initdb, migrations, worker, HTTP.
+    current = launch('npm', ['start']);
+    const firstStart = await waitForHealth(200, 60_000, current);
+    assert.ok(firstStart < 60_000, `first start took ${firstStart} ms`);
+    assert.match(current.output(), /"msg":"pgbase is up at http:\/\/localhost:\d+"/);
+    assert.equal((await fetch(`http://127.0.0.1:${ports.PLATFORM_PORT}/health`)).status, 200, 'the control plane is up too');
+
+    // npm run keys: one JSON object whose keys and database URL work.
+    const keysRun = spawnSync('npm', ['run', '--silent', 'keys'], { cwd: root, env: env(), encoding: 'utf8' });
+    assert.equal(keysRun.status, 0, keysRun.stderr);
+    const keys = JSON.parse(keysRun.stdout) as Record<string, string>;
+    assert.deepEqual(Object.keys(keys), ['url', 'platform_url', 'anon_key', 'service_role_key', 'db_url', 'jwt_secret']);
+    assert.equal(keys.url, `http://localhost:${ports.PORT}`);
+    assert.ok(current.output().includes(keys.anon_key!), 'the startup log prints the anon key');
+    assert.ok(!current.output().includes(keys.service_role_key!), 'the startup log does not print the service-role key');
+    for (const key of [keys.anon_key!, keys.service_role_key!]) {
+      const gated: Response = await fetch(`${keys.url}/rest/v1/anything`, { headers: { apikey: key } });
+      assert.equal(gated.status, 404, 'a valid key passes the gate (no REST routes yet)');
+    }
+    const refused = await fetch(`${keys.url}/rest/v1/anything`, { headers: { apikey: keys.anon_key!.slice(0, -2) + 'xx' } });
+    assert.equal(refused.status, 401);
+    const db = new pg.Client({ connectionString: keys.db_url });
+    await db.connect();
+    const { rows } = await db.query(`select count(*)::int as n from platform.migrations`);
+    await db.end();
+    assert.ok(rows[0].n >= 4, 'db_url reaches the migrated database');
+
+    // Postgres crashes: health turns 503, the server restarts it and recovers.
+    const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(postmaster, 'SIGKILL');
+    await waitForHealth(503, 10_000, current);
+    await waitForHealth(200, 30_000, current);
+    assert.match(current.output(), /the embedded database exited unexpectedly: restarting it/);
+
+    // SIGTERM through npm: drains, stops Postgres, leaves nothing behind.
+    current.child.kill('SIGTERM');
+    const code = await current.exited;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(postgresProcesses(), [], `no postgres left behind (npm exited ${code})`);
+    assert.ok(!existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'Postgres shut down cleanly');
+    assert.match(current.output(), /"msg":"shutdown complete"/);
+
+    // Later start: the cluster is kept, so it is quick.
+    current = launch('npm', ['start']);
+    const restart = await waitForHealth(200, 10_000, current);
+    assert.ok(restart < 10_000, `restart took ${restart} ms`);
+    assert.doesNotMatch(current.output(), /initialising the embedded database cluster/);
+    current.child.kill('SIGTERM');
+    await current.exited;
+    assert.deepEqual(postgresProcesses(), []);
+  });
+
+  it('recovers the data directory from a server killed with SIGKILL', async () => {
+    current = launch(process.execPath, ['server/main.ts']);
+    await waitForHealth(200, 30_000, current);
+    current.child.kill('SIGKILL');
+    await current.exited;
+    assert.ok(postgresProcesses().length > 0, 'the orphaned postmaster is still running');
+
+    current = launch(process.execPath, ['server/main.ts']);
+    await waitForHealth(200, 30_000, current);
+    assert.match(current.output(), /a Postgres left running by an earlier run holds the data directory: stopping it/);
+    current.child.kill('SIGTERM');
+    assert.equal(await current.exited, 0);
+    assert.deepEqual(postgresProcesses(), []);
+  });
+});
