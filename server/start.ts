@@ -121,13 +121,22 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
  */
 async function enableAuthenticator(adminPool: pg.Pool, adminUrl: string, jwtSecret: string): Promise<string> {
   const password = authenticatorPassword(jwtSecret);
-  const client = await adminPool.connect();
-  try {
-    await client.query(`alter role authenticator with login password ${client.escapeLiteral(password)}`);
-  } finally {
-    client.release();
+  // Roles are cluster-wide: replicas (or projects sharing a cluster) booting
+  // together race on this row ('tuple concurrently updated'). Retry briefly.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminPool.query(`alter role authenticator with login password ${escapeLiteral(password)}`);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'XX000' || attempt >= 10) throw err;
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+    }
   }
   return withCredentials(adminUrl, 'authenticator', password);
+}
+
+function escapeLiteral(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
 }
 
 function listen(app: http.RequestListener, port: number, host: string): Promise<http.Server> {

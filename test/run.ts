@@ -49,6 +49,12 @@ function runStep(name: string, command: string, args: string[], env: NodeJS.Proc
 }
 
 ensureTools();
+// A hung run must not eat CI's time: give up after 20 minutes, loudly.
+const watchdog = setTimeout(() => {
+  console.error('\ntest run exceeded 20 minutes: aborting');
+  void stopCluster().finally(() => process.exit(1));
+}, 20 * 60_000);
+watchdog.unref();
 const cluster = await startCluster();
 const stopCluster = () => cluster.stop().catch(() => undefined);
 process.on('SIGINT', () => void stopCluster().then(() => process.exit(130)));
@@ -71,7 +77,7 @@ try {
   const node = await runStep(
     'integration tests',
     process.execPath,
-    ['--test', '--test-concurrency=3', '--test-timeout=180000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files],
+    ['--test', '--test-concurrency=3', '--test-timeout=180000', '--test-force-exit', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files],
     env,
   );
   if (node.code !== 0) failed = true;

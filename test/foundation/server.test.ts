@@ -127,3 +127,23 @@ describe('project API server', () => {
     await assert.rejects(fetch(`${p.url}/health`), /fetch failed/);
   });
 });
+
+describe('three replicas starting together on a fresh database', () => {
+  it('both come up healthy, with migrations applied once', async () => {
+    const { freshDatabase, query } = await import('../helpers/db.ts');
+    const db = await freshDatabase();
+    const secret = 'a-shared-secret-of-at-least-32-characters!';
+    const started = await Promise.allSettled([0, 1, 2].map(() => startTestPlatform({ JWT_SECRET: secret }, { databaseUrl: db.url })));
+    const replicas = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    try {
+      assert.deepEqual(started.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled'], String(started.find((r) => r.status === 'rejected')?.reason));
+      for (const p of replicas) assert.equal((await fetch(`${p.url}/health`)).status, 200);
+      assert.equal(new Set(replicas.map((p) => p.keys.anonKey)).size, 1, 'replicas sharing JWT_SECRET derive the same keys');
+      const rows = await query<{ n: number; distinct: number }>(db.url, `select count(*)::int as n, count(distinct name)::int as distinct from platform.migrations`);
+      assert.equal(rows[0]!.n, rows[0]!.distinct);
+    } finally {
+      for (const p of replicas) await p.stop();
+      await db.drop();
+    }
+  });
+});

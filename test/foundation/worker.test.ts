@@ -27,3 +27,29 @@ describe('worker', () => {
     }
   });
 });
+
+describe('npm run worker', () => {
+  it('runs alone against DATABASE_URL, migrating first, and stops on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process');
+    const { freshDatabase, query } = await import('../helpers/db.ts');
+    const db = await freshDatabase();
+    const child = spawn('npm', ['run', 'worker'], { env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'info' } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const deadline = Date.now() + 30_000;
+    while (!out.includes('"msg":"worker started"')) {
+      assert.equal(child.exitCode, null, out);
+      assert.ok(Date.now() < deadline, `worker did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const rows = await query<{ n: number }>(db.url, `select count(*)::int as n from platform.migrations`);
+    assert.ok(rows[0]!.n >= 4, 'platform migrations applied by the worker');
+    const graphile = await query(db.url, `select to_regclass('graphile_worker._private_jobs') as t`);
+    assert.notEqual(graphile[0]!.t, null, 'graphile-worker schema installed');
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    await db.drop();
+  });
+});
