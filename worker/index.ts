@@ -30,11 +30,17 @@ export async function startWorker(opts: { pool: pg.Pool; concurrency: number; lo
     parsedCronItems: [], // scheduled jobs are declared by surfaces, not read from a crontab file
     logger: graphileLogger(log),
   });
-  runner.promise.catch((err: Error) => log.error({ error: err.message }, 'worker stopped with an error'));
+  let failed = false;
+  // The runner's promise settles only when it stops: an error there means no
+  // jobs run any more, so /health must say so.
+  runner.promise.catch((err: Error) => {
+    failed = true;
+    log.error({ error: err.message }, 'worker stopped with an error');
+  });
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {
     runner,
-    ready: () => !stopped,
+    ready: () => !stopped && !failed,
     stop: async () => {
       if (stopped) return;
       stopped = true;
