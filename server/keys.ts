@@ -20,7 +20,9 @@ const ALGORITHM = 'HS256';
  * Local secrets kept in DATA_DIR when not configured: created once with an
  * exclusive write, so two processes starting together agree on one value.
  */
-export async function loadLocalSecrets(dataDir: string): Promise<{ jwt_secret: string; db_password: string }> {
+export type LocalSecrets = { jwt_secret: string; db_password: string };
+
+export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
   const file = path.join(dataDir, 'secrets.json');
   await fs.mkdir(dataDir, { recursive: true });
   const fresh = { jwt_secret: randomBytes(32).toString('base64url'), db_password: randomBytes(24).toString('base64url') };

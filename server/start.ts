@@ -7,14 +7,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TaskList } from 'graphile-worker';
 import type pg from 'pg';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, withCredentials } from '../db/pool.ts';
 import { startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
-import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys } from './keys.ts';
+import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
@@ -48,17 +48,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
   };
 
   try {
-    const needsLocal = !config.JWT_SECRET || !config.DATABASE_URL;
-    const local = needsLocal ? await loadLocalSecrets(config.dataDir) : undefined;
+    const { local, target } = await openConfiguredDatabase(config, log);
     const keys = await resolveKeys(config, local?.jwt_secret);
-
-    const target = await openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      dataDir: config.dataDir,
-      embeddedPort: config.EMBEDDED_DB_PORT,
-      embeddedPassword: () => local!.db_password,
-      log,
-    });
     if (target.embedded) cleanups.push(() => target.embedded!.stop());
 
     const health: HealthState = { pool: undefined, migrated: false, worker: undefined, workerRequired: config.WORKER === 'in-process', draining: false };
@@ -113,6 +104,22 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     await cleanup();
     throw err;
   }
+}
+
+/**
+ * The configured database (DATABASE_URL, or the embedded cluster started now)
+ * and the local secrets it and the keys may need from DATA_DIR.
+ */
+export async function openConfiguredDatabase(config: Config, log: Logger): Promise<{ local: LocalSecrets | undefined; target: DatabaseTarget }> {
+  const local = !config.JWT_SECRET || !config.DATABASE_URL ? await loadLocalSecrets(config.dataDir) : undefined;
+  const target = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    embeddedPort: config.EMBEDDED_DB_PORT,
+    embeddedPassword: () => local!.db_password,
+    log,
+  });
+  return { local, target };
 }
 
 /**

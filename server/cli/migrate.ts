@@ -1,23 +1,15 @@
 // `npm run migrate`: applies the platform's and the user's migrations and exits.
 // Uses DATABASE_URL, or starts the embedded database for the duration.
-import { openDatabase } from '../../db/database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { loadConfig } from '../config.ts';
-import { loadLocalSecrets } from '../keys.ts';
 import { createLogger } from '../log.ts';
+import { openConfiguredDatabase } from '../start.ts';
 import { runCli } from './run.ts';
 
 await runCli(async () => {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
-  const local = config.DATABASE_URL ? undefined : await loadLocalSecrets(config.dataDir);
-  const target = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.dataDir,
-    embeddedPort: config.EMBEDDED_DB_PORT,
-    embeddedPassword: () => local!.db_password,
-    log,
-  });
+  const { target } = await openConfiguredDatabase(config, log);
   try {
     const result = await migrate(target.adminUrl, {
       userDir: config.migrationsDir,

@@ -3,7 +3,7 @@
 // hard kill of the server that leaves an orphan postmaster for the next start.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -139,5 +139,14 @@ describe('npm start on the embedded database', () => {
     current.child.kill('SIGTERM');
     assert.equal(await current.exited, 0);
     assert.deepEqual(postgresProcesses(), []);
+  });
+
+  it('npm run migrate starts the embedded database, applies user migrations, and stops it', async () => {
+    const userDir = mkdtempSync(path.join(os.tmpdir(), 'pgbase-user-mig-'));
+    writeFileSync(path.join(userDir, '001_profiles.sql'), 'create table public.profiles (id uuid primary key default uuid_generate_v4(), name text);');
+    const run = spawnSync('npm', ['run', 'migrate'], { cwd: root, env: { ...env(), MIGRATIONS_DIR: userDir }, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /"migration":"user\/001_profiles.sql".*"msg":"migration applied"/);
+    assert.deepEqual(postgresProcesses(), [], 'the embedded database was stopped again');
   });
 });
