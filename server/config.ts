@@ -7,6 +7,7 @@ const port = z.coerce.number().int().min(1).max(65535);
 // 0 asks the OS for a free port (tests, several local instances).
 const listenPort = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const schema = z.object({
   PORT: listenPort.default(54321).describe('the project API port'),
@@ -28,6 +29,14 @@ const schema = z.object({
   JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600).describe('access token lifetime in seconds'),
   ANON_KEY: z.string().min(1).optional(),
   SERVICE_ROLE_KEY: z.string().min(1).optional(),
+
+  SITE_URL: url.default('http://localhost:3000').describe('the app users return to after e-mail links and OAuth'),
+  AUTH_REDIRECT_ALLOW_LIST: z.string().default('').describe('comma-separated URLs or globs allowed as redirect_to'),
+  AUTH_AUTOCONFIRM: bool.default(true),
+  AUTH_DISABLE_SIGNUP: bool.default(false),
+  AUTH_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(72).default(6),
+  AUTH_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+  AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),

@@ -64,10 +64,19 @@ export function surfaceOf(path: string): Surface {
   return 'system';
 }
 
-export function errorBody(surface: Surface, e: ApiError): unknown {
+/** GoTrue's response API version: clients that send it get {code: <error code>, msg}. */
+export const AUTH_API_VERSION = '2024-01-01';
+
+export function errorBody(surface: Surface, e: ApiError, authApiVersion?: string): unknown {
   switch (surface) {
-    case 'auth': // GoTrue: {code, error_code, msg}
-      return { code: e.status, error_code: e.code ?? e.kind, msg: e.message };
+    case 'auth': {
+      // GoTrue: {code: <status>, error_code, msg}; from API version 2024-01-01 on, {code: <error code>, msg}.
+      const errorCode = e.code ?? e.kind;
+      const body: Record<string, unknown> =
+        authApiVersion && authApiVersion >= AUTH_API_VERSION ? { code: errorCode, msg: e.message } : { code: e.status, error_code: errorCode, msg: e.message };
+      if (e.details !== undefined && typeof e.details === 'object') Object.assign(body, e.details);
+      return body;
+    }
     case 'rest': // PostgREST: {code, message, details, hint} plus the spec's kind
       return { code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind };
     case 'storage': // Supabase Storage: {statusCode, error, message}, statusCode as a string
@@ -97,9 +106,24 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|database system is (starting up|shutting down|in recovery)|the database system is|Connection is closed/i.test(message);
 }
 
+const KIND_BY_STATUS: Record<number, ErrorKind> = {
+  400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
+  413: 'payload_too_large', 422: 'invalid_request', 429: 'rate_limited', 503: 'service_unavailable',
+};
+
 /** Maps anything thrown to an ApiError. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // SQL speaks HTTP the PostgREST way: SQLSTATE 'PT' || status, the error code in HINT.
+  const pgErr = err as { code?: unknown; message?: unknown; hint?: unknown };
+  if (pgErr && typeof pgErr.code === 'string' && /^PT[1-5]\d\d$/.test(pgErr.code)) {
+    const status = Number(pgErr.code.slice(2));
+    return new ApiError(KIND_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request'), String(pgErr.message), {
+      status,
+      ...(typeof pgErr.hint === 'string' && pgErr.hint ? { code: pgErr.hint } : {}),
+      cause: err,
+    });
+  }
   if (isDatabaseUnavailable(err)) {
     return new ApiError('service_unavailable', 'The database is unavailable; retry shortly', { cause: err });
   }
@@ -122,7 +146,14 @@ export function sendError(req: Request, res: Parameters<RequestHandler>[1], err:
     return;
   }
   if (apiError.status === 503) res.setHeader('Retry-After', '1');
-  res.status(apiError.status).json(errorBody(surfaceOf(req.originalUrl), apiError));
+  const surface = surfaceOf(req.originalUrl);
+  let version: string | undefined;
+  if (surface === 'auth') {
+    const asked = req.headers['x-supabase-api-version'];
+    version = typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : undefined;
+    if (version && version >= AUTH_API_VERSION) res.setHeader('X-Supabase-Api-Version', AUTH_API_VERSION);
+  }
+  res.status(apiError.status).json(errorBody(surface, apiError, version));
 }
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => sendError(req, res, err);

@@ -12,6 +12,7 @@ import { migrate } from '../db/migrate.ts';
 import { createPool, withCredentials } from '../db/pool.ts';
 import { startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
+import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
 import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
@@ -37,6 +38,7 @@ export type Platform = {
   stop: () => Promise<void>;
 };
 
+/** surfaces: extra surfaces (tests mount probes this way); the platform's own are always mounted. */
 export type StartOptions = { log?: Logger; surfaces?: Surface[]; extraTasks?: TaskList };
 
 export async function startPlatform(config: Config, opts: StartOptions = {}): Promise<Platform> {
@@ -60,7 +62,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     health.migrated = true;
     log.info({ applied: result.applied.length, alreadyApplied: result.skipped }, 'migrations up to date');
 
-    const adminPool = createPool({ connectionString: target.adminUrl, max: Math.max(4, config.WORKER_CONCURRENCY + 2), connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
+    // The admin pool serves the worker and the identity service (GoTrue's own login on Supabase).
+    const adminPool = createPool({ connectionString: target.adminUrl, max: config.DB_POOL_MAX + config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
     cleanups.push(() => adminPool.end());
     const requestUrl = config.DB_AUTHENTICATOR_URL ?? (await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
     const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log });
@@ -75,7 +78,9 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     }
 
     const shutdownHooks: Array<() => Promise<void>> = [];
-    const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces: opts.surfaces ?? [] }), config.PORT, config.HOST);
+    const auth = authRoutes({ config, keys, pool: adminPool });
+    const surfaces: Surface[] = [{ prefix: '/auth/v1', router: auth.router, open: auth.open }, ...(opts.surfaces ?? [])];
+    const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces }), config.PORT, config.HOST);
     const control = await listen(createPlatformApp({ log, health }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
 
