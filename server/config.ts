@@ -36,6 +36,10 @@ const schema = z.object({
   AUTH_DISABLE_SIGNUP: bool.default(false),
   AUTH_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(72).default(6),
   AUTH_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
+  AUTH_OTP_EXPIRY: z.coerce.number().int().min(60).max(604_800).default(86_400).describe('lifetime of e-mailed codes and links, seconds'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
+  SMTP_ADMIN_EMAIL: z.string().email().default('no-reply@localhost'),
+  SMTP_SENDER_NAME: z.string().default('pgbase'),
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),

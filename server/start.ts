@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, withCredentials } from '../db/pool.ts';
-import { startWorker, type WorkerHandle } from '../worker/index.ts';
+import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
@@ -65,6 +65,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     // The admin pool serves the worker and the identity service (GoTrue's own login on Supabase).
     const adminPool = createPool({ connectionString: target.adminUrl, max: config.DB_POOL_MAX + config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
     cleanups.push(() => adminPool.end());
+    await installWorkerSchema(adminPool, log);
     const requestUrl = config.DB_AUTHENTICATOR_URL ?? (await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
     const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log });
     cleanups.push(() => requestPool.end());
@@ -72,7 +73,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
 
     let worker: WorkerHandle | undefined;
     if (config.WORKER === 'in-process') {
-      worker = await startWorker({ pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
+      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
       health.worker = worker;
       cleanups.push(() => worker!.stop());
     }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { runMigrations } from 'graphile-worker';
 import { migrate } from '../db/migrate.ts';
 import { pgBinDir, startCluster } from './helpers/cluster.ts';
 
@@ -95,6 +96,7 @@ try {
     await admin.end();
     const dbUrl = cluster.url.replace(/\/postgres$/, '/pgtap');
     await migrate(dbUrl);
+    await runMigrations({ connectionString: dbUrl }); // graphile-worker's schema: SQL queues jobs
     const helpers = new pg.Client({ connectionString: dbUrl });
     await helpers.connect();
     await helpers.query('create extension if not exists pgtap');

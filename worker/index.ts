@@ -1,10 +1,11 @@
 // graphile-worker: the slow and external work. Runs inside the server process
 // by default (WORKER=in-process) or alone with `npm run worker`, any number of
 // them, all against the same database.
-import { Logger as GraphileLogger, run, type Runner, type TaskList } from 'graphile-worker';
+import { Logger as GraphileLogger, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { tasks as platformTasks } from './tasks/index.ts';
+import type { Config } from '../server/config.ts';
+import { platformTasks } from './tasks/index.ts';
 
 export type WorkerHandle = { runner: Runner; ready: () => boolean; stop: () => Promise<void> };
 
@@ -18,13 +19,13 @@ function graphileLogger(log: Logger): GraphileLogger {
   });
 }
 
-export async function startWorker(opts: { pool: pg.Pool; concurrency: number; log: Logger; extraTasks?: TaskList }): Promise<WorkerHandle> {
+export async function startWorker(opts: { config: Config; pool: pg.Pool; concurrency: number; log: Logger; extraTasks?: TaskList }): Promise<WorkerHandle> {
   const log = opts.log.child({ component: 'worker' });
   let stopped = false;
   const runner = await run({
     pgPool: opts.pool,
     concurrency: opts.concurrency,
-    taskList: { ...platformTasks, ...opts.extraTasks },
+    taskList: { ...platformTasks(opts.config, log), ...opts.extraTasks },
     noHandleSignals: true, // the process's own shutdown drains the worker in order
     pollInterval: 2000,
     parsedCronItems: [], // scheduled jobs are declared by surfaces, not read from a crontab file
@@ -47,4 +48,9 @@ export async function startWorker(opts: { pool: pg.Pool; concurrency: number; lo
       await runner.stop();
     },
   };
+}
+
+/** graphile-worker's own schema, so SQL can queue jobs even where no worker runs in this process. */
+export async function installWorkerSchema(pool: pg.Pool, log: Logger): Promise<void> {
+  await runMigrations({ pgPool: pool, logger: graphileLogger(log.child({ component: 'worker' })) });
 }

@@ -8,12 +8,14 @@ import type { Config } from '../config.ts';
 import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
+import { adminRoutes } from './admin.ts';
+import { allowedRedirect } from './redirect.ts';
 import { sessionBody, type SessionRow } from './session.ts';
 
 export type AuthDeps = { config: Config; keys: Keys; pool: pg.Pool };
 
-const email = z.string().trim().max(255).optional();
-const phone = z.string().trim().max(32).optional();
+const email = z.string().trim().max(255).nullish();
+const phone = z.string().trim().max(32).nullish();
 
 /** Parses a body with zod; the first problem becomes GoTrue's validation_failed. */
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
@@ -55,7 +57,18 @@ function checkPassword(config: Config, password: string): void {
   }
 }
 
+const pkceFields = {
+  code_challenge: z.string().min(43).max(128).nullish(),
+  code_challenge_method: z.enum(['s256', 'plain', 'S256', 'PLAIN']).nullish(),
+};
+
+const VERIFY_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email', 'sms', 'phone_change'] as const;
+
 export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; open: OpenRoute[] } {
+  /** redirect_to from the query (supabase-js) or body, checked against the allow-list. */
+  const redirectTo = (req: Request): string => allowedRedirect(config, req.query.redirect_to ?? (req.body as { redirect_to?: unknown } | undefined)?.redirect_to);
+  const otpExpiry = `${config.AUTH_OTP_EXPIRY} seconds`;
+
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
   router.use((req, res, next) => {
@@ -72,17 +85,19 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     '/signup',
     route(async (req, res) => {
       if (config.AUTH_DISABLE_SIGNUP) throw new ApiError('forbidden', 'Signups not allowed for this instance', { code: 'signup_disabled' });
-      const body = parse(z.object({ email, phone, password: z.string().max(1000), data: z.record(z.string(), z.unknown()).optional() }), req.body);
+      const body = parse(z.object({ email, phone, password: z.string().max(1000), data: z.record(z.string(), z.unknown()).nullish(), ...pkceFields }), req.body);
       if (!body.email && body.phone) throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
       checkPassword(config, body.password);
+      // One statement, one transaction: the user and its confirmation mail, or neither.
       const { rows } = await pool.query<{ user: SessionRow['user']; confirmed: boolean }>(
-        `with u as (select * from auth.sign_up($1, $2, $3, $4, $5, $6))
-         select auth.user_json(u) as user, u.confirmed_at is not null as confirmed from u`,
-        [body.email ?? null, body.phone ?? null, body.password, body.data ?? {}, config.AUTH_AUTOCONFIRM, config.AUTH_BCRYPT_COST],
+        `with u as (select * from auth.sign_up($1, $2, $3, $4, $5, $6)),
+              mail as (select auth.send_confirmation(u.id, $7, $8, $9) from u where u.confirmed_at is null)
+         select auth.user_json(u) as user, u.confirmed_at is not null as confirmed from u left join mail on true`,
+        [body.email ?? null, body.phone ?? null, body.password, body.data ?? {}, config.AUTH_AUTOCONFIRM, config.AUTH_BCRYPT_COST, redirectTo(req), body.code_challenge ?? null, body.code_challenge_method ?? null],
       );
       const created = rows[0]!;
       if (!created.confirmed) {
-        res.json(created.user); // confirmation mail goes out with the mail work (see README: identity status)
+        res.json(created.user);
         return;
       }
       const session = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [created.user.id, 'password', userAgent(req), clientIp(req)]);
@@ -105,6 +120,11 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
           const body = parse(z.object({ refresh_token: z.string().min(1, 'Refresh token required').max(255) }), req.body);
           const { rows } = await pool.query<SessionRow>('select * from auth.grant_refresh($1, make_interval(secs => $2), $3)', [body.refresh_token, config.AUTH_REFRESH_GRACE_SECONDS, clientIp(req)]);
           if (rows.length === 0) throw new ApiError('invalid_request', 'Invalid Refresh Token: Already Used', { code: 'refresh_token_already_used' });
+          return await respondSession(res, rows);
+        }
+        if (grant === 'pkce') {
+          const body = parse(z.object({ auth_code: z.string().min(1).max(255), code_verifier: z.string().min(43).max(128) }), req.body);
+          const { rows } = await pool.query<SessionRow>('select * from auth.grant_pkce($1, $2, make_interval(secs => $3), $4, $5)', [body.auth_code, body.code_verifier, 300, userAgent(req), clientIp(req)]);
           return await respondSession(res, rows);
         }
         throw new ApiError('invalid_request', `Unsupported grant type ${JSON.stringify(grant ?? '')}`, { code: 'unsupported_grant_type' });
@@ -138,6 +158,116 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     }),
   );
 
+
+  router.post(
+    ['/otp', '/magiclink'],
+    route(async (req, res) => {
+      const body = parse(
+        z.object({ email, phone, create_user: z.boolean().nullish(), data: z.record(z.string(), z.unknown()).nullish(), options: z.object({ data: z.record(z.string(), z.unknown()).nullish(), email_redirect_to: z.string().optional() }).optional(), ...pkceFields }),
+        req.body,
+      );
+      if (!body.email) {
+        throw new ApiError('invalid_request', body.phone ? 'Unsupported phone provider' : 'An email address is required', { code: body.phone ? 'phone_provider_disabled' : 'validation_failed' });
+      }
+      const redirect = allowedRedirect(config, body.options?.email_redirect_to ?? req.query.redirect_to);
+      await pool.query('select auth.request_email_otp($1, $2, $3, $4, $5, $6)', [
+        body.email, body.create_user ?? true, body.data ?? body.options?.data ?? {}, redirect, body.code_challenge ?? null, body.code_challenge_method ?? null,
+      ]);
+      res.json({}); // the same answer whether or not the address is known
+    }),
+  );
+
+  router.post(
+    '/recover',
+    route(async (req, res) => {
+      const body = parse(z.object({ email: z.string().trim().min(1, 'Password recovery requires an email').max(255), ...pkceFields }), req.body);
+      await pool.query('select auth.request_recovery($1, $2, $3, $4)', [body.email, redirectTo(req), body.code_challenge ?? null, body.code_challenge_method ?? null]);
+      res.json({}); // always 200: no user enumeration
+    }),
+  );
+
+  router.post(
+    '/resend',
+    route(async (req, res) => {
+      const body = parse(z.object({ email: z.string().trim().min(1).max(255), type: z.enum(['signup', 'email_change']) }), req.body);
+      if (body.type === 'signup') {
+        await pool.query(`select auth.send_confirmation(u.id, $2) from auth.users u where u.email = auth.normalize_email($1) and u.email_confirmed_at is null`, [body.email, redirectTo(req)]);
+      } else {
+        await pool.query(`select auth.request_email_change(u.id, u.email_change, $2) from auth.users u where u.email = auth.normalize_email($1) and coalesce(u.email_change, '') <> ''`, [body.email, redirectTo(req)]);
+      }
+      res.json({});
+    }),
+  );
+
+  router.post(
+    '/verify',
+    route(async (req, res) => {
+      const body = parse(
+        z.object({ type: z.enum(VERIFY_TYPES), token: z.string().max(255).nullish(), token_hash: z.string().max(255).nullish(), email, phone }),
+        req.body,
+      );
+      if (body.type === 'sms' || body.type === 'phone_change') throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
+      if (!body.token_hash && !(body.token && body.email)) throw new ApiError('invalid_request', 'Verify requires either a token with an email or a token_hash', { code: 'validation_failed' });
+      const { rows } = await pool.query<SessionRow>(
+        `select s.* from auth.verify_one_time_token($1, $2, $3, $4, $5::interval) v, lateral auth.issue_session(v.user_id, v.method, $6, $7) s`,
+        [body.type, body.email ?? null, body.token ?? null, body.token_hash ?? null, otpExpiry, userAgent(req), clientIp(req)],
+      );
+      await respondSession(res, rows);
+    }),
+  );
+
+  // The e-mailed link: verifies, then sends the browser to redirect_to with the
+  // session in the fragment (implicit) or an auth code in the query (PKCE).
+  router.get(
+    '/verify',
+    route(async (req, res) => {
+      const type = String(req.query.type ?? '');
+      const token = String(req.query.token ?? '');
+      const target = redirectTo(req);
+      try {
+        if (!(VERIFY_TYPES as readonly string[]).includes(type) || !token) throw new ApiError('invalid_request', 'Verify requires a type and a token', { code: 'validation_failed' });
+        const verified = await pool.query<{ user_id: string; method: string; pkce: boolean }>('select * from auth.verify_one_time_token($1, null, null, $2, $3::interval)', [type, token, otpExpiry]);
+        const v = verified.rows[0]!;
+        if (v.pkce) {
+          const { rows } = await pool.query<{ code: string }>('select auth.issue_auth_code($1, $2) as code', [v.user_id, v.method]);
+          const url = new URL(target);
+          url.searchParams.set('code', rows[0]!.code);
+          res.redirect(303, url.toString());
+          return;
+        }
+        const { rows } = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [v.user_id, v.method, userAgent(req), clientIp(req)]);
+        const s = await sessionBody(rows[0]!, config, keys);
+        const fragment = new URLSearchParams({
+          access_token: String(s.access_token), expires_at: String(s.expires_at), expires_in: String(s.expires_in),
+          refresh_token: String(s.refresh_token), token_type: 'bearer', type,
+        });
+        res.redirect(303, `${target.split('#')[0]}#${fragment.toString()}`);
+      } catch (err) {
+        const e = toApiError(err);
+        if (e.status >= 500) throw err;
+        const fragment = new URLSearchParams({ error: 'access_denied', error_code: e.code ?? e.kind, error_description: e.message });
+        res.redirect(303, `${target.split('#')[0]}#${fragment.toString()}`);
+      }
+    }),
+  );
+
+  router.put(
+    '/user',
+    route(async (req, res) => {
+      const user = currentUser(req);
+      const body = parse(
+        z.object({ email, phone, password: z.string().max(1000).nullish(), data: z.record(z.string(), z.unknown()).nullish(), nonce: z.string().nullish() }),
+        req.body,
+      );
+      if (body.phone) throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
+      if (body.password != null) checkPassword(config, body.password);
+      const { rows } = await pool.query<{ user: unknown }>('select auth.update_user($1, $2, $3, $4, $5, $6, $7) as user', [
+        user.id, user.sessionId, body.email ?? null, body.password ?? null, body.data ?? null, config.AUTH_BCRYPT_COST, redirectTo(req),
+      ]);
+      res.json(rows[0]!.user);
+    }),
+  );
+
   router.get('/health', (_req, res) => {
     res.json({ version: 'pgbase', name: 'GoTrue', description: 'pgbase identity service, GoTrue API compatible (2.184.0)' });
   });
@@ -158,5 +288,9 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     res.json({ keys: [] });
   });
 
-  return { router, open: [] };
+  router.use(adminRoutes({ config, pool }));
+
+  // Opened from e-mail, without the project key.
+  const open: OpenRoute[] = [(req) => req.method === 'GET' && req.path === '/verify'];
+  return { router, open };
 }

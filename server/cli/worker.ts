@@ -17,7 +17,7 @@ await runCli(async () => {
   await waitForDatabase(url, 60_000, log);
   await migrate(url, { userDir: config.migrationsDir });
   const pool = createPool({ connectionString: url, max: config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'worker', log });
-  const worker = await startWorker({ pool, concurrency: config.WORKER_CONCURRENCY, log });
+  const worker = await startWorker({ config, pool, concurrency: config.WORKER_CONCURRENCY, log });
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

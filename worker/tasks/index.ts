@@ -1,5 +1,12 @@
 // Every graphile-worker task of the platform, by identifier. Surfaces add their
 // jobs here (mail, stored bytes, extraction, embeddings, model calls).
 import type { TaskList } from 'graphile-worker';
+import type { Logger } from 'pino';
+import type { Config } from '../../server/config.ts';
+import { authMailTask } from './auth-mail.ts';
 
-export const tasks: TaskList = {};
+export function platformTasks(config: Config, log: Logger): TaskList {
+  return {
+    auth_send_mail: authMailTask(config, log),
+  };
+}

@@ -1,0 +1,172 @@
+// GoTrue's admin API: /admin/users (list, create, get, update, delete),
+// /admin/generate_link and /invite. Only the service-role key gets in.
+import express, { type Request, type Router } from 'express';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { ApiError, route } from '../errors.ts';
+import { verifyLink } from '../../worker/tasks/auth-mail.ts';
+import { allowedRedirect } from './redirect.ts';
+
+const UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+
+/** GoTrue's ban_duration: a Go duration ("24h", "1h30m") or "none" (0 lifts a ban). */
+export function parseBanDuration(value: string | null | undefined): number | null {
+  if (value == null) return null;
+  if (value === 'none') return 0;
+  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== value) {
+    throw new ApiError('invalid_request', 'ban_duration: time: invalid duration ' + JSON.stringify(value), { code: 'validation_failed' });
+  }
+  return Math.ceil(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0));
+}
+
+function requireAdmin(req: Request): void {
+  if (req.auth?.role !== 'service_role') throw new ApiError('forbidden', 'User not allowed', { code: 'not_admin' });
+}
+
+const uuid = z.string().uuid();
+const metadata = z.record(z.string(), z.unknown()).nullish();
+const userFields = {
+  email: z.string().trim().max(255).nullish(),
+  phone: z.string().trim().max(32).nullish(),
+  password: z.string().min(1).max(72).nullish(),
+  email_confirm: z.boolean().nullish(),
+  phone_confirm: z.boolean().nullish(),
+  user_metadata: metadata,
+  app_metadata: metadata,
+  ban_duration: z.string().max(64).nullish(),
+  role: z.string().max(63).nullish(),
+};
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ApiError('invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`, { code: 'validation_failed' });
+  }
+  return result.data;
+}
+
+export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool }): Router {
+  const router = express.Router();
+  router.use(['/admin', '/invite'], (req, _res, next) => {
+    requireAdmin(req);
+    next();
+  });
+
+  router.get(
+    '/admin/users',
+    route(async (req, res) => {
+      const page = Math.max(1, Number.parseInt(String(req.query.page ?? '1'), 10) || 1);
+      const perPage = Math.min(1000, Math.max(1, Number.parseInt(String(req.query.per_page ?? '50'), 10) || 50));
+      const { rows } = await pool.query<{ users: unknown[]; total: string }>(
+        `select coalesce((select jsonb_agg(auth.user_json(u) order by u.created_at desc, u.id)
+                          from (select * from auth.users where deleted_at is null order by created_at desc, id limit $1 offset $2) u), '[]') as users,
+                (select count(*) from auth.users where deleted_at is null) as total`,
+        [perPage, (page - 1) * perPage],
+      );
+      const total = Number(rows[0]!.total);
+      const last = Math.max(1, Math.ceil(total / perPage));
+      const link = (p: number, rel: string) => `</admin/users?page=${p}&per_page=${perPage}>; rel="${rel}"`;
+      res.setHeader('X-Total-Count', String(total));
+      res.setHeader('Link', [...(page < last ? [link(page + 1, 'next')] : []), link(last, 'last')].join(', '));
+      res.json({ users: rows[0]!.users, aud: 'authenticated' });
+    }),
+  );
+
+  router.post(
+    '/admin/users',
+    route(async (req, res) => {
+      const b = parse(z.object(userFields), req.body);
+      const { rows } = await pool.query<{ user: unknown }>('select auth.admin_create_user($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) as user', [
+        b.email ?? null, b.phone ?? null, b.password ?? null, b.email_confirm ?? false, b.phone_confirm ?? false,
+        b.user_metadata ?? {}, b.app_metadata ?? {}, parseBanDuration(b.ban_duration), b.role ?? null, config.AUTH_BCRYPT_COST,
+      ]);
+      res.json(rows[0]!.user);
+    }),
+  );
+
+  router.get(
+    '/admin/users/:id',
+    route(async (req, res) => {
+      const id = parse(uuid, req.params.id);
+      const { rows } = await pool.query<{ user: unknown }>('select auth.user_json(u) as user from auth.users u where u.id = $1 and u.deleted_at is null', [id]);
+      if (rows.length === 0) throw new ApiError('not_found', 'User not found', { code: 'user_not_found' });
+      res.json(rows[0]!.user);
+    }),
+  );
+
+  router.put(
+    '/admin/users/:id',
+    route(async (req, res) => {
+      const id = parse(uuid, req.params.id);
+      const b = parse(z.object(userFields), req.body);
+      const { rows } = await pool.query<{ user: unknown }>('select auth.admin_update_user($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) as user', [
+        id, b.email ?? null, b.phone ?? null, b.password ?? null, b.email_confirm ?? null,
+        b.user_metadata ?? null, b.app_metadata ?? null, parseBanDuration(b.ban_duration), b.role ?? null, config.AUTH_BCRYPT_COST,
+      ]);
+      res.json(rows[0]!.user);
+    }),
+  );
+
+  router.delete(
+    '/admin/users/:id',
+    route(async (req, res) => {
+      const id = parse(uuid, req.params.id);
+      const soft = parse(z.object({ should_soft_delete: z.boolean().nullish() }), req.body).should_soft_delete ?? false;
+      const sql = soft
+        ? `with u as (update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '', raw_user_meta_data = '{}' where id = $1 and deleted_at is null returning id),
+                s as (delete from auth.sessions where user_id in (select id from u)),
+                i as (delete from auth.identities where user_id in (select id from u))
+           select count(*)::int as n from u`
+        : `with u as (delete from auth.users where id = $1 returning id) select count(*)::int as n from u`;
+      const { rows } = await pool.query<{ n: number }>(sql, [id]);
+      if (rows[0]!.n === 0) throw new ApiError('not_found', 'User not found', { code: 'user_not_found' });
+      await pool.query(`select auth.audit('user_deleted', $1, null, jsonb_build_object('soft', $2::boolean))`, [id, soft]);
+      res.json({});
+    }),
+  );
+
+  router.post(
+    '/admin/generate_link',
+    route(async (req, res) => {
+      const b = parse(
+        z.object({
+          type: z.enum(['signup', 'invite', 'magiclink', 'recovery', 'email_change_current', 'email_change_new']),
+          email: z.string().trim().min(1).max(255),
+          password: z.string().max(72).nullish(),
+          data: metadata,
+          new_email: z.string().max(255).nullish(),
+          redirect_to: z.string().nullish(),
+        }),
+        req.body,
+      );
+      const redirect = allowedRedirect(config, b.redirect_to ?? req.query.redirect_to);
+      const { rows } = await pool.query<{ user_json: Record<string, unknown>; code: string; token_hash: string; verification_type: string }>(
+        'select * from auth.generate_link($1, $2, $3, $4, $5, $6)',
+        [b.type, b.email, b.password ?? null, b.data ?? {}, b.new_email ?? null, config.AUTH_BCRYPT_COST],
+      );
+      const r = rows[0]!;
+      res.json({
+        ...r.user_json,
+        action_link: verifyLink(config, { token_hash: r.token_hash, type: r.verification_type, redirect_to: redirect }),
+        email_otp: r.code,
+        hashed_token: r.token_hash,
+        verification_type: r.verification_type,
+        redirect_to: redirect,
+      });
+    }),
+  );
+
+  router.post(
+    '/invite',
+    route(async (req, res) => {
+      const b = parse(z.object({ email: z.string().trim().min(1).max(255), data: metadata }), req.body);
+      const { rows } = await pool.query<{ user: unknown }>('select auth.invite_user($1, $2, $3) as user', [b.email, b.data ?? {}, allowedRedirect(config, req.query.redirect_to)]);
+      res.json(rows[0]!.user);
+    }),
+  );
+
+  return router;
+}
