@@ -12,8 +12,8 @@ export type Surface = { prefix: string; router?: Router; open?: OpenRoute[] };
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
 export const SURFACE_PREFIXES = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api'] as const;
 
-export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[] }): Express {
-  const app = baseApp(opts.log);
+export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
+  const app = baseApp(opts.log, opts.trustProxy);
   app.get('/health', healthHandler(opts.health));
   const mounted = new Map((opts.surfaces ?? []).map((s) => [s.prefix, s]));
   for (const prefix of SURFACE_PREFIXES) {

@@ -7,6 +7,16 @@ const port = z.coerce.number().int().min(1).max(65535);
 // 0 asks the OS for a free port (tests, several local instances).
 const listenPort = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
+/** "count/seconds": at most count requests per client IP in a window of that many seconds. */
+const rate = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\d+\/\d+$/, 'count/seconds, like 30/300')
+    .default(fallback)
+    .transform((v) => {
+      const [count, seconds] = v.split('/').map(Number) as [number, number];
+      return { count, seconds };
+    });
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const schema = z.object({
@@ -40,6 +50,12 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
   SMTP_ADMIN_EMAIL: z.string().email().default('no-reply@localhost'),
   SMTP_SENDER_NAME: z.string().default('pgbase'),
+  AUTH_RATE_LIMIT_SIGN_IN: rate('30/300'),
+  AUTH_RATE_LIMIT_SIGN_UP: rate('30/300'),
+  AUTH_RATE_LIMIT_TOKEN_REFRESH: rate('150/300'),
+  AUTH_RATE_LIMIT_VERIFY: rate('30/300'),
+  AUTH_RATE_LIMIT_EMAIL: rate('30/3600'),
+  TRUST_PROXY: z.string().default('false').describe('Express "trust proxy": false, true, a hop count or a list of subnets'),
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),

@@ -8,10 +8,16 @@ import { redactUrl } from './log.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function baseApp(log: Logger): Express {
+/** Express's "trust proxy" from TRUST_PROXY: false, true, a hop count, or subnets. */
+export function trustProxy(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+export function baseApp(log: Logger, trust: string = 'false'): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', trustProxy(trust));
   app.set('query parser', 'extended');
   app.use(
     pinoHttp({

@@ -81,7 +81,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const shutdownHooks: Array<() => Promise<void>> = [];
     const auth = authRoutes({ config, keys, pool: adminPool });
     const surfaces: Surface[] = [{ prefix: '/auth/v1', router: auth.router, open: auth.open }, ...(opts.surfaces ?? [])];
-    const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces }), config.PORT, config.HOST);
+    const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
     const control = await listen(createPlatformApp({ log, health }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
 

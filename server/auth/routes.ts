@@ -9,6 +9,7 @@ import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
+import { rateLimit } from './rate-limit.ts';
 import { allowedRedirect } from './redirect.ts';
 import { sessionBody, type SessionRow } from './session.ts';
 
@@ -28,7 +29,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
 }
 
 function clientIp(req: Request): string {
-  return req.socket.remoteAddress ?? '';
+  return req.ip ?? req.socket.remoteAddress ?? '';
 }
 
 function userAgent(req: Request): string | null {
@@ -76,6 +77,18 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     if (typeof asked === 'string' && asked >= AUTH_API_VERSION) res.setHeader('X-Supabase-Api-Version', AUTH_API_VERSION);
     next();
   });
+
+  const limits = {
+    signIn: rateLimit('sign_in', config.AUTH_RATE_LIMIT_SIGN_IN, 'over_request_rate_limit'),
+    signUp: rateLimit('sign_up', config.AUTH_RATE_LIMIT_SIGN_UP, 'over_request_rate_limit'),
+    refresh: rateLimit('token_refresh', config.AUTH_RATE_LIMIT_TOKEN_REFRESH, 'over_request_rate_limit'),
+    verify: rateLimit('verify', config.AUTH_RATE_LIMIT_VERIFY, 'over_request_rate_limit'),
+    email: rateLimit('email', config.AUTH_RATE_LIMIT_EMAIL, 'over_email_send_rate_limit'),
+  };
+  router.post('/signup', limits.signUp);
+  router.post('/token', (req, res, next) => (req.query.grant_type === 'refresh_token' ? limits.refresh : limits.signIn)(req, res, next));
+  router.use('/verify', limits.verify);
+  router.post(['/otp', '/magiclink', '/recover', '/resend'], limits.email);
 
   const respondSession = async (res: express.Response, rows: SessionRow[]) => {
     res.json(await sessionBody(rows[0]!, config, keys));
