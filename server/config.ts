@@ -36,6 +36,7 @@ const schema = z.object({
   MIGRATIONS_DIR: z.string().min(1).default('./migrations'),
 
   JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  PLATFORM_JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600).describe('access token lifetime in seconds'),
   ANON_KEY: z.string().min(1).optional(),
   SERVICE_ROLE_KEY: z.string().min(1).optional(),

@@ -85,8 +85,8 @@ export function errorBody(surface: Surface, e: ApiError, authApiVersion?: string
       return { errors: [{ message: e.message, extensions: { code: e.code ?? e.kind } }] };
     case 'realtime':
       return { error: e.kind, message: e.message };
-    case 'platform':
-      return { code: e.kind, message: e.message };
+    case 'platform': // the spec: code unauthorized on 401
+      return { code: e.code ?? e.kind, message: e.message };
     case 'api':
     case 'system':
       return e.details === undefined ? { error: e.message } : { error: e.message, details: e.details };

@@ -8,6 +8,8 @@ import type { Config } from './config.ts';
 
 export type Keys = {
   jwtSecret: string;
+  /** Signs platform tokens for the control plane; unrelated to JWT_SECRET. */
+  platformSecret: string;
   anonKey: string;
   serviceRoleKey: string;
 };
@@ -20,12 +22,18 @@ const ALGORITHM = 'HS256';
  * Local secrets kept in DATA_DIR when not configured: created once with an
  * exclusive write, so two processes starting together agree on one value.
  */
-export type LocalSecrets = { jwt_secret: string; db_password: string };
+export type LocalSecrets = { jwt_secret: string; db_password: string; platform_jwt_secret: string };
+
+const SECRET_FIELDS = ['jwt_secret', 'db_password', 'platform_jwt_secret'] as const;
+
+function freshSecret(field: (typeof SECRET_FIELDS)[number]): string {
+  return randomBytes(field === 'db_password' ? 24 : 32).toString('base64url');
+}
 
 export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
   const file = path.join(dataDir, 'secrets.json');
   await fs.mkdir(dataDir, { recursive: true });
-  const fresh = { jwt_secret: randomBytes(32).toString('base64url'), db_password: randomBytes(24).toString('base64url') };
+  const fresh = Object.fromEntries(SECRET_FIELDS.map((f) => [f, freshSecret(f)])) as LocalSecrets;
   try {
     await fs.writeFile(file, JSON.stringify(fresh, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
     return fresh;
@@ -35,9 +43,15 @@ export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
   // Another process may be writing it right now: wait until it parses.
   for (let attempt = 0; ; attempt++) {
     try {
-      const stored = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<typeof fresh>;
+      const stored = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<LocalSecrets>;
       if (typeof stored.jwt_secret === 'string' && stored.jwt_secret.length >= 32 && typeof stored.db_password === 'string') {
-        return { jwt_secret: stored.jwt_secret, db_password: stored.db_password };
+        if (typeof stored.platform_jwt_secret === 'string') return stored as LocalSecrets;
+        // A file from before the platform secret existed: add it, atomically.
+        const upgraded = { ...stored, platform_jwt_secret: freshSecret('platform_jwt_secret') } as LocalSecrets;
+        const tmp = `${file}.${process.pid}.tmp`;
+        await fs.writeFile(tmp, JSON.stringify(upgraded, null, 2) + '\n', { mode: 0o600 });
+        await fs.rename(tmp, file);
+        return upgraded;
       }
       if (attempt > 50) throw new Error(`${file} is not a valid secrets file; remove it to generate new secrets`);
     } catch (err) {
@@ -67,11 +81,14 @@ export async function signToken(secret: string, claims: Claims, expiresInSeconds
     .sign(secretKey(secret));
 }
 
-export async function resolveKeys(config: Config, localSecret?: string): Promise<Keys> {
-  const jwtSecret = config.JWT_SECRET ?? localSecret;
+export async function resolveKeys(config: Config, local?: LocalSecrets): Promise<Keys> {
+  const jwtSecret = config.JWT_SECRET ?? local?.jwt_secret;
   if (!jwtSecret) throw new Error('JWT_SECRET is not set and no local secret is available');
+  const platformSecret = config.PLATFORM_JWT_SECRET ?? local?.platform_jwt_secret;
+  if (!platformSecret) throw new Error('PLATFORM_JWT_SECRET is not set and no local secret is available');
   const keys = {
     jwtSecret,
+    platformSecret,
     anonKey: config.ANON_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'anon')),
     serviceRoleKey: config.SERVICE_ROLE_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'service_role')),
   };
@@ -103,4 +120,32 @@ export async function verifyToken(secret: string, token: string): Promise<Verdic
 /** The server's request-pool password, derived so that no second secret needs keeping. */
 export function authenticatorPassword(jwtSecret: string): string {
   return createHmac('sha256', jwtSecret).update('pgbase:authenticator').digest('base64url');
+}
+
+// Platform tokens: for operators of the control plane. Signed with their own
+// secret, so no project key (not even service_role) is one.
+const PLATFORM_ISSUER = 'pgbase-platform';
+
+export type PlatformClaims = { sub: string; email: string; refs: string[] };
+
+export async function signPlatformToken(secret: string, email: string, refs: string[], expiresInSeconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ email, refs })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setIssuer(PLATFORM_ISSUER)
+    .setAudience(PLATFORM_ISSUER)
+    .setSubject(email)
+    .setIssuedAt(now)
+    .setExpirationTime(now + expiresInSeconds)
+    .sign(secretKey(secret));
+}
+
+export async function verifyPlatformToken(secret: string, token: string): Promise<PlatformClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, secretKey(secret), { algorithms: [ALGORITHM], issuer: PLATFORM_ISSUER, audience: PLATFORM_ISSUER });
+    if (typeof payload.sub !== 'string' || !Array.isArray(payload.refs) || !payload.refs.every((r) => typeof r === 'string')) return null;
+    return { sub: payload.sub, email: String(payload.email ?? payload.sub), refs: payload.refs as string[] };
+  } catch {
+    return null;
+  }
 }

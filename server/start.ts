@@ -18,6 +18,7 @@ import type { HealthState } from './health.ts';
 import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
+import { platformRoutes } from './platform-api/routes.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
 
 export type Platform = {
@@ -51,7 +52,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
 
   try {
     const { local, target } = await openConfiguredDatabase(config, log);
-    const keys = await resolveKeys(config, local?.jwt_secret);
+    const keys = await resolveKeys(config, local);
     if (target.embedded) cleanups.push(() => target.embedded!.stop());
 
     const health: HealthState = { pool: undefined, migrated: false, worker: undefined, workerRequired: config.WORKER === 'in-process', draining: false };
@@ -82,7 +83,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const auth = authRoutes({ config, keys, pool: adminPool });
     const surfaces: Surface[] = [{ prefix: '/auth/v1', router: auth.router, open: auth.open }, ...(opts.surfaces ?? [])];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
-    const control = await listen(createPlatformApp({ log, health }), config.PLATFORM_PORT, config.HOST);
+    const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool })] }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
 
     const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
@@ -117,7 +118,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
  * and the local secrets it and the keys may need from DATA_DIR.
  */
 export async function openConfiguredDatabase(config: Config, log: Logger): Promise<{ local: LocalSecrets | undefined; target: DatabaseTarget }> {
-  const local = !config.JWT_SECRET || !config.DATABASE_URL ? await loadLocalSecrets(config.dataDir) : undefined;
+  const local = !config.JWT_SECRET || !config.DATABASE_URL || !config.PLATFORM_JWT_SECRET ? await loadLocalSecrets(config.dataDir) : undefined;
   const target = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,

@@ -48,6 +48,31 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   return result.data;
 }
 
+/** One page of users, newest first, with the total. */
+export async function listUsers(pool: pg.Pool, page: number, perPage: number): Promise<{ users: unknown[]; total: number }> {
+  const { rows } = await pool.query<{ users: unknown[]; total: string }>(
+    `select coalesce((select jsonb_agg(auth.user_json(u) order by u.created_at desc, u.id)
+                      from (select * from auth.users where deleted_at is null order by created_at desc, id limit $1 offset $2) u), '[]') as users,
+            (select count(*) from auth.users where deleted_at is null) as total`,
+    [perPage, (page - 1) * perPage],
+  );
+  return { users: rows[0]!.users, total: Number(rows[0]!.total) };
+}
+
+type Maybe<T> = T | null | undefined;
+export type NewUser = {
+  email?: Maybe<string>; phone?: Maybe<string>; password?: Maybe<string>; email_confirm?: Maybe<boolean>; phone_confirm?: Maybe<boolean>;
+  user_metadata?: Maybe<Record<string, unknown>>; app_metadata?: Maybe<Record<string, unknown>>; ban_duration?: Maybe<string>; role?: Maybe<string>;
+};
+
+export async function createUser(pool: pg.Pool, config: Config, b: NewUser): Promise<unknown> {
+  const { rows } = await pool.query<{ user: unknown }>('select auth.admin_create_user($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) as user', [
+    b.email ?? null, b.phone ?? null, b.password ?? null, b.email_confirm ?? false, b.phone_confirm ?? false,
+    b.user_metadata ?? {}, b.app_metadata ?? {}, parseBanDuration(b.ban_duration), b.role ?? null, config.AUTH_BCRYPT_COST,
+  ]);
+  return rows[0]!.user;
+}
+
 export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool }): Router {
   const router = express.Router();
   router.use(['/admin', '/invite'], (req, _res, next) => {
@@ -60,30 +85,19 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
     route(async (req, res) => {
       const page = Math.max(1, Number.parseInt(String(req.query.page ?? '1'), 10) || 1);
       const perPage = Math.min(1000, Math.max(1, Number.parseInt(String(req.query.per_page ?? '50'), 10) || 50));
-      const { rows } = await pool.query<{ users: unknown[]; total: string }>(
-        `select coalesce((select jsonb_agg(auth.user_json(u) order by u.created_at desc, u.id)
-                          from (select * from auth.users where deleted_at is null order by created_at desc, id limit $1 offset $2) u), '[]') as users,
-                (select count(*) from auth.users where deleted_at is null) as total`,
-        [perPage, (page - 1) * perPage],
-      );
-      const total = Number(rows[0]!.total);
+      const { users, total } = await listUsers(pool, page, perPage);
       const last = Math.max(1, Math.ceil(total / perPage));
       const link = (p: number, rel: string) => `</admin/users?page=${p}&per_page=${perPage}>; rel="${rel}"`;
       res.setHeader('X-Total-Count', String(total));
       res.setHeader('Link', [...(page < last ? [link(page + 1, 'next')] : []), link(last, 'last')].join(', '));
-      res.json({ users: rows[0]!.users, aud: 'authenticated' });
+      res.json({ users, aud: 'authenticated' });
     }),
   );
 
   router.post(
     '/admin/users',
     route(async (req, res) => {
-      const b = parse(z.object(userFields), req.body);
-      const { rows } = await pool.query<{ user: unknown }>('select auth.admin_create_user($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) as user', [
-        b.email ?? null, b.phone ?? null, b.password ?? null, b.email_confirm ?? false, b.phone_confirm ?? false,
-        b.user_metadata ?? {}, b.app_metadata ?? {}, parseBanDuration(b.ban_duration), b.role ?? null, config.AUTH_BCRYPT_COST,
-      ]);
-      res.json(rows[0]!.user);
+      res.json(await createUser(pool, config, parse(z.object(userFields), req.body)));
     }),
   );
 

@@ -7,8 +7,8 @@ import { runCli } from './run.ts';
 
 await runCli(async () => {
   const config = loadConfig();
-  const local = !config.JWT_SECRET || !config.DATABASE_URL ? await loadLocalSecrets(config.dataDir) : undefined;
-  const keys = await resolveKeys(config, local?.jwt_secret);
+  const local = !config.JWT_SECRET || !config.DATABASE_URL || !config.PLATFORM_JWT_SECRET ? await loadLocalSecrets(config.dataDir) : undefined;
+  const keys = await resolveKeys(config, local);
   const out = {
     url: config.apiUrl,
     platform_url: config.platformUrl,

@@ -13,7 +13,7 @@ const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
 describe('project keys', () => {
   it('derives anon and service-role keys as HS256 JWTs carrying their role, the same on every start', async () => {
-    const config = loadConfig({ JWT_SECRET: secret, PROJECT_REF: 'acme' });
+    const config = loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, PROJECT_REF: 'acme' });
     const a = await resolveKeys(config);
     const b = await resolveKeys(config);
     assert.equal(a.anonKey, b.anonKey);
@@ -27,10 +27,10 @@ describe('project keys', () => {
 
   it('keeps configured keys, and refuses ones the secret did not sign or with the wrong role', async () => {
     const other = await signApiKey(randomBytes(32).toString('hex'), 'default', 'anon');
-    await assert.rejects(resolveKeys(loadConfig({ JWT_SECRET: secret, ANON_KEY: other })), /ANON_KEY is not valid for this JWT_SECRET/);
+    await assert.rejects(resolveKeys(loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, ANON_KEY: other })), /ANON_KEY is not valid for this JWT_SECRET/);
     const anon = await signApiKey(secret, 'default', 'anon');
-    await assert.rejects(resolveKeys(loadConfig({ JWT_SECRET: secret, SERVICE_ROLE_KEY: anon })), /SERVICE_ROLE_KEY must carry role "service_role"/);
-    const kept = await resolveKeys(loadConfig({ JWT_SECRET: secret, ANON_KEY: anon }));
+    await assert.rejects(resolveKeys(loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, SERVICE_ROLE_KEY: anon })), /SERVICE_ROLE_KEY must carry role "service_role"/);
+    const kept = await resolveKeys(loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, ANON_KEY: anon }));
     assert.equal(kept.anonKey, anon);
   });
 
