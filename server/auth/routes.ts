@@ -9,6 +9,7 @@ import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
+import { mfaRoutes } from './mfa.ts';
 import { rateLimit } from './rate-limit.ts';
 import { allowedRedirect } from './redirect.ts';
 import { sessionBody, type SessionRow } from './session.ts';
@@ -302,6 +303,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   });
 
   router.use(adminRoutes({ config, pool }));
+  router.use(mfaRoutes({ config, keys, pool }));
 
   // Opened from e-mail, without the project key.
   const open: OpenRoute[] = [(req) => req.method === 'GET' && req.path === '/verify'];

@@ -1,0 +1,95 @@
+// /factors: TOTP enrollment, challenge, verification (aal2) and unenrollment,
+// as GoTrue serves them to supabase-js auth.mfa.
+import express, { type Request, type Router } from 'express';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { ApiError, route } from '../errors.ts';
+import type { Keys } from '../keys.ts';
+import { sessionBody, type SessionRow } from './session.ts';
+
+type Signed = { id: string; sessionId: string; email: string };
+
+function signedIn(req: Request): Signed {
+  const c = req.auth?.claims;
+  if (!c || c.role !== 'authenticated' || typeof c.sub !== 'string' || typeof c.session_id !== 'string') {
+    throw new ApiError('unauthorized', 'This endpoint requires a valid Bearer token', { code: 'no_authorization', status: 401 });
+  }
+  return { id: c.sub, sessionId: c.session_id, email: typeof c.email === 'string' ? c.email : '' };
+}
+
+const factorId = z.string().uuid();
+
+export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): Router {
+  const router = express.Router();
+
+  router.post(
+    '/factors',
+    route(async (req, res) => {
+      const user = signedIn(req);
+      const body = z
+        .object({ factor_type: z.literal('totp'), friendly_name: z.string().max(255).nullish(), issuer: z.string().max(255).nullish() })
+        .safeParse(req.body ?? {});
+      if (!body.success) throw new ApiError('invalid_request', 'factor_type must be totp (phone and webauthn are not enabled)', { status: 422, code: 'mfa_totp_enroll_not_enabled' });
+      const secret = new Secret({ size: 20 });
+      const issuer = body.data.issuer || new URL(config.SITE_URL).hostname;
+      const totp = new TOTP({ issuer, label: user.email || user.id, secret, algorithm: 'SHA1', digits: 6, period: 30 });
+      const friendly = body.data.friendly_name ?? '';
+      const { rows } = await pool.query<{ id: string }>('select auth.mfa_enroll($1, $2, $3) as id', [user.id, friendly, secret.base32]);
+      const uri = totp.toString();
+      const svg = await QRCode.toString(uri, { type: 'svg', margin: 1 });
+      res.json({
+        id: rows[0]!.id,
+        type: 'totp',
+        friendly_name: friendly,
+        totp: { qr_code: svg, secret: secret.base32, uri }, // supabase-js adds the data: URI prefix itself
+      });
+    }),
+  );
+
+  router.post(
+    '/factors/:id/challenge',
+    route(async (req, res) => {
+      const user = signedIn(req);
+      const id = factorId.safeParse(req.params.id);
+      if (!id.success) throw new ApiError('not_found', 'Factor not found', { code: 'mfa_factor_not_found' });
+      const { rows } = await pool.query<{ id: string; expires_at: string }>('select * from auth.mfa_challenge($1, $2, $3)', [user.id, id.data, req.ip ?? '']);
+      res.json({ id: rows[0]!.id, type: 'totp', expires_at: Number(rows[0]!.expires_at) });
+    }),
+  );
+
+  router.post(
+    '/factors/:id/verify',
+    route(async (req, res) => {
+      const user = signedIn(req);
+      const id = factorId.safeParse(req.params.id);
+      const body = z.object({ challenge_id: z.string().uuid(), code: z.string().regex(/^\d{6}$/, 'a 6-digit code') }).safeParse(req.body ?? {});
+      if (!id.success) throw new ApiError('not_found', 'Factor not found', { code: 'mfa_factor_not_found' });
+      if (!body.success) throw new ApiError('invalid_request', 'challenge_id and a 6-digit code are required', { code: 'validation_failed' });
+      const { rows } = await pool.query<{ secret: string }>('select auth.mfa_secret_for_challenge($1, $2, $3) as secret', [user.id, id.data, body.data.challenge_id]);
+      // One period either side, for clocks a little apart.
+      const delta = TOTP.validate({ token: body.data.code, secret: Secret.fromBase32(rows[0]!.secret), algorithm: 'SHA1', digits: 6, period: 30, window: 1 });
+      if (delta === null) {
+        await pool.query(`select auth.audit('verification_attempted', $1, null, jsonb_build_object('factor_id', $2::text, 'status', 'invalid'))`, [user.id, id.data]);
+        throw new ApiError('invalid_request', 'Invalid TOTP code entered', { status: 422, code: 'mfa_verification_failed' });
+      }
+      const verified = await pool.query<SessionRow>('select * from auth.mfa_verified($1, $2, $3, $4)', [user.id, id.data, body.data.challenge_id, user.sessionId]);
+      res.json(await sessionBody(verified.rows[0]!, config, keys));
+    }),
+  );
+
+  router.delete(
+    '/factors/:id',
+    route(async (req, res) => {
+      const user = signedIn(req);
+      const id = factorId.safeParse(req.params.id);
+      if (!id.success) throw new ApiError('not_found', 'Factor not found', { code: 'mfa_factor_not_found' });
+      await pool.query('select auth.mfa_unenroll($1, $2, $3)', [user.id, id.data, user.sessionId]);
+      res.json({ id: id.data });
+    }),
+  );
+
+  return router;
+}
