@@ -67,7 +67,26 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
+/** GoTrue's 20 third-party identity providers. */
+export const OAUTH_PROVIDERS = [
+  'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'figma', 'fly', 'github', 'gitlab', 'google',
+  'kakao', 'keycloak', 'linkedin_oidc', 'notion', 'slack_oidc', 'spotify', 'twitch', 'twitter', 'workos', 'zoom',
+] as const;
+export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number];
+
+/** AUTH_EXTERNAL_<PROVIDER>_*: a provider's client and, for tests or self-hosted providers, its endpoints. */
+export type OAuthProviderConfig = {
+  clientId: string;
+  secret: string;
+  authorizeUrl?: string;
+  tokenUrl?: string;
+  userinfoUrl?: string;
+  issuer?: string;
+  scopes?: string;
+};
+
 export type Config = Env & {
+  oauth: Partial<Record<OAuthProviderId, OAuthProviderConfig>>;
   dataDir: string;
   migrationsDir: string;
   apiUrl: string;
@@ -99,14 +118,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  const oauth = oauthProviders(input);
   const local = (p: number) => `http://localhost:${p}`;
   return {
     ...e,
+    oauth,
     dataDir: path.resolve(e.DATA_DIR),
     migrationsDir: path.resolve(e.MIGRATIONS_DIR),
     apiUrl: (e.API_EXTERNAL_URL ?? local(e.PORT)).replace(/\/$/, ''),
     platformUrl: (e.PLATFORM_EXTERNAL_URL ?? local(e.PLATFORM_PORT)).replace(/\/$/, ''),
   };
+}
+
+function oauthProviders(input: Record<string, string | undefined>): Config['oauth'] {
+  const issues: string[] = [];
+  const out: Config['oauth'] = {};
+  for (const id of OAUTH_PROVIDERS) {
+    const v = (name: string) => input[`AUTH_EXTERNAL_${id.toUpperCase()}_${name}`];
+    const enabled = v('ENABLED');
+    if (enabled === undefined || ['false', '0', 'no', 'off'].includes(enabled)) continue;
+    const prefix = `AUTH_EXTERNAL_${id.toUpperCase()}`;
+    if (!['true', '1', 'yes', 'on'].includes(enabled)) issues.push(`${prefix}_ENABLED: expected true or false (got ${JSON.stringify(enabled)})`);
+    const clientId = v('CLIENT_ID');
+    const secret = v('SECRET');
+    if (!clientId) issues.push(`${prefix}_CLIENT_ID: required when ${prefix}_ENABLED is true`);
+    if (!secret) issues.push(`${prefix}_SECRET: required when ${prefix}_ENABLED is true`);
+    const urls: Partial<Record<'authorizeUrl' | 'tokenUrl' | 'userinfoUrl' | 'issuer', string>> = {};
+    for (const [key, name] of [['authorizeUrl', 'AUTHORIZE_URL'], ['tokenUrl', 'TOKEN_URL'], ['userinfoUrl', 'USERINFO_URL'], ['issuer', 'ISSUER']] as const) {
+      const value = v(name);
+      if (value === undefined) continue;
+      if (!/^https?:\/\/[^\s]+$/.test(value)) issues.push(`${prefix}_${name}: expected an http(s) URL`);
+      else urls[key] = value.replace(/\/$/, '');
+    }
+    const scopes = v('SCOPES');
+    out[id] = { clientId: clientId ?? '', secret: secret ?? '', ...urls, ...(scopes ? { scopes } : {}) };
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return out;
 }
 
 function describe(issue: z.core.$ZodIssue): string {

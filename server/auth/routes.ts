@@ -4,12 +4,13 @@
 import express, { type Request, type Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
+import { OAUTH_PROVIDERS, type Config } from '../config.ts';
 import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
 import { mfaRoutes } from './mfa.ts';
+import { oauthRoutes } from './oauth.ts';
 import { rateLimit } from './rate-limit.ts';
 import { allowedRedirect } from './redirect.ts';
 import { sessionBody, type SessionRow } from './session.ts';
@@ -288,7 +289,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
 
   router.get('/settings', (_req, res) => {
     res.json({
-      external: { email: true, phone: false },
+      external: { email: true, phone: false, ...Object.fromEntries(OAUTH_PROVIDERS.map((id) => [id, !!config.oauth[id]])) },
       disable_signup: config.AUTH_DISABLE_SIGNUP,
       mailer_autoconfirm: config.AUTH_AUTOCONFIRM,
       phone_autoconfirm: false,
@@ -304,8 +305,10 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
 
   router.use(adminRoutes({ config, pool }));
   router.use(mfaRoutes({ config, keys, pool }));
+  const external = oauthRoutes({ config, keys, pool });
+  router.use(external.router);
 
   // Opened from e-mail, without the project key.
-  const open: OpenRoute[] = [(req) => req.method === 'GET' && req.path === '/verify'];
+  const open: OpenRoute[] = [(req) => req.method === 'GET' && req.path === '/verify', ...external.open];
   return { router, open };
 }

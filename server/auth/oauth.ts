@@ -1,0 +1,161 @@
+// GET /authorize and GET /callback: sign-in with a third-party provider.
+// The state sent to the provider is a short-lived JWT signed with a key derived
+// from JWT_SECRET (provider, redirect target, nonce, PKCE flow); the callback
+// refuses any state it did not sign. OIDC ID tokens have issuer, audience,
+// expiry and nonce checked (oauth4webapi). Which user the identity belongs to
+// is decided in SQL (auth.oauth_sign_in).
+import { createHmac, randomBytes } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import { jwtVerify, SignJWT } from 'jose';
+import * as oauth from 'oauth4webapi';
+import type pg from 'pg';
+import { OAUTH_PROVIDERS, type Config, type OAuthProviderId } from '../config.ts';
+import { ApiError, route, toApiError } from '../errors.ts';
+import type { OpenRoute } from '../gateway.ts';
+import type { Keys } from '../keys.ts';
+import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './providers.ts';
+import { allowedRedirect } from './redirect.ts';
+import { sessionBody, type SessionRow } from './session.ts';
+
+type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null };
+const STATE_AUDIENCE = 'pgbase-oauth-state';
+
+export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): { router: Router; open: OpenRoute[] } {
+  const router = express.Router();
+  const stateKey = createHmac('sha256', keys.jwtSecret).update('pgbase:oauth-state').digest();
+  const callbackUrl = `${config.apiUrl}/auth/v1/callback`;
+
+  const provider = (id: unknown): { id: OAuthProviderId; spec: ProviderSpec; clientId: string; secret: string } => {
+    if (typeof id !== 'string' || !(OAUTH_PROVIDERS as readonly string[]).includes(id)) {
+      throw new ApiError('invalid_request', 'Unsupported provider: provider is not supported', { code: 'validation_failed' });
+    }
+    const c = config.oauth[id as OAuthProviderId];
+    if (!c) throw new ApiError('invalid_request', 'Unsupported provider: provider is not enabled', { code: 'validation_failed' });
+    return { id: id as OAuthProviderId, spec: resolveProvider(id as OAuthProviderId, c), clientId: c.clientId, secret: c.secret };
+  };
+
+  router.get(
+    '/authorize',
+    route(async (req, res) => {
+      const p = provider(req.query.provider);
+      const redirectTo = allowedRedirect(config, req.query.redirect_to);
+      const challenge = typeof req.query.code_challenge === 'string' && req.query.code_challenge ? req.query.code_challenge : null;
+      let flowId: string | null = null;
+      if (challenge) {
+        const method = typeof req.query.code_challenge_method === 'string' ? req.query.code_challenge_method : 's256';
+        flowId = (await pool.query<{ id: string }>('select auth.start_oauth_flow($1, $2, $3) as id', [p.id, challenge, method])).rows[0]!.id;
+      }
+      const state: State = { provider: p.id, redirect_to: redirectTo, nonce: randomBytes(16).toString('base64url'), flow_id: flowId };
+      const signed = await new SignJWT(state).setProtectedHeader({ alg: 'HS256' }).setAudience(STATE_AUDIENCE).setIssuedAt().setExpirationTime('10m').sign(stateKey);
+      const url = new URL(p.spec.authorize);
+      const scopes = new Set([...p.spec.scopes.split(/\s+/), ...String(req.query.scopes ?? '').split(/\s+/)].filter(Boolean));
+      if (p.spec.kind === 'oidc') scopes.add('openid');
+      url.searchParams.set('client_id', p.clientId);
+      url.searchParams.set('redirect_uri', callbackUrl);
+      url.searchParams.set('response_type', 'code');
+      if (scopes.size > 0) url.searchParams.set('scope', [...scopes].join(' '));
+      url.searchParams.set('state', signed);
+      if (p.spec.kind === 'oidc') url.searchParams.set('nonce', state.nonce);
+      res.redirect(302, url.toString());
+    }),
+  );
+
+  // Errors end at the app, not here: in the fragment (implicit) or the query (PKCE).
+  const fail = (res: Response, target: string, pkce: boolean, err: unknown) => {
+    const e = toApiError(err);
+    const params = new URLSearchParams({ error: e.status >= 500 ? 'server_error' : 'access_denied', error_code: e.code ?? e.kind, error_description: e.message });
+    const url = new URL(target);
+    if (pkce) {
+      params.forEach((v, k) => url.searchParams.set(k, v));
+      res.redirect(302, url.toString());
+    } else res.redirect(302, `${target.split('#')[0]}#${params.toString()}`);
+  };
+
+  router.get(
+    '/callback',
+    route(async (req, res) => {
+      let state: State;
+      try {
+        const { payload } = await jwtVerify(String(req.query.state ?? ''), stateKey, { algorithms: ['HS256'], audience: STATE_AUDIENCE });
+        state = payload as unknown as State;
+      } catch {
+        return fail(res, config.SITE_URL, false, new ApiError('invalid_request', 'OAuth state is missing, expired or was not issued by this server', { code: 'bad_oauth_state' }));
+      }
+      const pkce = state.flow_id !== null;
+      try {
+        if (typeof req.query.error === 'string') {
+          throw new ApiError('forbidden', String(req.query.error_description ?? req.query.error), { code: 'provider_denied' });
+        }
+        const p = provider(state.provider);
+        const { profile, providerToken } = await exchange(p, req, state.nonce);
+        if (!profile) throw new ApiError('invalid_request', 'The provider returned no user id', { code: 'bad_oauth_callback' });
+        const identity = { ...profile.raw, name: profile.name, full_name: profile.name, avatar_url: profile.avatar, picture: profile.avatar, iss: p.spec.issuer ?? p.spec.authorize };
+        const { rows } = await pool.query<{ user_id: string }>('select auth.oauth_sign_in($1, $2, $3, $4, $5) as user_id', [
+          p.id, profile.id, JSON.stringify(identity), profile.email, profile.emailVerified,
+        ]);
+        const userId = rows[0]!.user_id;
+        if (pkce) {
+          const code = (await pool.query<{ code: string }>('select auth.finish_oauth_flow($1, $2, $3) as code', [state.flow_id, userId, providerToken])).rows[0]!.code;
+          const url = new URL(state.redirect_to);
+          url.searchParams.set('code', code);
+          res.redirect(302, url.toString());
+          return;
+        }
+        const session = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [userId, 'oauth', req.headers['user-agent'] ?? null, req.ip ?? '']);
+        const s = await sessionBody(session.rows[0]!, config, keys);
+        const fragment = new URLSearchParams({
+          access_token: String(s.access_token), expires_at: String(s.expires_at), expires_in: String(s.expires_in),
+          provider_token: providerToken, refresh_token: String(s.refresh_token), token_type: 'bearer',
+        });
+        res.redirect(302, `${state.redirect_to.split('#')[0]}#${fragment.toString()}`);
+      } catch (err) {
+        if (!(err instanceof ApiError)) req.log?.warn({ error: (err as Error).message, provider: state.provider }, 'oauth callback failed');
+        fail(res, state.redirect_to, pkce, err instanceof ApiError || toApiError(err).status < 500 ? err : new ApiError('invalid_request', 'The provider sign-in could not be completed', { code: 'bad_oauth_callback' }));
+      }
+    }),
+  );
+
+  async function exchange(p: ReturnType<typeof provider>, req: Request, nonce: string): Promise<{ profile: Profile | null; providerToken: string }> {
+    const insecure = (url: string | undefined) => !!url && url.startsWith('http:');
+    const as: oauth.AuthorizationServer = {
+      issuer: p.spec.issuer || new URL(p.spec.authorize).origin,
+      authorization_endpoint: p.spec.authorize,
+      token_endpoint: p.spec.token,
+      ...(p.spec.userinfo ? { userinfo_endpoint: p.spec.userinfo } : {}),
+    };
+    const client: oauth.Client = { client_id: p.clientId };
+    const auth = p.spec.clientAuth === 'basic' ? oauth.ClientSecretBasic(p.secret) : oauth.ClientSecretPost(p.secret);
+    const params = new URLSearchParams();
+    for (const key of ['code', 'state', 'iss']) if (typeof req.query[key] === 'string') params.set(key, req.query[key] as string);
+    const options = { [oauth.allowInsecureRequests]: insecure(p.spec.token) || insecure(p.spec.userinfo) };
+    const callbackParams = oauth.validateAuthResponse(as, client, params, oauth.skipStateCheck); // the state was verified above
+    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, callbackParams, callbackUrl, oauth.nopkce, options);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, p.spec.kind === 'oidc' ? { expectedNonce: nonce, requireIdToken: true } : {});
+    let claims: Record<string, unknown> = {};
+    if (p.spec.kind === 'oidc') claims = { ...(oauth.getValidatedIdTokenClaims(tokens) as Record<string, unknown>) };
+    if (p.spec.userinfo) {
+      const info = await fetch(p.spec.userinfo, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' } });
+      if (info.ok) {
+        const body = (await info.json()) as Record<string, unknown>;
+        // An OIDC userinfo answer about another subject is ignored.
+        if (p.spec.kind !== 'oidc' || body.sub === claims.sub) claims = { ...body, ...claims };
+      } else if (p.spec.kind !== 'oidc') {
+        throw new Error(`userinfo answered ${info.status}`);
+      }
+    }
+    const profile = mapProfile(claims);
+    if (profile && p.id === 'github' && p.spec.userinfo) {
+      // GitHub says whether an address is verified only in /user/emails.
+      const emails = await fetch(`${p.spec.userinfo}/emails`, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' } });
+      const list = emails.ok ? ((await emails.json()) as Array<{ email: string; primary: boolean; verified: boolean }>) : [];
+      const primary = list.find((e) => e.primary && e.verified);
+      profile.email = primary ? primary.email.toLowerCase() : profile.email;
+      profile.emailVerified = !!primary;
+    }
+    return { profile, providerToken: tokens.access_token };
+  }
+
+  // Browsers arrive here from redirects, without the project key.
+  const open: OpenRoute[] = [(req) => req.method === 'GET' && (req.path === '/authorize' || req.path === '/callback')];
+  return { router, open };
+}
