@@ -57,6 +57,9 @@ const schema = z.object({
   AUTH_RATE_LIMIT_VERIFY: rate('30/300'),
   AUTH_RATE_LIMIT_EMAIL: rate('30/3600'),
   TRUST_PROXY: z.string().default('false').describe('Express "trust proxy": false, true, a hop count or a list of subnets'),
+  AUTH_CAPTCHA_PROVIDER: z.enum(['hcaptcha', 'turnstile']).optional().describe('captcha on sign-up, sign-in, otp and recovery when set'),
+  AUTH_CAPTCHA_SECRET: z.string().min(1).optional(),
+  AUTH_CAPTCHA_VERIFY_URL: url.optional().describe("the provider's siteverify endpoint (default: the provider's own)"),
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const oauth = oauthProviders(input);
+  if (e.AUTH_CAPTCHA_PROVIDER && !e.AUTH_CAPTCHA_SECRET) throw new ConfigError(['AUTH_CAPTCHA_SECRET: required when AUTH_CAPTCHA_PROVIDER is set']);
   const local = (p: number) => `http://localhost:${p}`;
   return {
     ...e,

@@ -11,6 +11,7 @@ import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
 import { mfaRoutes } from './mfa.ts';
 import { oauthRoutes } from './oauth.ts';
+import { captchaCheck } from './captcha.ts';
 import { rateLimit } from './rate-limit.ts';
 import { allowedRedirect } from './redirect.ts';
 import { sessionBody, type SessionRow } from './session.ts';
@@ -91,6 +92,10 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   router.post('/token', (req, res, next) => (req.query.grant_type === 'refresh_token' ? limits.refresh : limits.signIn)(req, res, next));
   router.use('/verify', limits.verify);
   router.post(['/otp', '/magiclink', '/recover', '/resend'], limits.email);
+  // After the rate limits, so a flood never reaches the captcha verifier.
+  const captcha = captchaCheck(config);
+  router.post(['/signup', '/otp', '/magiclink', '/recover', '/resend'], captcha);
+  router.post('/token', (req, res, next) => (req.query.grant_type === 'password' ? captcha(req, res, next) : next()));
 
   const respondSession = async (res: express.Response, rows: SessionRow[]) => {
     res.json(await sessionBody(rows[0]!, config, keys));
