@@ -44,3 +44,22 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
     client.release(broken);
   }
 }
+
+/** A transaction on the admin pool, for a change made of several SQL calls. */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('begin');
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -57,6 +57,14 @@ const schema = z.object({
   AUTH_RATE_LIMIT_VERIFY: rate('30/300'),
   AUTH_RATE_LIMIT_EMAIL: rate('30/3600'),
   TRUST_PROXY: z.string().default('false').describe('Express "trust proxy": false, true, a hop count or a list of subnets'),
+  AUTH_SMS_PROVIDER: z.enum(['twilio', 'log']).optional().describe('enables phone sign-up and SMS codes; log keeps messages in platform.sms_outbox'),
+  AUTH_SMS_AUTOCONFIRM: bool.default(false),
+  AUTH_SMS_OTP_EXPIRY: z.coerce.number().int().min(30).max(86_400).default(60),
+  AUTH_SMS_TEMPLATE: z.string().includes('{{ .Code }}').default('Your code is {{ .Code }}'),
+  AUTH_SMS_TWILIO_ACCOUNT_SID: z.string().optional(),
+  AUTH_SMS_TWILIO_AUTH_TOKEN: z.string().optional(),
+  AUTH_SMS_TWILIO_MESSAGE_SERVICE_SID: z.string().optional(),
+  AUTH_SMS_TWILIO_API_URL: url.default('https://api.twilio.com'),
   AUTH_CAPTCHA_PROVIDER: z.enum(['hcaptcha', 'turnstile']).optional().describe('captcha on sign-up, sign-in, otp and recovery when set'),
   AUTH_CAPTCHA_SECRET: z.string().min(1).optional(),
   AUTH_CAPTCHA_VERIFY_URL: url.optional().describe("the provider's siteverify endpoint (default: the provider's own)"),
@@ -122,6 +130,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const oauth = oauthProviders(input);
+  if (e.AUTH_SMS_PROVIDER === 'twilio') {
+    const missing = (['AUTH_SMS_TWILIO_ACCOUNT_SID', 'AUTH_SMS_TWILIO_AUTH_TOKEN', 'AUTH_SMS_TWILIO_MESSAGE_SERVICE_SID'] as const).filter((k) => !e[k]);
+    if (missing.length > 0) throw new ConfigError(missing.map((k) => `${k}: required when AUTH_SMS_PROVIDER is twilio`));
+  }
   if (e.AUTH_CAPTCHA_PROVIDER && !e.AUTH_CAPTCHA_SECRET) throw new ConfigError(['AUTH_CAPTCHA_SECRET: required when AUTH_CAPTCHA_PROVIDER is set']);
   const local = (p: number) => `http://localhost:${p}`;
   return {

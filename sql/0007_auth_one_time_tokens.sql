@@ -176,9 +176,10 @@ begin
 end
 $$;
 
--- Verifies an e-mailed code (with its address) or link hash, applies what it
--- confirms, and consumes it. Returns the user and the sign-in method for the amr claim.
-create or replace function auth.verify_one_time_token(p_type text, p_email text, p_code text, p_token_hash text, p_expiry interval)
+-- Verifies a code sent by e-mail or SMS (with its address or number) or a link
+-- hash, applies what it confirms, and consumes it. Returns the user and the
+-- sign-in method for the amr claim.
+create or replace function auth.verify_one_time_token(p_type text, p_email text, p_phone text, p_code text, p_token_hash text, p_expiry interval)
 returns table (user_id uuid, method text, pkce boolean)
 language plpgsql
 set search_path = ''
@@ -190,6 +191,7 @@ declare
   v_types auth.one_time_token_type[];
   v_token auth.one_time_tokens;
   v_user auth.users;
+  v_phone_flow boolean := p_type in ('sms', 'phone_change');
 begin
   v_types := case p_type
     when 'signup' then array['confirmation_token']::auth.one_time_token_type[]
@@ -198,12 +200,14 @@ begin
     when 'recovery' then array['recovery_token']::auth.one_time_token_type[]
     when 'email' then array['confirmation_token', 'recovery_token']::auth.one_time_token_type[]
     when 'email_change' then array['email_change_token_new', 'email_change_token_current']::auth.one_time_token_type[]
+    when 'sms' then array['confirmation_token', 'recovery_token']::auth.one_time_token_type[]
+    when 'phone_change' then array['phone_change_token']::auth.one_time_token_type[]
   end;
   if v_types is null then
     perform auth.raise_error(400, 'validation_failed', 'Verify requires a verification type');
   end if;
   v_hash := case when p_token_hash is not null then regexp_replace(p_token_hash, '^pkce_', '')
-                 else auth.hash_token(coalesce(v_email, '') || coalesce(p_code, '')) end;
+                 else auth.hash_token(coalesce(case when v_phone_flow then p_phone else v_email end, '') || coalesce(p_code, '')) end;
 
   select t.* into v_token from auth.one_time_tokens t
    where t.token_hash = v_hash and t.token_type = any (v_types)
@@ -225,6 +229,24 @@ begin
      where identities.user_id = v_user.id and provider = 'email';
     perform auth.audit('user_modified', v_user.id, v_user.email_change, '{"change":"email"}');
     return query select v_user.id, 'email_change'::text, v_pkce;
+    return;
+  end if;
+  if v_token.token_type = 'phone_change_token' then
+    update auth.users set phone = phone_change, phone_change = '', phone_change_token = '', phone_confirmed_at = now(), updated_at = now()
+     where id = v_user.id;
+    update auth.identities set identity_data = identity_data || jsonb_build_object('phone', v_user.phone_change, 'phone_verified', true), updated_at = now()
+     where identities.user_id = v_user.id and provider = 'phone';
+    perform auth.audit('user_modified', v_user.id, v_user.phone_change, '{"change":"phone"}');
+    return query select v_user.id, 'phone_change'::text, false;
+    return;
+  end if;
+
+  if v_phone_flow then
+    execute format('update auth.users set %I = '''', phone_confirmed_at = coalesce(phone_confirmed_at, now()), updated_at = now() where id = $1',
+                   auth.token_column(v_token.token_type)) using v_user.id;
+    update auth.identities set identity_data = identity_data || '{"phone_verified": true}', updated_at = now()
+     where identities.user_id = v_user.id and provider = 'phone';
+    return query select v_user.id, 'sms'::text, false;
     return;
   end if;
 

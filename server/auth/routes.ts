@@ -4,6 +4,7 @@
 import express, { type Request, type Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
+import { inTransaction } from '../../db/as-role.ts';
 import { OAUTH_PROVIDERS, type Config } from '../config.ts';
 import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
@@ -72,6 +73,11 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   /** redirect_to from the query (supabase-js) or body, checked against the allow-list. */
   const redirectTo = (req: Request): string => allowedRedirect(config, req.query.redirect_to ?? (req.body as { redirect_to?: unknown } | undefined)?.redirect_to);
   const otpExpiry = `${config.AUTH_OTP_EXPIRY} seconds`;
+  const smsExpiry = `${config.AUTH_SMS_OTP_EXPIRY} seconds`;
+  /** Phone features need an SMS provider, as on GoTrue. */
+  const requireSms = () => {
+    if (!config.AUTH_SMS_PROVIDER) throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
+  };
 
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
@@ -106,14 +112,16 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     route(async (req, res) => {
       if (config.AUTH_DISABLE_SIGNUP) throw new ApiError('forbidden', 'Signups not allowed for this instance', { code: 'signup_disabled' });
       const body = parse(z.object({ email, phone, password: z.string().max(1000), data: z.record(z.string(), z.unknown()).nullish(), ...pkceFields }), req.body);
-      if (!body.email && body.phone) throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
+      if (!body.email && body.phone) requireSms();
       checkPassword(config, body.password);
       // One statement, one transaction: the user and its confirmation mail, or neither.
       const { rows } = await pool.query<{ user: SessionRow['user']; confirmed: boolean }>(
-        `with u as (select * from auth.sign_up($1, $2, $3, $4, $5, $6)),
-              mail as (select auth.send_confirmation(u.id, $7, $8, $9) from u where u.confirmed_at is null)
-         select auth.user_json(u) as user, u.confirmed_at is not null as confirmed from u left join mail on true`,
-        [body.email ?? null, body.phone ?? null, body.password, body.data ?? {}, config.AUTH_AUTOCONFIRM, config.AUTH_BCRYPT_COST, redirectTo(req), body.code_challenge ?? null, body.code_challenge_method ?? null],
+        `with u as (select * from auth.sign_up($1, case when $2::text is null then null else auth.valid_phone($2) end, $3, $4, $5, $6)),
+              mail as (select auth.send_confirmation(u.id, $7, $8, $9) from u where u.confirmed_at is null and u.email is not null),
+              sms as (select auth.send_sms_confirmation(u.id) from u where u.confirmed_at is null and u.email is null)
+         select auth.user_json(u) as user, u.confirmed_at is not null as confirmed from u left join mail on true left join sms on true`,
+        [body.email ?? null, body.email ? null : (body.phone ?? null), body.password, body.data ?? {}, body.email ? config.AUTH_AUTOCONFIRM : config.AUTH_SMS_AUTOCONFIRM,
+         config.AUTH_BCRYPT_COST, redirectTo(req), body.code_challenge ?? null, body.code_challenge_method ?? null],
       );
       const created = rows[0]!;
       if (!created.confirmed) {
@@ -133,7 +141,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
         if (grant === 'password') {
           const body = parse(z.object({ email, phone, password: z.string().min(1, 'Password required').max(1000) }), req.body);
           if (!body.email && !body.phone) throw new ApiError('invalid_request', 'An email address or phone number is required', { code: 'validation_failed' });
-          const { rows } = await pool.query<SessionRow>('select * from auth.grant_password($1, $2, $3, $4, $5)', [body.email ?? null, body.phone ?? null, body.password, userAgent(req), clientIp(req)]);
+          const { rows } = await pool.query<SessionRow>('select * from auth.grant_password($1, case when $2::text is null then null else auth.valid_phone($2) end, $3, $4, $5)', [body.email ?? null, body.email ? null : (body.phone ?? null), body.password, userAgent(req), clientIp(req)]);
           return await respondSession(res, rows);
         }
         if (grant === 'refresh_token') {
@@ -186,9 +194,13 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
         z.object({ email, phone, create_user: z.boolean().nullish(), data: z.record(z.string(), z.unknown()).nullish(), options: z.object({ data: z.record(z.string(), z.unknown()).nullish(), email_redirect_to: z.string().optional() }).optional(), ...pkceFields }),
         req.body,
       );
-      if (!body.email) {
-        throw new ApiError('invalid_request', body.phone ? 'Unsupported phone provider' : 'An email address is required', { code: body.phone ? 'phone_provider_disabled' : 'validation_failed' });
+      if (!body.email && body.phone) {
+        requireSms();
+        await pool.query('select auth.request_phone_otp($1, $2, $3)', [body.phone, body.create_user ?? true, body.data ?? body.options?.data ?? {}]);
+        res.json({ message_id: null }); // the same answer whether or not the number is known
+        return;
       }
+      if (!body.email) throw new ApiError('invalid_request', 'An email address or phone number is required', { code: 'validation_failed' });
       const redirect = allowedRedirect(config, body.options?.email_redirect_to ?? req.query.redirect_to);
       await pool.query('select auth.request_email_otp($1, $2, $3, $4, $5, $6)', [
         body.email, body.create_user ?? true, body.data ?? body.options?.data ?? {}, redirect, body.code_challenge ?? null, body.code_challenge_method ?? null,
@@ -209,7 +221,20 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   router.post(
     '/resend',
     route(async (req, res) => {
-      const body = parse(z.object({ email: z.string().trim().min(1).max(255), type: z.enum(['signup', 'email_change']) }), req.body);
+      const body = parse(z.object({ email, phone, type: z.enum(['signup', 'email_change', 'sms', 'phone_change']) }), req.body);
+      if (body.type === 'sms' || body.type === 'phone_change') {
+        requireSms();
+        if (!body.phone) throw new ApiError('invalid_request', 'A phone number is required', { code: 'validation_failed' });
+        await pool.query(
+          body.type === 'sms'
+            ? `select auth.send_sms_confirmation(u.id) from auth.users u where u.phone = auth.valid_phone($1)`
+            : `select auth.request_phone_change(u.id, u.phone_change) from auth.users u where u.phone = auth.valid_phone($1) and coalesce(u.phone_change, '') <> ''`,
+          [body.phone],
+        );
+        res.json({ message_id: null });
+        return;
+      }
+      if (!body.email) throw new ApiError('invalid_request', 'An email address is required', { code: 'validation_failed' });
       if (body.type === 'signup') {
         await pool.query(`select auth.send_confirmation(u.id, $2) from auth.users u where u.email = auth.normalize_email($1) and u.email_confirmed_at is null`, [body.email, redirectTo(req)]);
       } else {
@@ -226,11 +251,17 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
         z.object({ type: z.enum(VERIFY_TYPES), token: z.string().max(255).nullish(), token_hash: z.string().max(255).nullish(), email, phone }),
         req.body,
       );
-      if (body.type === 'sms' || body.type === 'phone_change') throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
-      if (!body.token_hash && !(body.token && body.email)) throw new ApiError('invalid_request', 'Verify requires either a token with an email or a token_hash', { code: 'validation_failed' });
+      const phoneType = body.type === 'sms' || body.type === 'phone_change';
+      if (phoneType) {
+        requireSms();
+        if (!body.phone || !body.token) throw new ApiError('invalid_request', 'Verify requires a token with a phone number', { code: 'validation_failed' });
+      } else if (!body.token_hash && !(body.token && body.email)) {
+        throw new ApiError('invalid_request', 'Verify requires either a token with an email or a token_hash', { code: 'validation_failed' });
+      }
       const { rows } = await pool.query<SessionRow>(
-        `select s.* from auth.verify_one_time_token($1, $2, $3, $4, $5::interval) v, lateral auth.issue_session(v.user_id, v.method, $6, $7) s`,
-        [body.type, body.email ?? null, body.token ?? null, body.token_hash ?? null, otpExpiry, userAgent(req), clientIp(req)],
+        `select s.* from auth.verify_one_time_token($1, $2, case when $3::text is null then null else auth.valid_phone($3) end, $4, $5, $6::interval) v,
+                lateral auth.issue_session(v.user_id, v.method, $7, $8) s`,
+        [body.type, body.email ?? null, phoneType ? body.phone : null, body.token ?? null, body.token_hash ?? null, phoneType ? smsExpiry : otpExpiry, userAgent(req), clientIp(req)],
       );
       await respondSession(res, rows);
     }),
@@ -246,7 +277,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       const target = redirectTo(req);
       try {
         if (!(VERIFY_TYPES as readonly string[]).includes(type) || !token) throw new ApiError('invalid_request', 'Verify requires a type and a token', { code: 'validation_failed' });
-        const verified = await pool.query<{ user_id: string; method: string; pkce: boolean }>('select * from auth.verify_one_time_token($1, null, null, $2, $3::interval)', [type, token, otpExpiry]);
+        const verified = await pool.query<{ user_id: string; method: string; pkce: boolean }>('select * from auth.verify_one_time_token($1, null, null, null, $2, $3::interval)', [type, token, otpExpiry]);
         const v = verified.rows[0]!;
         if (v.pkce) {
           const { rows } = await pool.query<{ code: string }>('select auth.issue_auth_code($1, $2) as code', [v.user_id, v.method]);
@@ -279,12 +310,16 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
         z.object({ email, phone, password: z.string().max(1000).nullish(), data: z.record(z.string(), z.unknown()).nullish(), nonce: z.string().nullish() }),
         req.body,
       );
-      if (body.phone) throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
+      if (body.phone) requireSms();
       if (body.password != null) checkPassword(config, body.password);
-      const { rows } = await pool.query<{ user: unknown }>('select auth.update_user($1, $2, $3, $4, $5, $6, $7) as user', [
-        user.id, user.sessionId, body.email ?? null, body.password ?? null, body.data ?? null, config.AUTH_BCRYPT_COST, redirectTo(req),
-      ]);
-      res.json(rows[0]!.user);
+      const updated = await inTransaction(pool, async (c) => {
+        if (body.phone) await c.query('select auth.request_phone_change($1, $2)', [user.id, body.phone]);
+        const { rows } = await c.query<{ user: unknown }>('select auth.update_user($1, $2, $3, $4, $5, $6, $7) as user', [
+          user.id, user.sessionId, body.email ?? null, body.password ?? null, body.data ?? null, config.AUTH_BCRYPT_COST, redirectTo(req),
+        ]);
+        return rows[0]!.user;
+      });
+      res.json(updated);
     }),
   );
 
@@ -294,11 +329,11 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
 
   router.get('/settings', (_req, res) => {
     res.json({
-      external: { email: true, phone: false, ...Object.fromEntries(OAUTH_PROVIDERS.map((id) => [id, !!config.oauth[id]])) },
+      external: { email: true, phone: !!config.AUTH_SMS_PROVIDER, ...Object.fromEntries(OAUTH_PROVIDERS.map((id) => [id, !!config.oauth[id]])) },
       disable_signup: config.AUTH_DISABLE_SIGNUP,
       mailer_autoconfirm: config.AUTH_AUTOCONFIRM,
-      phone_autoconfirm: false,
-      sms_provider: '',
+      phone_autoconfirm: config.AUTH_SMS_AUTOCONFIRM,
+      sms_provider: config.AUTH_SMS_PROVIDER ?? '',
       saml_enabled: false,
     });
   });

@@ -4,9 +4,11 @@ import type { TaskList } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type { Config } from '../../server/config.ts';
 import { authMailTask } from './auth-mail.ts';
+import { authSmsTask } from './auth-sms.ts';
 
 export function platformTasks(config: Config, log: Logger): TaskList {
   return {
     auth_send_mail: authMailTask(config, log),
+    auth_send_sms: authSmsTask(config, log),
   };
 }
