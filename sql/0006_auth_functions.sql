@@ -85,16 +85,23 @@ set search_path = ''
 as $$ select nullif(lower(trim(email)), '') $$;
 
 -- A password check that takes the same time whether or not the user exists.
+-- pgcrypto knows bcrypt as $2a$ only; $2b$ (OpenBSD, Node's bcrypt) and $2y$
+-- (PHP) hashes compute the same for passwords under 72 bytes, so they are
+-- checked under the $2a$ prefix: hashes imported from other systems verify.
 create or replace function auth.password_matches(stored text, password text) returns boolean
-language sql volatile
+language plpgsql volatile
 set search_path = ''
 as $$
-  select case
-    when stored is null or stored = '' then
-      -- burn a bcrypt round anyway (cost 10, like the default hashes)
-      extensions.crypt(password, '$2a$10$0123456789012345678901uJ8b/DJzo0q8W7wWvoXKpPm9fTtSMrW') is null
-    else extensions.crypt(password, stored) = stored
-  end
+declare
+  v_hash text := case when stored ~ '^\$2[by]\$' then '$2a$' || substr(stored, 5) else stored end;
+begin
+  if v_hash is null or v_hash !~ '^\$2[ax]\$\d\d\$' then
+    -- no usable hash: burn a bcrypt round anyway (cost 10, like the default hashes)
+    perform extensions.crypt(password, '$2a$10$0123456789012345678901uJ8b/DJzo0q8W7wWvoXKpPm9fTtSMrW');
+    return false;
+  end if;
+  return extensions.crypt(password, v_hash) = v_hash;
+end
 $$;
 
 -- Sign-up by email or phone. Returns the user; with autoconfirm off the user is

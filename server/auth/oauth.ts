@@ -1,12 +1,13 @@
 // GET /authorize and GET /callback: sign-in with a third-party provider.
-// The state sent to the provider is a short-lived JWT signed with a key derived
-// from JWT_SECRET (provider, redirect target, nonce, PKCE flow); the callback
-// refuses any state it did not sign. OIDC ID tokens have issuer, audience,
+// The state sent to the provider is a short-lived encrypted JWT (JWE, key
+// derived from JWT_SECRET) carrying the provider, redirect target, nonce, the
+// app's PKCE flow and, for providers that require PKCE themselves, our code
+// verifier: neither the browser nor the provider can read or forge it. OIDC ID tokens have issuer, audience,
 // expiry and nonce checked (oauth4webapi). Which user the identity belongs to
 // is decided in SQL (auth.oauth_sign_in).
 import { createHmac, randomBytes } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
-import { jwtVerify, SignJWT } from 'jose';
+import express, { type Response, type Router } from 'express';
+import { EncryptJWT, jwtDecrypt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import type pg from 'pg';
 import { OAUTH_PROVIDERS, type Config, type OAuthProviderId } from '../config.ts';
@@ -17,7 +18,7 @@ import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './
 import { allowedRedirect } from './redirect.ts';
 import { sessionBody, type SessionRow } from './session.ts';
 
-type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null };
+type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null; verifier: string | null };
 const STATE_AUDIENCE = 'pgbase-oauth-state';
 
 export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): { router: Router; open: OpenRoute[] } {
@@ -45,8 +46,9 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
         const method = typeof req.query.code_challenge_method === 'string' ? req.query.code_challenge_method : 's256';
         flowId = (await pool.query<{ id: string }>('select auth.start_oauth_flow($1, $2, $3) as id', [p.id, challenge, method])).rows[0]!.id;
       }
-      const state: State = { provider: p.id, redirect_to: redirectTo, nonce: randomBytes(16).toString('base64url'), flow_id: flowId };
-      const signed = await new SignJWT(state).setProtectedHeader({ alg: 'HS256' }).setAudience(STATE_AUDIENCE).setIssuedAt().setExpirationTime('10m').sign(stateKey);
+      const verifier = p.spec.pkce ? oauth.generateRandomCodeVerifier() : null;
+      const state: State = { provider: p.id, redirect_to: redirectTo, nonce: randomBytes(16).toString('base64url'), flow_id: flowId, verifier };
+      const sealed = await new EncryptJWT(state).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).setAudience(STATE_AUDIENCE).setIssuedAt().setExpirationTime('10m').encrypt(stateKey);
       const url = new URL(p.spec.authorize);
       const scopes = new Set([...p.spec.scopes.split(/\s+/), ...String(req.query.scopes ?? '').split(/\s+/)].filter(Boolean));
       if (p.spec.kind === 'oidc') scopes.add('openid');
@@ -54,8 +56,14 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
       url.searchParams.set('redirect_uri', callbackUrl);
       url.searchParams.set('response_type', 'code');
       if (scopes.size > 0) url.searchParams.set('scope', [...scopes].join(' '));
-      url.searchParams.set('state', signed);
+      url.searchParams.set('state', sealed);
       if (p.spec.kind === 'oidc') url.searchParams.set('nonce', state.nonce);
+      if (verifier) {
+        url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+        url.searchParams.set('code_challenge_method', 'S256');
+      }
+      // Apple posts the answer back when it shares the user's name or e-mail.
+      if (p.id === 'apple') url.searchParams.set('response_mode', 'form_post');
       res.redirect(302, url.toString());
     }),
   );
@@ -71,23 +79,23 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
     } else res.redirect(302, `${target.split('#')[0]}#${params.toString()}`);
   };
 
-  router.get(
-    '/callback',
-    route(async (req, res) => {
+  const callback = route(async (req, res) => {
+      // GET for most providers; POST (form_post) for Apple.
+      const params: Record<string, unknown> = req.method === 'POST' ? { ...(req.body as Record<string, unknown>) } : { ...req.query };
       let state: State;
       try {
-        const { payload } = await jwtVerify(String(req.query.state ?? ''), stateKey, { algorithms: ['HS256'], audience: STATE_AUDIENCE });
+        const { payload } = await jwtDecrypt(String(params.state ?? ''), stateKey, { audience: STATE_AUDIENCE, keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
         state = payload as unknown as State;
       } catch {
         return fail(res, config.SITE_URL, false, new ApiError('invalid_request', 'OAuth state is missing, expired or was not issued by this server', { code: 'bad_oauth_state' }));
       }
       const pkce = state.flow_id !== null;
       try {
-        if (typeof req.query.error === 'string') {
-          throw new ApiError('forbidden', String(req.query.error_description ?? req.query.error), { code: 'provider_denied' });
+        if (typeof params.error === 'string') {
+          throw new ApiError('forbidden', String(params.error_description ?? params.error), { code: 'provider_denied' });
         }
         const p = provider(state.provider);
-        const { profile, providerToken } = await exchange(p, req, state.nonce);
+        const { profile, providerToken } = await exchange(p, params, state);
         if (!profile) throw new ApiError('invalid_request', 'The provider returned no user id', { code: 'bad_oauth_callback' });
         const identity = { ...profile.raw, name: profile.name, full_name: profile.name, avatar_url: profile.avatar, picture: profile.avatar, iss: p.spec.issuer ?? p.spec.authorize };
         const { rows } = await pool.query<{ user_id: string }>('select auth.oauth_sign_in($1, $2, $3, $4, $5) as user_id', [
@@ -112,10 +120,11 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
         if (!(err instanceof ApiError)) req.log?.warn({ error: (err as Error).message, provider: state.provider }, 'oauth callback failed');
         fail(res, state.redirect_to, pkce, err instanceof ApiError || toApiError(err).status < 500 ? err : new ApiError('invalid_request', 'The provider sign-in could not be completed', { code: 'bad_oauth_callback' }));
       }
-    }),
-  );
+    });
+  router.get('/callback', callback);
+  router.post('/callback', express.urlencoded({ extended: false, limit: '64kb' }), callback);
 
-  async function exchange(p: ReturnType<typeof provider>, req: Request, nonce: string): Promise<{ profile: Profile | null; providerToken: string }> {
+  async function exchange(p: ReturnType<typeof provider>, query: Record<string, unknown>, state: State): Promise<{ profile: Profile | null; providerToken: string }> {
     const insecure = (url: string | undefined) => !!url && url.startsWith('http:');
     const as: oauth.AuthorizationServer = {
       issuer: p.spec.issuer || new URL(p.spec.authorize).origin,
@@ -126,11 +135,11 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
     const client: oauth.Client = { client_id: p.clientId };
     const auth = p.spec.clientAuth === 'basic' ? oauth.ClientSecretBasic(p.secret) : oauth.ClientSecretPost(p.secret);
     const params = new URLSearchParams();
-    for (const key of ['code', 'state', 'iss']) if (typeof req.query[key] === 'string') params.set(key, req.query[key] as string);
+    for (const key of ['code', 'state', 'iss']) if (typeof query[key] === 'string') params.set(key, query[key] as string);
     const options = { [oauth.allowInsecureRequests]: insecure(p.spec.token) || insecure(p.spec.userinfo) };
     const callbackParams = oauth.validateAuthResponse(as, client, params, oauth.skipStateCheck); // the state was verified above
-    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, callbackParams, callbackUrl, oauth.nopkce, options);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, p.spec.kind === 'oidc' ? { expectedNonce: nonce, requireIdToken: true } : {});
+    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, callbackParams, callbackUrl, state.verifier ?? oauth.nopkce, options);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, p.spec.kind === 'oidc' ? { expectedNonce: state.nonce, requireIdToken: true } : {});
     let claims: Record<string, unknown> = {};
     if (p.spec.kind === 'oidc') claims = { ...(oauth.getValidatedIdTokenClaims(tokens) as Record<string, unknown>) };
     if (p.spec.userinfo) {
@@ -156,6 +165,6 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
   }
 
   // Browsers arrive here from redirects, without the project key.
-  const open: OpenRoute[] = [(req) => req.method === 'GET' && (req.path === '/authorize' || req.path === '/callback')];
+  const open: OpenRoute[] = [(req) => (req.method === 'GET' && req.path === '/authorize') || ((req.method === 'GET' || req.method === 'POST') && req.path === '/callback')];
   return { router, open };
 }

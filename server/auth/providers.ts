@@ -13,6 +13,8 @@ export type ProviderSpec = {
   issuer?: string;
   scopes: string;
   clientAuth?: 'post' | 'basic';
+  /** The provider requires PKCE from us too (X does). */
+  pkce?: boolean;
 };
 
 const oidc = (issuer: string, authorize: string, token: string, userinfo: string | undefined, scopes = 'openid email profile'): ProviderSpec => ({
@@ -40,7 +42,7 @@ export const PROVIDER_DEFAULTS: Record<OAuthProviderId, ProviderSpec> = {
   slack_oidc: oidc('https://slack.com', 'https://slack.com/openid/connect/authorize', 'https://slack.com/api/openid.connect.token', 'https://slack.com/api/openid.connect.userInfo'),
   spotify: oauth2('https://accounts.spotify.com/authorize', 'https://accounts.spotify.com/api/token', 'https://api.spotify.com/v1/me', 'user-read-email'),
   twitch: oauth2('https://id.twitch.tv/oauth2/authorize', 'https://id.twitch.tv/oauth2/token', 'https://api.twitch.tv/helix/users', 'user:read:email'),
-  twitter: oauth2('https://twitter.com/i/oauth2/authorize', 'https://api.twitter.com/2/oauth2/token', 'https://api.twitter.com/2/users/me', 'users.read tweet.read', 'basic'),
+  twitter: { ...oauth2('https://twitter.com/i/oauth2/authorize', 'https://api.twitter.com/2/oauth2/token', 'https://api.twitter.com/2/users/me', 'users.read tweet.read', 'basic'), pkce: true },
   workos: oauth2('https://api.workos.com/sso/authorize', 'https://api.workos.com/sso/token', 'https://api.workos.com/sso/profile', ''),
   zoom: oauth2('https://zoom.us/oauth/authorize', 'https://zoom.us/oauth/token', 'https://api.zoom.us/v2/users/me', 'user:read', 'basic'),
 };

@@ -22,7 +22,7 @@ describe('identity: OAuth / OIDC sign-in', () => {
     await provider.start(0, '127.0.0.1');
     issuer = provider.issuer.url!;
     provider.service.on('beforeTokenSigning', (token) => {
-      const { nonce, aud, iss, ...claims } = next;
+      const { nonce, aud, iss, ...claims } = next
       Object.assign(token.payload, claims);
       if (nonce) token.payload.nonce = nonce;
       if (aud) token.payload.aud = aud;
@@ -42,6 +42,14 @@ describe('identity: OAuth / OIDC sign-in', () => {
       AUTH_EXTERNAL_KEYCLOAK_AUTHORIZE_URL: `${issuer}/authorize`,
       AUTH_EXTERNAL_KEYCLOAK_TOKEN_URL: `${issuer}/token`,
       AUTH_EXTERNAL_KEYCLOAK_USERINFO_URL: `${issuer}/userinfo`,
+      // X (twitter) requires PKCE from us; here it is the same local provider, spoken to as plain OAuth 2.0.
+      AUTH_EXTERNAL_TWITTER_ENABLED: 'true',
+      // Basic auth form-encodes the client id (RFC 6749 B); the mock does not decode it, so none is needed here.
+      AUTH_EXTERNAL_TWITTER_CLIENT_ID: 'pgbaseclient',
+      AUTH_EXTERNAL_TWITTER_SECRET: 'pgbase-secret',
+      AUTH_EXTERNAL_TWITTER_AUTHORIZE_URL: `${issuer}/authorize`,
+      AUTH_EXTERNAL_TWITTER_TOKEN_URL: `${issuer}/token`,
+      AUTH_EXTERNAL_TWITTER_USERINFO_URL: `${issuer}/userinfo`,
     });
   });
   after(async () => {
@@ -67,7 +75,7 @@ describe('identity: OAuth / OIDC sign-in', () => {
   }
   const fragment = (u: URL) => new URLSearchParams(u.hash.slice(1));
 
-  it('redirects to the provider with client, callback, scopes, signed state and a nonce', async () => {
+  it('redirects to the provider with client, callback, scopes, a sealed state and a nonce', async () => {
     const res = await fetch(`${p.url}/auth/v1/authorize?provider=keycloak&redirect_to=${encodeURIComponent(SITE + '/done')}&scopes=groups`, { redirect: 'manual' });
     assert.equal(res.status, 302);
     const to = new URL(res.headers.get('location')!);
@@ -75,7 +83,8 @@ describe('identity: OAuth / OIDC sign-in', () => {
     assert.equal(to.searchParams.get('client_id'), 'pgbase-client');
     assert.equal(to.searchParams.get('redirect_uri'), `${p.config.apiUrl}/auth/v1/callback`);
     assert.deepEqual(to.searchParams.get('scope')!.split(' ').sort(), ['email', 'groups', 'openid', 'profile']);
-    assert.ok(to.searchParams.get('state')!.split('.').length === 3);
+    assert.equal(to.searchParams.get('state')!.split('.').length, 5, 'the state is an encrypted JWT (JWE)');
+    assert.doesNotMatch(to.searchParams.get('state')!, /done/, 'the redirect target is not readable in it');
     assert.ok(to.searchParams.get('nonce'));
   });
 
@@ -163,5 +172,32 @@ describe('identity: OAuth / OIDC sign-in', () => {
     const exchanged = await client.auth.exchangeCodeForSession(code);
     assert.equal(exchanged.error, null);
     assert.equal(exchanged.data.user?.email, 'oidc.user@example.com');
+  });
+
+  it('sends PKCE to providers that require it (X), and the exchange carries the verifier', async () => {
+    const res = await fetch(`${p.url}/auth/v1/authorize?provider=twitter`, { redirect: 'manual' });
+    const to = new URL(res.headers.get('location')!);
+    assert.equal(to.searchParams.get('code_challenge_method'), 'S256');
+    assert.match(to.searchParams.get('code_challenge')!, /^[A-Za-z0-9_-]{43}$/);
+    next = { sub: 'x-user-1', email: 'x.user@example.com', email_verified: true };
+    const f = fragment(await signIn('provider=twitter'));
+    assert.ok(f.get('access_token'), f.toString());
+    const anon = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } });
+    const { data } = await anon.auth.getUser(f.get('access_token')!);
+    assert.equal(data.user?.identities?.[0]?.provider, 'twitter');
+  });
+
+  it('accepts the callback as a form post (response_mode=form_post, as Apple answers)', async () => {
+    const start = await fetch(`${p.url}/auth/v1/authorize?provider=keycloak`, { redirect: 'manual' });
+    const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+    const back = new URL(atProvider.headers.get('location')!);
+    const posted = await fetch(`${p.url}/auth/v1/callback`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ code: back.searchParams.get('code')!, state: back.searchParams.get('state')! }),
+    });
+    assert.equal(posted.status, 302);
+    assert.ok(fragment(new URL(posted.headers.get('location')!)).get('access_token'));
   });
 });

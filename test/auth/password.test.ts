@@ -149,6 +149,32 @@ describe('identity: password accounts through supabase-js', () => {
     assert.deepEqual(rows.map((r) => r.action), ['login', 'logout', 'token_refreshed', 'token_revoked', 'user_signedup']);
   });
 
+  it('imports users as a Supabase export writes them, and their bcrypt hashes verify', async () => {
+    // Column lists as pg_dump writes auth.users and auth.identities of a Supabase project.
+    await p.adminPool.query(`
+      INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, confirmation_token,
+        confirmation_sent_at, recovery_token, recovery_sent_at, email_change_token_new, email_change, email_change_sent_at, last_sign_in_at,
+        raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at, phone, phone_confirmed_at, phone_change,
+        phone_change_token, phone_change_sent_at, email_change_token_current, email_change_confirm_status, banned_until,
+        reauthentication_token, reauthentication_sent_at, is_sso_user, deleted_at, is_anonymous)
+      VALUES ('00000000-0000-0000-0000-000000000000', '5f0e3a52-9d1e-4b6a-8a8e-2f3c4d5e6f70', 'authenticated', 'authenticated',
+        'exported@example.com', '$2a$10$3R7EBmPPuORA8Wil/ZE2jOcUdzzbSqJd3ArVLZ6Ebq48173B0lABm', '2024-03-01 10:00:00+00', NULL, '',
+        NULL, '', NULL, '', '', NULL, '2024-05-01 10:00:00+00', '{"provider": "email", "providers": ["email"]}',
+        '{"display_name": "Exported"}', NULL, '2024-03-01 10:00:00+00', '2024-05-01 10:00:00+00', NULL, NULL, '', '', NULL, '', 0, NULL,
+        '', NULL, false, NULL, false);
+      INSERT INTO auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at, id)
+      VALUES ('5f0e3a52-9d1e-4b6a-8a8e-2f3c4d5e6f70', '5f0e3a52-9d1e-4b6a-8a8e-2f3c4d5e6f70',
+        '{"sub": "5f0e3a52-9d1e-4b6a-8a8e-2f3c4d5e6f70", "email": "exported@example.com", "email_verified": true, "phone_verified": false}',
+        'email', '2024-05-01 10:00:00+00', '2024-03-01 10:00:00+00', '2024-05-01 10:00:00+00', 'a1b2c3d4-0000-4000-8000-000000000001');`);
+    const { data, error } = await client(p).auth.signInWithPassword({ email: 'exported@example.com', password: 'exported-password' });
+    assert.equal(error, null);
+    assert.equal(data.user?.id, '5f0e3a52-9d1e-4b6a-8a8e-2f3c4d5e6f70');
+    assert.deepEqual(data.user?.user_metadata, { display_name: 'Exported' });
+    assert.equal(data.user?.identities?.[0]?.identity_id, 'a1b2c3d4-0000-4000-8000-000000000001');
+    const { rows } = await p.adminPool.query('select full_name from public.profiles where id = $1', ['5f0e3a52-9d1e-4b6a-8a8e-2f3c4d5e6f70']);
+    assert.equal(rows.length, 1, 'app triggers fire for imported rows too');
+  });
+
   it('serves settings, health and an empty JWKS for HS256 projects', async () => {
     const headers = { apikey: p.keys.anonKey };
     const settings = await (await fetch(`${p.url}/auth/v1/settings`, { headers })).json();

@@ -1,7 +1,7 @@
 -- Password sign-in checks bcrypt in SQL and refuses with GoTrue's codes, never
 -- telling which of address and password was wrong.
 begin;
-select plan(8);
+select plan(10);
 
 select auth.sign_up('pw@example.com', null, 'right-password', '{"plan":"pro"}', true, 4);
 select auth.sign_up('pending@example.com', null, 'right-password', '{}', false, 4);
@@ -24,6 +24,12 @@ select throws_ok($$select * from auth.grant_password('pw@example.com', null, 'ri
 -- A hash exported from Supabase (Go bcrypt, $2a$) verifies.
 update auth.users set banned_until = null, encrypted_password = extensions.crypt('exported', extensions.gen_salt('bf', 4)) where email = 'pw@example.com';
 select ok((select session_id is not null from auth.grant_password('pw@example.com', null, 'exported')), 'an imported bcrypt hash verifies');
+
+-- The same hash with the $2b$ (Node bcrypt, OpenBSD) and $2y$ (PHP) prefixes.
+update auth.users set encrypted_password = '$2b$' || substr(encrypted_password, 5) where email = 'pw@example.com';
+select ok((select session_id is not null from auth.grant_password('pw@example.com', null, 'exported')), 'a $2b$ hash verifies');
+update auth.users set encrypted_password = '$2y$' || substr(encrypted_password, 5) where email = 'pw@example.com';
+select ok((select session_id is not null from auth.grant_password('pw@example.com', null, 'exported')), 'a $2y$ hash verifies');
 
 select throws_ok($$select auth.sign_up('pw@example.com', null, 'whatever', '{}', true, 4)$$, 'PT422', 'User already registered',
   'signing up twice is refused');
