@@ -19,10 +19,7 @@ export type RequestContext = {
 };
 
 export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     await client.query(
       `select set_config('role', $1, true),
               set_config('request.jwt.claims', $2, true),
@@ -31,21 +28,15 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
               set_config('request.headers', $5, true)`,
       [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
     );
-    const result = await fn(client);
-    await client.query('commit');
-    return result;
-  } catch (err) {
-    // If even the rollback fails the connection is gone: drop it from the pool.
-    await client.query('rollback').catch(() => {
-      broken = true;
-    });
-    throw err;
-  } finally {
-    client.release(broken);
-  }
+    return fn(client);
+  });
 }
 
-/** A transaction on the admin pool, for a change made of several SQL calls. */
+/**
+ * One transaction on a pooled connection: committed when fn resolves, rolled
+ * back when it throws. If even the rollback fails the connection is gone, and
+ * it is dropped from the pool instead of being reused.
+ */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;

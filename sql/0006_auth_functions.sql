@@ -84,6 +84,21 @@ language sql immutable
 set search_path = ''
 as $$ select nullif(lower(trim(email)), '') $$;
 
+-- A normalised e-mail address, or 400 email_address_invalid. Null stays null.
+create or replace function auth.valid_email(p_email text) returns text
+language plpgsql immutable
+set search_path = ''
+as $$
+declare
+  v text := auth.normalize_email(p_email);
+begin
+  if v is not null and v !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    perform auth.raise_error(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
+  end if;
+  return v;
+end
+$$;
+
 -- A password check that takes the same time whether or not the user exists.
 -- pgcrypto knows bcrypt as $2a$ only; $2b$ (OpenBSD, Node's bcrypt) and $2y$
 -- (PHP) hashes compute the same for passwords under 72 bytes, so they are
@@ -113,15 +128,12 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_email text := auth.normalize_email(p_email);
+  v_email text := auth.valid_email(p_email);
   v_provider text := case when v_email is not null then 'email' else 'phone' end;
   v_user auth.users;
 begin
   if v_email is null and nullif(trim(p_phone), '') is null then
     perform auth.raise_error(400, 'validation_failed', 'To signup, please provide your email');
-  end if;
-  if v_email is not null and v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
-    perform auth.raise_error(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
   end if;
 
   select * into v_user from auth.users

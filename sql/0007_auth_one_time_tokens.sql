@@ -121,13 +121,13 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_email text := auth.normalize_email(p_email);
+  v_email text := auth.valid_email(p_email);
   v_user auth.users;
   v_code text;
   v_pkce text := case when p_challenge is not null then 'pkce_' else '' end;
 begin
-  if v_email is null or v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
-    perform auth.raise_error(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
+  if v_email is null then
+    perform auth.raise_error(400, 'validation_failed', 'An email address is required');
   end if;
   select * into v_user from auth.users where email = v_email and deleted_at is null;
   if v_user.id is null then

@@ -9,11 +9,11 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_email text := auth.normalize_email(p_new_email);
+  v_email text := auth.valid_email(p_new_email);
   v_code text;
 begin
-  if v_email is null or v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
-    perform auth.raise_error(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
+  if v_email is null then
+    perform auth.raise_error(400, 'validation_failed', 'An email address is required');
   end if;
   if exists (select 1 from auth.users where email = v_email and id <> p_user_id) then
     perform auth.raise_error(422, 'email_exists', 'A user with this email address has already been registered');
@@ -59,15 +59,12 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_email text := auth.normalize_email(p_email);
+  v_email text := auth.valid_email(p_email);
   v_provider text := case when v_email is not null then 'email' else 'phone' end;
   v_user auth.users;
 begin
   if v_email is null and nullif(trim(p_phone), '') is null then
     perform auth.raise_error(400, 'validation_failed', 'Unable to validate request: email or phone is required');
-  end if;
-  if v_email is not null and v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
-    perform auth.raise_error(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
   end if;
   if exists (select 1 from auth.users where (v_email is not null and email = v_email) or (v_email is null and phone = p_phone)) then
     perform auth.raise_error(422, 'email_exists', 'A user with this email address has already been registered');

@@ -4,6 +4,7 @@ import express, { type Request, type Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { parse } from './parse.ts';
 import { ApiError, route } from '../errors.ts';
 import { verifyLink } from '../../worker/tasks/auth-mail.ts';
 import { allowedRedirect } from './redirect.ts';
@@ -39,14 +40,6 @@ const userFields = {
   role: z.string().max(63).nullish(),
 };
 
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ApiError('invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`, { code: 'validation_failed' });
-  }
-  return result.data;
-}
 
 /** One page of users, newest first, with the total. */
 export async function listUsers(pool: pg.Pool, page: number, perPage: number): Promise<{ users: unknown[]; total: number }> {

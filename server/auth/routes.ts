@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { inTransaction } from '../../db/as-role.ts';
 import { OAUTH_PROVIDERS, type Config } from '../config.ts';
+import { parse } from './parse.ts';
 import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
@@ -22,15 +23,6 @@ export type AuthDeps = { config: Config; keys: Keys; pool: pg.Pool };
 const email = z.string().trim().max(255).nullish();
 const phone = z.string().trim().max(32).nullish();
 
-/** Parses a body with zod; the first problem becomes GoTrue's validation_failed. */
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ApiError('invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`, { code: 'validation_failed' });
-  }
-  return result.data;
-}
 
 function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? '';
