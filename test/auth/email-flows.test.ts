@@ -165,3 +165,38 @@ describe('identity: mail without SMTP', () => {
     }
   });
 });
+
+describe('identity: mail delivery retries', () => {
+  it('retries a mail the SMTP server refused, until it is accepted', async () => {
+    const { SMTPServer } = await import('smtp-server');
+    let attempts = 0;
+    const delivered: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          attempts++;
+          if (attempts === 1) callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+          else {
+            delivered.push('ok');
+            callback();
+          }
+        });
+      },
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.server.address() as { port: number }).port;
+    const p = await startTestPlatform({ AUTH_AUTOCONFIRM: 'false', SMTP_URL: `smtp://127.0.0.1:${port}`, AUTH_BCRYPT_COST: '4' });
+    try {
+      const c = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } });
+      await c.auth.signUp({ email: 'retry@example.com', password: 'retry-secret' });
+      for (let i = 0; i < 150 && delivered.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(attempts, 2, 'refused once, then delivered by the retry');
+      assert.equal(delivered.length, 1);
+    } finally {
+      await stopTestPlatform(p);
+      await new Promise((r) => server.close(() => r(undefined)));
+    }
+  });
+});
