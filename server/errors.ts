@@ -131,7 +131,7 @@ export function toApiError(err: unknown): ApiError {
   // body-parser and friends: client errors that are safe to describe.
   if (e && typeof e === 'object' && e.expose === true && typeof e.status === 'number' && e.status < 500) {
     if (e.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body is too large', { cause: err });
-    if (e.type === 'entity.parse.failed') return new ApiError('invalid_request', 'Request body is not valid JSON', { cause: err });
+    if (e.type === 'entity.parse.failed') return new ApiError('invalid_request', 'Could not parse request body as JSON', { code: 'bad_json', cause: err });
     return new ApiError(e.status === 401 ? 'unauthorized' : 'invalid_request', String(e.message), { status: e.status, cause: err });
   }
   return new ApiError('internal', 'Internal server error', { cause: err });

@@ -175,6 +175,15 @@ describe('identity: password accounts through supabase-js', () => {
     assert.equal(rows.length, 1, 'app triggers fire for imported rows too');
   });
 
+  it('answers malformed JSON with 400 bad_json, never a 500', async () => {
+    const res = await fetch(`${p.url}/auth/v1/token?grant_type=password`, { method: 'POST', headers: { apikey: p.keys.anonKey, 'content-type': 'application/json' }, body: '{"email": ' });
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), { code: 400, error_code: 'bad_json', msg: 'Could not parse request body as JSON' });
+    const unsupported = await fetch(`${p.url}/auth/v1/token?grant_type=magic`, { method: 'POST', headers: { apikey: p.keys.anonKey, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(unsupported.status, 400);
+    assert.equal(((await unsupported.json()) as { error: string }).error, 'unsupported_grant_type');
+  });
+
   it('serves settings, health and an empty JWKS for HS256 projects', async () => {
     const headers = { apikey: p.keys.anonKey };
     const settings = await (await fetch(`${p.url}/auth/v1/settings`, { headers })).json();
