@@ -70,6 +70,8 @@ const schema = z.object({
   AUTH_CAPTCHA_VERIFY_URL: url.optional().describe("the provider's siteverify endpoint (default: the provider's own)"),
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
+  REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
+
   WORKER: z.enum(['in-process', 'off']).default('in-process'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),

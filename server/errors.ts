@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'invalid_request'
   | 'unauthorized'
   | 'forbidden'
+  | 'rls_denied'
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorKind, number> = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  rls_denied: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
@@ -78,7 +80,7 @@ export function errorBody(surface: Surface, e: ApiError, authApiVersion?: string
       return body;
     }
     case 'rest': // PostgREST: {code, message, details, hint} plus the spec's kind
-      return { code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind };
+      return { code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind === 'forbidden' ? 'rls_denied' : e.kind };
     case 'storage': // Supabase Storage: {statusCode, error, message}, statusCode as a string
       return { statusCode: String(e.status), error: e.code ?? HTTP_TITLES[e.status] ?? 'Error', message: e.message };
     case 'graphql':
@@ -110,6 +112,38 @@ const KIND_BY_STATUS: Record<number, ErrorKind> = {
   400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
   413: 'payload_too_large', 422: 'invalid_request', 429: 'rate_limited', 503: 'service_unavailable',
 };
+
+// PostgREST's map from SQLSTATE to HTTP status for errors a request caused.
+const SQLSTATE_STATUS: Array<[RegExp, number, ErrorKind]> = [
+  [/^23505$/, 409, 'conflict'], // unique_violation
+  [/^23503$/, 409, 'conflict'], // foreign_key_violation
+  [/^(23502|23514|23P01|23000)$/, 400, 'invalid_request'], // not null, check, exclusion, integrity
+  [/^22/, 400, 'invalid_request'], // data exceptions: bad input syntax, out of range, ...
+  [/^42703$/, 400, 'invalid_request'], // undefined_column
+  [/^42P01$/, 404, 'not_found'], // undefined_table
+  [/^42883$/, 404, 'not_found'], // undefined_function
+  [/^(42P0[2-9]|428C9|42804|42846|42725)$/, 400, 'invalid_request'], // parameters, generated columns, types
+  [/^25006$/, 405, 'invalid_request'], // read_only_sql_transaction
+  [/^P0001$/, 400, 'invalid_request'], // raise_exception
+  [/^54001$/, 500, 'internal'],
+];
+
+/**
+ * An error Postgres raised while running a request as an API role. 42501
+ * (insufficient privilege, including row-level security) is 401 for the
+ * anonymous role and 403 otherwise, as PostgREST answers.
+ */
+export function fromPostgresError(err: unknown, role: string): ApiError {
+  const e = err as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
+  if (typeof e?.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code) || isDatabaseUnavailable(err) || /^PT\d{3}$/.test(e.code)) return toApiError(err);
+  const details = typeof e.detail === 'string' ? e.detail : null;
+  if (e.code === '42501') {
+    return new ApiError(role === 'anon' ? 'unauthorized' : 'rls_denied', String(e.message), { status: role === 'anon' ? 401 : 403, code: '42501', details, cause: err });
+  }
+  const match = SQLSTATE_STATUS.find(([re]) => re.test(e.code as string));
+  if (!match || match[1] >= 500) return toApiError(err);
+  return new ApiError(match[2], String(e.message), { status: match[1], code: e.code, details, cause: err });
+}
 
 /** Maps anything thrown to an ApiError. */
 export function toApiError(err: unknown): ApiError {

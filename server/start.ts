@@ -13,6 +13,8 @@ import { createPool, withCredentials } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { authRoutes } from './auth/routes.ts';
+import { restRoutes } from './rest/routes.ts';
+import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
 import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
@@ -81,7 +83,15 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
 
     const shutdownHooks: Array<() => Promise<void>> = [];
     const auth = authRoutes({ config, keys, pool: adminPool });
-    const surfaces: Surface[] = [{ prefix: '/auth/v1', router: auth.router, open: auth.open }, ...(opts.surfaces ?? [])];
+    const schemaCache = new SchemaCache({ pool: adminPool, url: target.adminUrl, schemas: config.REST_SCHEMAS.split(','), log });
+    await schemaCache.load();
+    await schemaCache.listen();
+    cleanups.push(() => schemaCache.stop());
+    const surfaces: Surface[] = [
+      { prefix: '/auth/v1', router: auth.router, open: auth.open },
+      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache }) },
+      ...(opts.surfaces ?? []),
+    ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
     const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool })] }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));

@@ -90,8 +90,9 @@ describe('npm start on the embedded database', () => {
     assert.ok(current.output().includes(keys.anon_key!), 'the startup log prints the anon key');
     assert.ok(!current.output().includes(keys.service_role_key!), 'the startup log does not print the service-role key');
     for (const key of [keys.anon_key!, keys.service_role_key!]) {
-      const gated: Response = await fetch(`${keys.url}/rest/v1/anything`, { headers: { apikey: key } });
-      assert.equal(gated.status, 404, 'a valid key passes the gate (no REST routes yet)');
+      const gated: Response = await fetch(`${keys.url}/rest/v1/anything`, { headers: { apikey: key, authorization: `Bearer ${key}` } });
+      assert.equal(gated.status, 404, 'a valid key passes the gate (to a table that does not exist)');
+      assert.equal(((await gated.json()) as { code: string }).code, 'PGRST205');
     }
     const refused = await fetch(`${keys.url}/rest/v1/anything`, { headers: { apikey: keys.anon_key!.slice(0, -2) + 'xx' } });
     assert.equal(refused.status, 401);

@@ -1,0 +1,159 @@
+// PostgREST's URL grammar, parsed into a small AST before any SQL exists:
+//   select=alias:col->json->>path::cast,...     (embedded resources: not yet)
+//   col=[not.]op[(any|all)].value                filters
+//   or=(...), and=(...), not.or=(...)            nested logic
+//   order=col.desc.nullslast,...   limit=   offset=
+// Anything that does not parse is a 400 PGRST100 naming the part.
+import { ApiError } from '../errors.ts';
+
+export type Field = { name: string; json: Array<{ arrow: '->' | '->>'; key: string }> };
+export type SelectItem = { kind: 'star' } | { kind: 'column'; field: Field; alias: string | null; cast: string | null };
+
+export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct', 'fts', 'plfts', 'phfts', 'wfts', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxl', 'nxr', 'adj'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export type Condition = { kind: 'filter'; field: Field; negate: boolean; op: Operator; quant: 'any' | 'all' | null; config: string | null; value: string };
+export type Logic = { kind: 'logic'; op: 'and' | 'or'; negate: boolean; items: Array<Condition | Logic> };
+export type OrderTerm = { field: Field; dir: 'asc' | 'desc' | null; nulls: 'first' | 'last' | null };
+
+export const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns', 'and', 'or', 'not.and', 'not.or']);
+
+export function grammarError(message: string, details: string | null = null): ApiError {
+  return new ApiError('invalid_request', message, { code: 'PGRST100', details });
+}
+
+/** Splits on a separator at nesting depth 0, honouring parentheses and double quotes. */
+export function splitTop(input: string, sep = ','): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i];
+    if (ch === '\\' && quoted) i++;
+    else if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === '(') depth++;
+    else if (!quoted && ch === ')') depth--;
+    else if (!quoted && depth === 0 && ch === sep) {
+      parts.push(input.slice(start, i));
+      start = i + 1;
+    }
+    if (depth < 0) throw grammarError(`unbalanced parentheses in "${input}"`);
+  }
+  if (depth !== 0 || quoted) throw grammarError(`unbalanced parentheses or quotes in "${input}"`);
+  parts.push(input.slice(start));
+  return parts;
+}
+
+const IDENT = /^[^\s(),.:"'\\-][^(),:"'\\]*?$/;
+
+export function parseField(raw: string): Field {
+  const text = raw.trim();
+  const parts = text.split(/(->>|->)/);
+  const name = parts[0]!.trim();
+  if (!name || !IDENT.test(name) || name.includes('->')) throw grammarError(`"${raw}" is not a column`);
+  const json: Field['json'] = [];
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i + 1]!.trim();
+    if (!key) throw grammarError(`empty JSON path step in "${raw}"`);
+    json.push({ arrow: parts[i] as '->' | '->>', key });
+  }
+  return { name, json };
+}
+
+const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?$/;
+
+export function parseSelect(input: string | undefined): SelectItem[] {
+  if (input === undefined || input.trim() === '' || input.trim() === '*') return [{ kind: 'star' }];
+  return splitTop(input).map((raw): SelectItem => {
+    const item = raw.trim();
+    if (item === '*') return { kind: 'star' };
+    if (item.includes('(') || item.startsWith('...')) {
+      throw new ApiError('invalid_request', `embedded resources ("${item}") are not supported yet`, { code: 'PGRST100' });
+    }
+    let rest = item;
+    let alias: string | null = null;
+    const aliasMatch = /^([^:]+):(?!:)(.*)$/.exec(rest);
+    if (aliasMatch && !aliasMatch[1]!.includes('->')) {
+      alias = aliasMatch[1]!.trim();
+      rest = aliasMatch[2]!;
+    }
+    let cast: string | null = null;
+    const castAt = rest.lastIndexOf('::');
+    if (castAt >= 0) {
+      cast = rest.slice(castAt + 2).trim();
+      rest = rest.slice(0, castAt);
+      if (!CAST.test(cast)) throw grammarError(`"${cast}" is not a type`);
+    }
+    return { kind: 'column', field: parseField(rest), alias, cast };
+  });
+}
+
+/** `[not.]op[(any|all)|(config)].value` */
+export function parseCondition(column: string, expression: string): Condition {
+  let rest = expression;
+  let negate = false;
+  if (rest.startsWith('not.')) {
+    negate = true;
+    rest = rest.slice(4);
+  }
+  const m = /^([a-z]+)(?:\(([A-Za-z0-9_]+)\))?\.([\s\S]*)$/.exec(rest);
+  if (!m || !(OPERATORS as readonly string[]).includes(m[1]!)) {
+    throw grammarError(`"${column}=${expression}": unknown operator`, `expected one of ${OPERATORS.join(', ')}, optionally after not.`);
+  }
+  const op = m[1] as Operator;
+  const modifier = m[2] ?? null;
+  let quant: Condition['quant'] = null;
+  let config: string | null = null;
+  if (modifier) {
+    if (['fts', 'plfts', 'phfts', 'wfts'].includes(op)) config = modifier;
+    else if (modifier === 'any' || modifier === 'all') quant = modifier;
+    else throw grammarError(`"${op}(${modifier})": the modifier must be any or all`);
+  }
+  if (op === 'is' && !['null', 'not_null', 'true', 'false', 'unknown'].includes(m[3]!.toLowerCase())) {
+    throw grammarError(`"is.${m[3]}": is takes null, not_null, true, false or unknown`);
+  }
+  return { kind: 'filter', field: parseField(column), negate, op, quant, config, value: m[3]! };
+}
+
+/** `or=(a.eq.1,and(b.gt.2,c.is.null))` */
+export function parseLogic(key: 'and' | 'or' | 'not.and' | 'not.or', value: string): Logic {
+  const negate = key.startsWith('not.');
+  const op = key.replace('not.', '') as 'and' | 'or';
+  const body = value.trim();
+  if (!body.startsWith('(') || !body.endsWith(')')) throw grammarError(`"${key}=${value}": expected a parenthesised list`);
+  const items = splitTop(body.slice(1, -1)).map((raw): Condition | Logic => {
+    const item = raw.trim();
+    const nested = /^(not\.)?(and|or)(\([\s\S]*\))$/.exec(item);
+    if (nested) return parseLogic(`${nested[1] ?? ''}${nested[2]}` as 'and' | 'or' | 'not.and' | 'not.or', nested[3]!);
+    // column.op.value, where the column may hold a JSON path (which contains no dots)
+    const m = /^([^.]+)\.([\s\S]+)$/.exec(item);
+    if (!m) throw grammarError(`"${item}" is not a condition`);
+    return parseCondition(m[1]!, m[2]!);
+  });
+  if (items.length === 0) throw grammarError(`"${key}" has no conditions`);
+  return { kind: 'logic', op, negate, items };
+}
+
+export function parseOrder(input: string | undefined): OrderTerm[] {
+  if (!input) return [];
+  return splitTop(input).map((raw) => {
+    const parts = raw.trim().split('.');
+    const field = parseField(parts[0]!);
+    let dir: OrderTerm['dir'] = null;
+    let nulls: OrderTerm['nulls'] = null;
+    for (const p of parts.slice(1)) {
+      if (p === 'asc' || p === 'desc') dir = p;
+      else if (p === 'nullsfirst') nulls = 'first';
+      else if (p === 'nullslast') nulls = 'last';
+      else throw grammarError(`"${raw}": order takes asc, desc, nullsfirst or nullslast`);
+    }
+    return { field, dir, nulls };
+  });
+}
+
+export function parseNonNegative(name: string, value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  if (!/^\d{1,15}$/.test(value)) throw grammarError(`"${name}=${value}": expected a non-negative integer`);
+  return Number(value);
+}

@@ -1,0 +1,266 @@
+// /rest/v1/{table}: PostgREST's row API for supabase-js's query builder. Each
+// request: parse the URL and headers into an AST (grammar.ts), build one SQL
+// statement (sql.ts), run it in one transaction as the caller's role with the
+// caller's claims (asRole, so grants and RLS decide), and send the JSON that
+// Postgres produced. Errors map through fromPostgresError.
+import express, { type Request, type Response, type Router } from 'express';
+import type pg from 'pg';
+import { asRole } from '../../db/as-role.ts';
+import { ApiError, fromPostgresError, route } from '../errors.ts';
+import { RESERVED, grammarError, parseCondition, parseLogic, parseNonNegative, parseOrder, parseSelect, type Condition, type Logic } from './grammar.ts';
+import type { Relation, SchemaCache } from './schema-cache.ts';
+import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
+
+type Prefer = { return?: string; count?: string; resolution?: string; missing?: string; handling?: string; maxAffected?: number };
+
+function preferences(req: Request): Prefer {
+  const out: Prefer = {};
+  const header = req.headers.prefer;
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [k, v] = part.trim().split('=').map((s) => s?.trim());
+    if (!k || v === undefined) continue;
+    if (k === 'return' || k === 'count' || k === 'resolution' || k === 'missing' || k === 'handling') out[k] = v;
+    else if (k === 'max-affected' && /^\d+$/.test(v)) out.maxAffected = Number(v);
+  }
+  return out;
+}
+
+/** Filters and logic from the query string: every key that is not a reserved word. */
+function conditions(search: URLSearchParams): Array<Condition | Logic> {
+  const out: Array<Condition | Logic> = [];
+  for (const [key, value] of search) {
+    if (key === 'and' || key === 'or' || key === 'not.and' || key === 'not.or') out.push(parseLogic(key, value));
+    else if (!RESERVED.has(key)) out.push(parseCondition(key, value));
+  }
+  return out;
+}
+
+function relationName(rel: Relation): string {
+  return `${ident(rel.schema)}.${ident(rel.name)}`;
+}
+
+export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache }): Router {
+  const router = express.Router();
+  router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
+
+  const target = (req: Request): Relation => {
+    // Both headers, as the spec asks: the key identifies the project, the bearer the caller.
+    if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
+    const profileHeader = req.method === 'GET' || req.method === 'HEAD' ? req.headers['accept-profile'] : req.headers['content-profile'];
+    const schema = typeof profileHeader === 'string' && profileHeader ? profileHeader : cache.exposedSchemas[0]!;
+    if (!cache.exposedSchemas.includes(schema)) {
+      throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
+    }
+    const name = String(req.params.table);
+    const rel = cache.find(schema, name);
+    if (!rel) throw new ApiError('not_found', `Could not find the table '${schema}.${name}' in the schema cache`, { code: 'PGRST205' });
+    return rel;
+  };
+
+  const run = async <T>(req: Request, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const role = req.auth!.role;
+    try {
+      return await asRole(pool, { role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req) }, fn);
+    } catch (err) {
+      throw fromPostgresError(err, role);
+    }
+  };
+
+  const search = (req: Request) => new URL(req.originalUrl, 'http://local').searchParams;
+
+  // GET and HEAD: one page of rows, optionally counted, as an array or one object.
+  const read = route(async (req, res) => {
+    const rel = target(req);
+    const q = search(req);
+    const prefer = preferences(req);
+    const params = new Params();
+    const select = selectSql(parseSelect(q.get('select') ?? undefined), params);
+    const where = whereSql(conditions(q), params);
+    const order = orderSql(parseOrder(q.get('order') ?? undefined), params);
+    let limit = parseNonNegative('limit', q.get('limit') ?? undefined);
+    let offset = parseNonNegative('offset', q.get('offset') ?? undefined) ?? 0;
+    const range = /^(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+    if (range) {
+      offset = Math.max(offset, Number(range[1]));
+      if (range[2]) limit = Math.min(limit ?? Infinity, Number(range[2]) - Number(range[1]) + 1);
+    }
+    const accept = String(req.headers.accept ?? '');
+    const single = accept.includes('application/vnd.pgrst.object+json');
+    const strip = accept.includes('nulls=stripped');
+    const countWhere = prefer.count ? whereSql(conditions(q), params) : '';
+    const page = `${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''}`;
+    const agg = strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
+    const sql = `with _pgrst_source as (select ${select} from ${relationName(rel)}${where}${order}${page})
+      select ${agg}::text as body, count(*)::int as page_rows,
+             ${prefer.count ? `(select count(*) from ${relationName(rel)}${countWhere})::int` : 'null::int'} as total
+        from _pgrst_source`;
+    const { rows } = await run(req, (c) => c.query<{ body: string; page_rows: number; total: number | null }>(sql, params.values));
+    const r = rows[0]!;
+    const total = r.total === null ? '*' : String(r.total);
+    res.setHeader('Content-Range', r.page_rows === 0 ? `*/${total}` : `${offset}-${offset + r.page_rows - 1}/${total}`);
+    if (single) {
+      if (r.page_rows !== 1) {
+        throw new ApiError('invalid_request', 'JSON object requested, multiple (or no) rows returned', { status: 406, code: 'PGRST116', details: `The result contains ${r.page_rows} rows` });
+      }
+      res.type('application/vnd.pgrst.object+json; charset=utf-8');
+      if (req.method === 'HEAD') return void res.end();
+      res.send(JSON.stringify(JSON.parse(r.body)[0]));
+      return;
+    }
+    const partial = r.total !== null && r.page_rows < r.total;
+    res.status(partial ? 206 : 200).type('application/json; charset=utf-8');
+    if (req.method === 'HEAD') return void res.end();
+    res.send(r.body);
+  });
+  router.get('/:table', read);
+  router.head('/:table', read);
+
+  /** What a write sends back, per Prefer: return=representation|minimal. */
+  const respondWrite = (req: Request, res: Response, status: number, prefer: Prefer, body: string, rowsAffected: number) => {
+    res.setHeader('Content-Range', `*/${rowsAffected}`);
+    const applied = [prefer.return && `return=${prefer.return}`, prefer.resolution && `resolution=${prefer.resolution}`].filter(Boolean);
+    if (applied.length) res.setHeader('Preference-Applied', applied.join(', '));
+    if (prefer.return === 'representation') {
+      const single = String(req.headers.accept ?? '').includes('application/vnd.pgrst.object+json');
+      if (single && rowsAffected !== 1) {
+        throw new ApiError('invalid_request', 'JSON object requested, multiple (or no) rows returned', { status: 406, code: 'PGRST116', details: `The result contains ${rowsAffected} rows` });
+      }
+      res.status(status).type('application/json; charset=utf-8').send(single ? JSON.stringify(JSON.parse(body)[0]) : body);
+    } else res.status(status === 200 ? 204 : status).end();
+  };
+
+  const checkColumns = (rel: Relation, columns: string[]) => {
+    for (const col of columns) {
+      if (!rel.columns.some((c) => c.name === col)) {
+        throw new ApiError('invalid_request', `Could not find the '${col}' column of '${rel.name}' in the schema cache`, { code: 'PGRST204' });
+      }
+    }
+  };
+
+  /** max-affected with handling=strict: more rows than allowed rolls the change back. */
+  const guardAffected = (prefer: Prefer, affected: number) => {
+    if (prefer.handling === 'strict' && prefer.maxAffected !== undefined && affected > prefer.maxAffected) {
+      throw new ApiError('invalid_request', 'Query result exceeds max-affected preference constraint', { code: 'PGRST124', details: `The query affects ${affected} rows` });
+    }
+  };
+
+  router.post(
+    '/:table',
+    route(async (req, res) => {
+      const rel = target(req);
+      const q = search(req);
+      const prefer = preferences(req);
+      const body: unknown = req.body;
+      const rowsIn = Array.isArray(body) ? body : [body];
+      if (body === undefined || rowsIn.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
+        throw new ApiError('invalid_request', 'The request body must be a JSON object or an array of objects', { code: 'PGRST102' });
+      }
+      const declared = q.get('columns')?.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+      const columns = declared ?? Object.keys((rowsIn[0] ?? {}) as object);
+      checkColumns(rel, columns);
+      // missing=default: rows are grouped by the keys they carry and each group is
+      // inserted with its own column list, so absent columns get their defaults.
+      // Otherwise absent keys are NULL, as PostgREST inserts them.
+      const groups = new Map<string, { cols: string[]; rows: unknown[] }>();
+      for (const row of rowsIn as Array<Record<string, unknown>>) {
+        const cols = prefer.missing === 'default' ? columns.filter((c) => c in row) : columns;
+        const key = cols.join('\u0000');
+        if (!groups.has(key)) groups.set(key, { cols, rows: [] });
+        groups.get(key)!.rows.push(row);
+      }
+      if (groups.size === 0) groups.set('', { cols: columns, rows: [] });
+      const params = new Params();
+      let conflictTarget: string[] | null = null;
+      if (prefer.resolution === 'merge-duplicates' || prefer.resolution === 'ignore-duplicates') {
+        conflictTarget = q.get('on_conflict')?.split(',').map((c) => c.trim()) ?? rel.primaryKey;
+        if (conflictTarget.length === 0) throw new ApiError('invalid_request', 'An upsert needs on_conflict or a primary key', { code: 'PGRST100' });
+        checkColumns(rel, conflictTarget);
+      }
+      const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
+      const inserts = [...groups.values()].map((g, i) => {
+        const payload = params.add(JSON.stringify(g.rows));
+        const cols = g.cols.map(ident).join(', ');
+        let conflict = '';
+        if (conflictTarget) {
+          const updates = g.cols.filter((c) => !conflictTarget!.includes(c)).map((c) => `${ident(c)} = excluded.${ident(c)}`);
+          conflict = ` on conflict (${conflictTarget.map(ident).join(', ')}) ${prefer.resolution === 'ignore-duplicates' || updates.length === 0 ? 'do nothing' : `do update set ${updates.join(', ')}`}`;
+        }
+        const insert = g.cols.length === 0
+          ? `insert into ${relationName(rel)} default values`
+          : `insert into ${relationName(rel)} (${cols}) select ${cols} from json_populate_recordset(null::${relationName(rel)}, ${payload}::json)`;
+        return `_pgrst_ins${i} as (${insert}${conflict} returning ${returning})`;
+      });
+      const union = inserts.map((_, i) => `select * from _pgrst_ins${i}`).join(' union all ');
+      const sql = `with ${inserts.join(', ')}, _pgrst_source as (${union})
+        select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
+      const { rows } = await run(req, async (c) => {
+        const result = await c.query<{ body: string; affected: number }>(sql, params.values);
+        guardAffected(prefer, result.rows[0]!.affected);
+        return result;
+      });
+      respondWrite(req, res, 201, prefer, rows[0]!.body, rows[0]!.affected);
+    }),
+  );
+
+  router.patch(
+    '/:table',
+    route(async (req, res) => {
+      const rel = target(req);
+      const q = search(req);
+      const prefer = preferences(req);
+      const body: unknown = req.body;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_request', 'The request body must be a JSON object', { code: 'PGRST102' });
+      const columns = Object.keys(body);
+      if (columns.length === 0) throw new ApiError('invalid_request', 'The request body has no columns to update', { code: 'PGRST102' });
+      checkColumns(rel, columns);
+      const params = new Params();
+      const payload = params.add(JSON.stringify(body));
+      const where = whereSql(conditions(q), params);
+      const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
+      const cols = columns.map(ident).join(', ');
+      const sql = `with _pgrst_source as (
+          update ${relationName(rel)} set (${cols}) = (select ${cols} from json_populate_record(null::${relationName(rel)}, ${payload}::json))${where}
+          returning ${returning})
+        select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
+      const { rows } = await run(req, async (c) => {
+        const result = await c.query<{ body: string; affected: number }>(sql, params.values);
+        guardAffected(prefer, result.rows[0]!.affected);
+        return result;
+      });
+      respondWrite(req, res, 200, prefer, rows[0]!.body, rows[0]!.affected);
+    }),
+  );
+
+  router.delete(
+    '/:table',
+    route(async (req, res) => {
+      const rel = target(req);
+      const q = search(req);
+      const prefer = preferences(req);
+      const params = new Params();
+      const where = whereSql(conditions(q), params);
+      const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
+      const sql = `with _pgrst_source as (delete from ${relationName(rel)}${where} returning ${returning})
+        select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
+      const { rows } = await run(req, async (c) => {
+        const result = await c.query<{ body: string; affected: number }>(sql, params.values);
+        guardAffected(prefer, result.rows[0]!.affected);
+        return result;
+      });
+      respondWrite(req, res, 200, prefer, rows[0]!.body, rows[0]!.affected);
+    }),
+  );
+
+  router.use((req, _res, next) => next(grammarError(`No route for ${req.method} ${req.path}`)));
+  return router;
+}
+
+/** request.headers as PostgREST sets it: lower-case names, credentials left out. */
+function lowerHeaders(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (k === 'authorization' || k === 'apikey' || k === 'cookie' || v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+// Tables, views and their columns and primary keys in the exposed schemas,
+// read from pg_catalog. Reloaded on NOTIFY pgrst, 'reload schema' (sent by the
+// DDL event trigger of sql/0012, or by a DBA), over a listening connection that
+// reconnects by itself when the database restarts.
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean };
+export type Relation = { schema: string; name: string; kind: 'table' | 'view'; insertable: boolean; columns: Column[]; primaryKey: string[] };
+
+export class SchemaCache {
+  private relations = new Map<string, Relation>();
+  private listener: pg.Client | undefined;
+  private stopped = false;
+  private readonly url: string;
+  private readonly schemas: string[];
+  private readonly log: Logger;
+  private readonly pool: pg.Pool;
+
+  constructor(opts: { pool: pg.Pool; url: string; schemas: string[]; log: Logger }) {
+    this.pool = opts.pool;
+    this.url = opts.url;
+    this.schemas = opts.schemas;
+    this.log = opts.log.child({ component: 'schema-cache' });
+  }
+
+  get exposedSchemas(): string[] {
+    return this.schemas;
+  }
+
+  find(schema: string, name: string): Relation | undefined {
+    return this.relations.get(`${schema}.${name}`);
+  }
+
+  async load(): Promise<void> {
+    const { rows } = await this.pool.query<{ schema: string; name: string; relkind: string; insertable: boolean; columns: Column[] | null; pk: string[] | null }>(
+      `select n.nspname as schema, c.relname as name, c.relkind,
+              c.relkind in ('r', 'p', 'f') or pg_relation_is_updatable(c.oid, true) & 8 = 8 as insertable,
+              (select json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod),
+                                                 'nullable', not a.attnotnull,
+                                                 'hasDefault', a.atthasdef or a.attidentity <> '' or a.attgenerated <> '') order by a.attnum)
+                 from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as columns,
+              (select array_agg(a.attname::text order by array_position(i.indkey::int2[], a.attnum))
+                 from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                where i.indrelid = c.oid and i.indisprimary) as pk
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'f', 'p')`,
+      [this.schemas],
+    );
+    this.relations = new Map(
+      rows.map((r) => [
+        `${r.schema}.${r.name}`,
+        { schema: r.schema, name: r.name, kind: r.relkind === 'v' || r.relkind === 'm' ? 'view' : 'table', insertable: r.insertable, columns: r.columns ?? [], primaryKey: r.pk ?? [] },
+      ]),
+    );
+    this.log.debug({ relations: rows.length }, 'schema cache loaded');
+  }
+
+  /** Listens for reload requests; reconnects with backoff if the connection drops. */
+  async listen(): Promise<void> {
+    let delay = 500;
+    const connect = async (): Promise<void> => {
+      if (this.stopped) return;
+      const client = new pg.Client({ connectionString: this.url, application_name: 'pgbase:schema-cache' });
+      client.on('error', () => undefined);
+      client.on('end', () => {
+        if (this.stopped) return;
+        this.log.warn('schema cache listener lost its connection; reconnecting');
+        setTimeout(() => void connect().catch(() => undefined), delay).unref();
+        delay = Math.min(delay * 2, 10_000);
+      });
+      client.on('notification', (msg) => {
+        if (msg.channel === 'pgrst' && (msg.payload === 'reload schema' || msg.payload === '')) {
+          this.load().catch((err: Error) => this.log.error({ error: err.message }, 'schema cache reload failed'));
+        }
+      });
+      try {
+        await client.connect();
+        await client.query('listen pgrst');
+        this.listener = client;
+        delay = 500;
+        // Anything changed while we were away.
+        await this.load();
+      } catch {
+        await client.end().catch(() => undefined);
+      }
+    };
+    await connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.listener?.end().catch(() => undefined);
+  }
+}
