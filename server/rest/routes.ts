@@ -68,6 +68,88 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
 
   const search = (req: Request) => new URL(req.originalUrl, 'http://local').searchParams;
 
+  // RPC: POST with a JSON object of named arguments, or GET with them in the
+  // query (stable and immutable functions only). Functions returning rows are
+  // selectable, filterable and orderable like a table.
+  const callFunction = route(async (req, res) => {
+    if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
+    const profileHeader = req.method === 'GET' || req.method === 'HEAD' ? req.headers['accept-profile'] : req.headers['content-profile'];
+    const schema = typeof profileHeader === 'string' && profileHeader ? profileHeader : cache.exposedSchemas[0]!;
+    if (!cache.exposedSchemas.includes(schema)) {
+      throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
+    }
+    const name = String(req.params.fn);
+    const q = search(req);
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    let argsIn: Record<string, unknown>;
+    if (readOnly) {
+      argsIn = {};
+      for (const [k, v] of q) if (!RESERVED.has(k)) argsIn[k] = v;
+    } else {
+      argsIn = req.body === undefined ? {} : (req.body as Record<string, unknown>);
+    }
+    const overloads = cache.findFunctions(schema, name);
+    // A single unnamed json/jsonb parameter receives the whole body (PostgREST's convention).
+    const whole = !readOnly && overloads.find((f) => f.args.length === 1 && f.args[0]!.name === '' && /^jsonb?$/.test(f.args[0]!.type));
+    const provided = whole ? [] : Object.keys(argsIn);
+    const fn =
+      whole ||
+      (argsIn && typeof argsIn === 'object' && !Array.isArray(argsIn)
+        ? overloads
+            .filter((f) => provided.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || provided.includes(a.name)))
+            .sort((a, b) => a.args.length - b.args.length)[0]
+        : undefined);
+    if (!fn) {
+      throw new ApiError('not_found', `Could not find the function ${schema}.${name}(${provided.join(', ')}) in the schema cache`, { code: 'PGRST202' });
+    }
+    if (readOnly && fn.volatile) {
+      throw new ApiError('invalid_request', `${schema}.${name} is volatile: call it with POST`, { status: 405, code: 'PGRST101' });
+    }
+    const params = new Params();
+    const bind = (value: unknown, type: string) => {
+      if (value === null || value === undefined) return params.add(null);
+      if (/^jsonb?$/.test(type)) return params.add(readOnly ? value : JSON.stringify(value));
+      if (Array.isArray(value) || typeof value !== 'object') return params.add(value);
+      return params.add(JSON.stringify(value));
+    };
+    const call = whole
+      ? `${ident(schema)}.${ident(name)}(${bind(req.body ?? {}, fn.args[0]!.type)}::${fn.args[0]!.type})`
+      : `${ident(schema)}.${ident(name)}(${fn.args
+          .filter((a) => provided.includes(a.name))
+          .map((a) => `${a.variadic ? 'variadic ' : ''}${ident(a.name)} => ${bind(argsIn[a.name], a.type)}::${a.type}`)
+          .join(', ')})`;
+    let sql: string;
+    if (fn.returnsRows) {
+      const select = selectSql(parseSelect(q.get('select') ?? undefined), params);
+      const filters = conditions(q).filter((c) => c.kind === 'logic' || !(readOnly && fn.args.some((a) => a.name === c.field.name)));
+      const where = whereSql(filters, params);
+      const order = orderSql(parseOrder(q.get('order') ?? undefined), params);
+      const limit = parseNonNegative('limit', q.get('limit') ?? undefined);
+      const offset = parseNonNegative('offset', q.get('offset') ?? undefined);
+      sql = `with _pgrst_source as (select ${select} from ${call} _pgrst_rel${where}${order}${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''})
+        select ${fn.returnsSet ? `coalesce(json_agg(_pgrst_source), '[]')` : `json_agg(_pgrst_source)->0`}::text as body, count(*)::int as page_rows from _pgrst_source`;
+    } else if (fn.returnsSet) {
+      sql = `select coalesce(json_agg(_pgrst_v), '[]')::text as body, count(*)::int as page_rows from ${call} _pgrst_v`;
+    } else {
+      sql = `select to_json(${call})::text as body, 1 as page_rows`;
+    }
+    const { rows } = await run(req, (c) => c.query<{ body: string | null; page_rows: number }>(sql, params.values));
+    const body = rows[0]!.body ?? 'null';
+    if (String(req.headers.accept ?? '').includes('application/vnd.pgrst.object+json') && fn.returnsSet) {
+      if (rows[0]!.page_rows !== 1) {
+        throw new ApiError('invalid_request', 'JSON object requested, multiple (or no) rows returned', { status: 406, code: 'PGRST116', details: `The result contains ${rows[0]!.page_rows} rows` });
+      }
+      res.type('application/json; charset=utf-8').send(JSON.stringify(JSON.parse(body)[0]));
+      return;
+    }
+    res.type('application/json; charset=utf-8');
+    if (req.method === 'HEAD') return void res.end();
+    res.send(body);
+  });
+  router.post('/rpc/:fn', callFunction);
+  router.get('/rpc/:fn', callFunction);
+  router.head('/rpc/:fn', callFunction);
+
   // GET and HEAD: one page of rows, optionally counted, as an array or one object.
   const read = route(async (req, res) => {
     const rel = target(req);

@@ -6,10 +6,22 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 
 export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean };
+export type FunctionArg = { name: string; type: string; hasDefault: boolean; variadic: boolean };
+export type DbFunction = {
+  schema: string;
+  name: string;
+  args: FunctionArg[];
+  returnsSet: boolean;
+  /** Returns rows (a table, composite or record type): selectable and filterable like a table. */
+  returnsRows: boolean;
+  volatile: boolean;
+};
+
 export type Relation = { schema: string; name: string; kind: 'table' | 'view'; insertable: boolean; columns: Column[]; primaryKey: string[] };
 
 export class SchemaCache {
   private relations = new Map<string, Relation>();
+  private functions = new Map<string, DbFunction[]>();
   private listener: pg.Client | undefined;
   private stopped = false;
   private readonly url: string;
@@ -32,7 +44,43 @@ export class SchemaCache {
     return this.relations.get(`${schema}.${name}`);
   }
 
+  /** The overloads of a function, by schema and name. */
+  findFunctions(schema: string, name: string): DbFunction[] {
+    return this.functions.get(`${schema}.${name}`) ?? [];
+  }
+
   async load(): Promise<void> {
+    await Promise.all([this.loadRelations(), this.loadFunctions()]);
+  }
+
+  private async loadFunctions(): Promise<void> {
+    const { rows } = await this.pool.query<{ schema: string; name: string; names: string[]; types: string[]; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; volatile: boolean; variadic: boolean }>(
+      `select n.nspname as schema, p.proname as name,
+              coalesce(p.proargnames, array_fill(''::text, array[p.pronargs])) as names,
+              array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as types,
+              coalesce(p.proargmodes::text[], array_fill('i'::text, array[p.pronargs])) as modes,
+              p.pronargdefaults as ndefaults, p.proretset as retset,
+              (t.typtype = 'c' or t.oid = 'record'::regtype) as rows,
+              p.provolatile = 'v' as volatile, p.provariadic <> 0 as variadic
+         from pg_proc p
+         join pg_namespace n on n.oid = p.pronamespace
+         join pg_type t on t.oid = p.prorettype
+        where n.nspname = any($1) and p.prokind = 'f' and t.oid <> 'trigger'::regtype and t.oid <> 'event_trigger'::regtype`,
+      [this.schemas],
+    );
+    const fns = new Map<string, DbFunction[]>();
+    for (const r of rows) {
+      // Input arguments only (IN, INOUT, VARIADIC); defaults belong to the last ones.
+      const inputs = r.types.map((type, i) => ({ type, name: r.names[i] ?? '', mode: r.modes[i] ?? 'i' })).filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
+      const args = inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= inputs.length - r.ndefaults, variadic: a.mode === 'v' }));
+      const key = `${r.schema}.${r.name}`;
+      if (!fns.has(key)) fns.set(key, []);
+      fns.get(key)!.push({ schema: r.schema, name: r.name, args, returnsSet: r.retset, returnsRows: r.rows, volatile: r.volatile });
+    }
+    this.functions = fns;
+  }
+
+  private async loadRelations(): Promise<void> {
     const { rows } = await this.pool.query<{ schema: string; name: string; relkind: string; insertable: boolean; columns: Column[] | null; pk: string[] | null }>(
       `select n.nspname as schema, c.relname as name, c.relkind,
               c.relkind in ('r', 'p', 'f') or pg_relation_is_updatable(c.oid, true) & 8 = 8 as insertable,

@@ -201,4 +201,42 @@ describe('row REST (/rest/v1)', () => {
     }
     assert.ok((statuses.get(200) ?? 0) > 0 && [...statuses.keys()].some((s) => s >= 400), 'both answers and refusals were exercised');
   });
+
+  it('calls functions: scalar, set, table-returning (filterable), overloads, GET, variadic, whole JSON body', async () => {
+    await p.adminPool.query(`
+      create function public.add(a int, b int default 10) returns int language sql immutable as $$ select a + b $$;
+      create function public.add(a int, b int, c int) returns int language sql immutable as $$ select a + b + c $$;
+      create function public.greet(name text) returns text language sql stable as $$ select 'hello ' || name $$;
+      create function public.numbers(n int) returns setof int language sql immutable as $$ select generate_series(1, n) $$;
+      create function public.my_todos(min_priority int default 0) returns setof public.todos language sql stable
+        as $$ select * from public.todos where coalesce(priority, 0) >= min_priority $$;
+      create function public.stats() returns table (n int, label text) language sql stable as $$ values (1, 'a'), (2, 'b') $$;
+      create function public.total(variadic nums int[]) returns int language sql immutable as $$ select sum(x)::int from unnest(nums) x $$;
+      create function public.echo(jsonb) returns jsonb language sql immutable as $$ select $1 || '{"echoed": true}' $$;
+      create function public.bump(todo bigint) returns void language sql as $$ update public.todos set priority = coalesce(priority, 0) + 1 where id = todo $$;`);
+    for (let i = 0; i < 100; i++) {
+      if ((await anon.rpc('greet', { name: 'x' })).error === null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal((await anon.rpc('add', { a: 1, b: 2 })).data, 3);
+    assert.equal((await anon.rpc('add', { a: 1 })).data, 11, 'a default fills the missing argument');
+    assert.equal((await anon.rpc('add', { a: 1, b: 2, c: 3 })).data, 6, 'the overload is chosen by argument names');
+    assert.equal((await anon.rpc('greet', { name: 'Ada' }, { get: true })).data, 'hello Ada');
+    assert.deepEqual((await anon.rpc('numbers', { n: 3 })).data, [1, 2, 3]);
+    assert.equal((await anon.rpc('total', { nums: [1, 2, 3] })).data, 6);
+    assert.deepEqual((await anon.rpc('echo', { a: 1 })).data, { a: 1, echoed: true });
+
+    const mine = await ada.rpc('my_todos', { min_priority: 1 }).select('title').order('title');
+    assert.deepEqual(mine.data, [{ title: 'new one' }, { title: 'public note' }, { title: 'write spec' }], 'RLS applies inside security-invoker functions');
+    const filtered = await anon.rpc('stats').gt('n', 1);
+    assert.deepEqual(filtered.data, [{ n: 2, label: 'b' }]);
+
+    const volatileGet = await anon.rpc('bump', { todo: 1 }, { get: true });
+    assert.equal(volatileGet.status, 405);
+    const unknown = await anon.rpc('nope', { x: 1 });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.error?.code, 'PGRST202');
+    const wrongArgs = await anon.rpc('add', { z: 1 });
+    assert.equal(wrongArgs.error?.code, 'PGRST202');
+  });
 });
