@@ -1,5 +1,5 @@
 // PostgREST's URL grammar, parsed into a small AST before any SQL exists:
-//   select=alias:col->json->>path::cast,...     (embedded resources: not yet)
+//   select=alias:col->json->>path::cast,alias:rel!hint!inner(...),...rel(...)
 //   col=[not.]op[(any|all)].value                filters
 //   or=(...), and=(...), not.or=(...)            nested logic
 //   order=col.desc.nullslast,...   limit=   offset=
@@ -7,7 +7,8 @@
 import { ApiError } from '../errors.ts';
 
 export type Field = { name: string; json: Array<{ arrow: '->' | '->>'; key: string }> };
-export type SelectItem = { kind: 'star' } | { kind: 'column'; field: Field; alias: string | null; cast: string | null };
+export type EmbedItem = { kind: 'embed'; alias: string | null; name: string; hint: string | null; join: 'inner' | 'left' | null; spread: boolean; select: SelectItem[] };
+export type SelectItem = { kind: 'star' } | { kind: 'column'; field: Field; alias: string | null; cast: string | null } | EmbedItem;
 
 export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct', 'fts', 'plfts', 'phfts', 'wfts', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxl', 'nxr', 'adj'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -68,9 +69,7 @@ export function parseSelect(input: string | undefined): SelectItem[] {
   return splitTop(input).map((raw): SelectItem => {
     const item = raw.trim();
     if (item === '*') return { kind: 'star' };
-    if (item.includes('(') || item.startsWith('...')) {
-      throw new ApiError('invalid_request', `embedded resources ("${item}") are not supported yet`, { code: 'PGRST100' });
-    }
+    if (item.endsWith(')')) return parseEmbed(item);
     let rest = item;
     let alias: string | null = null;
     const aliasMatch = /^([^:]+):(?!:)(.*)$/.exec(rest);
@@ -87,6 +86,22 @@ export function parseSelect(input: string | undefined): SelectItem[] {
     }
     return { kind: 'column', field: parseField(rest), alias, cast };
   });
+}
+
+/** `alias:name!hint!inner(select)` or `...name(select)` */
+function parseEmbed(item: string): EmbedItem {
+  const m = /^(?:([^:(!.]+):)?(\.\.\.)?([^!(:]+)((?:![^!(]+)*)\(([\s\S]*)\)$/.exec(item);
+  if (!m) throw grammarError(`"${item}" is not an embedded resource`);
+  let hint: string | null = null;
+  let join: EmbedItem['join'] = null;
+  for (const part of (m[4] ?? '').split('!').filter(Boolean)) {
+    if (part === 'inner' || part === 'left') join = part;
+    else if (hint === null) hint = part.trim();
+    else throw grammarError(`"${item}" has more than one hint`);
+  }
+  const name = m[3]!.trim();
+  if (!IDENT.test(name)) throw grammarError(`"${name}" is not a relation name`);
+  return { kind: 'embed', alias: m[1]?.trim() ?? null, name, hint, join, spread: !!m[2], select: parseSelect(m[5]) };
 }
 
 /** `[not.]op[(any|all)|(config)].value` */

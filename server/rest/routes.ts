@@ -9,6 +9,7 @@ import { asRole } from '../../db/as-role.ts';
 import { ApiError, fromPostgresError, route } from '../errors.ts';
 import { RESERVED, grammarError, parseCondition, parseLogic, parseNonNegative, parseOrder, parseSelect, type Condition, type Logic } from './grammar.ts';
 import type { Relation, SchemaCache } from './schema-cache.ts';
+import { buildSelect, embedPaths, emptyScope, selectListSql, type Scope } from './embed.ts';
 import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
 
 type Prefer = { return?: string; count?: string; resolution?: string; missing?: string; handling?: string; maxAffected?: number };
@@ -33,6 +34,34 @@ function conditions(search: URLSearchParams): Array<Condition | Logic> {
     else if (!RESERVED.has(key)) out.push(parseCondition(key, value));
   }
   return out;
+}
+
+const LOGIC_KEYS = new Set(['and', 'or', 'not.and', 'not.or']);
+
+/**
+ * Query keys by the embedded resource they address: `comments.body=eq.x`,
+ * `comments.order=id.desc`, `comments.limit=2` go to path "comments"; the
+ * rest to the top level (where reserved words were read by the caller).
+ */
+function scopedQuery(search: URLSearchParams, paths: string[]): { top: Scope; scopes: Map<string, Scope> } {
+  const top = emptyScope();
+  const scopes = new Map<string, Scope>();
+  for (const [key, value] of search) {
+    const path = paths.find((p) => key.startsWith(`${p}.`));
+    if (!path) {
+      if (LOGIC_KEYS.has(key)) top.conditions.push(parseLogic(key as 'and', value));
+      else if (!RESERVED.has(key)) top.conditions.push(parseCondition(key, value));
+      continue;
+    }
+    const scope = scopes.get(path) ?? emptyScope();
+    scopes.set(path, scope);
+    const rest = key.slice(path.length + 1);
+    if (rest === 'order') scope.order = parseOrder(value);
+    else if (rest === 'limit' || rest === 'offset') scope[rest] = parseNonNegative(key, value);
+    else if (LOGIC_KEYS.has(rest)) scope.conditions.push(parseLogic(rest as 'and', value));
+    else scope.conditions.push(parseCondition(rest, value));
+  }
+  return { top, scopes };
 }
 
 function relationName(rel: Relation): string {
@@ -156,9 +185,13 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
     const q = search(req);
     const prefer = preferences(req);
     const params = new Params();
-    const select = selectSql(parseSelect(q.get('select') ?? undefined), params);
-    const where = whereSql(conditions(q), params);
-    const order = orderSql(parseOrder(q.get('order') ?? undefined), params);
+    const items = parseSelect(q.get('select') ?? undefined);
+    const { top, scopes } = scopedQuery(q, embedPaths(items));
+    let n = 0;
+    const built = buildSelect(rel, items, '_pgrst_0', '', { cache, params, scopes, next: () => `_pgrst_${++n}` });
+    const select = selectListSql(built);
+    const where = whereSql(top.conditions, params, '_pgrst_0', built.inner);
+    const order = orderSql(parseOrder(q.get('order') ?? undefined), params, '_pgrst_0');
     let limit = parseNonNegative('limit', q.get('limit') ?? undefined);
     let offset = parseNonNegative('offset', q.get('offset') ?? undefined) ?? 0;
     const range = /^(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
@@ -169,12 +202,11 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
     const accept = String(req.headers.accept ?? '');
     const single = accept.includes('application/vnd.pgrst.object+json');
     const strip = accept.includes('nulls=stripped');
-    const countWhere = prefer.count ? whereSql(conditions(q), params) : '';
     const page = `${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''}`;
     const agg = strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
-    const sql = `with _pgrst_source as (select ${select} from ${relationName(rel)}${where}${order}${page})
+    const sql = `with _pgrst_source as (select ${select} from ${relationName(rel)} _pgrst_0${where}${order}${page})
       select ${agg}::text as body, count(*)::int as page_rows,
-             ${prefer.count ? `(select count(*) from ${relationName(rel)}${countWhere})::int` : 'null::int'} as total
+             ${prefer.count ? `(select count(*) from ${relationName(rel)} _pgrst_0${where})::int` : 'null::int'} as total
         from _pgrst_source`;
     const { rows } = await run(req, (c) => c.query<{ body: string; page_rows: number; total: number | null }>(sql, params.values));
     const r = rows[0]!;

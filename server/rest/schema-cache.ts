@@ -17,11 +17,19 @@ export type DbFunction = {
   volatile: boolean;
 };
 
+/** A foreign key: `columns` of schema.table reference `refColumns` of refSchema.refTable. */
+export type ForeignKey = { name: string; schema: string; table: string; columns: string[]; refSchema: string; refTable: string; refColumns: string[] };
+
 export type Relation = { schema: string; name: string; kind: 'table' | 'view'; insertable: boolean; columns: Column[]; primaryKey: string[] };
 
 export class SchemaCache {
   private relations = new Map<string, Relation>();
   private functions = new Map<string, DbFunction[]>();
+  private foreignKeys: ForeignKey[] = [];
+
+  get fks(): ForeignKey[] {
+    return this.foreignKeys;
+  }
   private listener: pg.Client | undefined;
   private stopped = false;
   private readonly url: string;
@@ -50,7 +58,24 @@ export class SchemaCache {
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.loadRelations(), this.loadFunctions()]);
+    await Promise.all([this.loadRelations(), this.loadFunctions(), this.loadForeignKeys()]);
+  }
+
+  private async loadForeignKeys(): Promise<void> {
+    const { rows } = await this.pool.query<ForeignKey>(
+      `select c.conname as name, sn.nspname as schema, s.relname as table,
+              array(select a.attname::text from unnest(c.conkey) with ordinality k(n, i)
+                      join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.i) as columns,
+              tn.nspname as "refSchema", t.relname as "refTable",
+              array(select a.attname::text from unnest(c.confkey) with ordinality k(n, i)
+                      join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.i) as "refColumns"
+         from pg_constraint c
+         join pg_class s on s.oid = c.conrelid join pg_namespace sn on sn.oid = s.relnamespace
+         join pg_class t on t.oid = c.confrelid join pg_namespace tn on tn.oid = t.relnamespace
+        where c.contype = 'f' and sn.nspname = any($1) and tn.nspname = any($1)`,
+      [this.schemas],
+    );
+    this.foreignKeys = rows;
   }
 
   private async loadFunctions(): Promise<void> {

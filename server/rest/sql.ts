@@ -4,6 +4,7 @@
 // lists. No input reaches SQL text.
 import type { Condition, Field, Logic, OrderTerm, SelectItem } from './grammar.ts';
 import { grammarError, splitTop } from './grammar.ts';
+import { ApiError } from '../errors.ts';
 
 export class Params {
   readonly values: unknown[] = [];
@@ -17,8 +18,8 @@ export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-export function fieldSql(f: Field, params: Params): string {
-  let sql = ident(f.name);
+export function fieldSql(f: Field, params: Params, table?: string): string {
+  let sql = table ? `${table}.${ident(f.name)}` : ident(f.name);
   for (const step of f.json) sql += /^-?\d+$/.test(step.key) ? `${step.arrow}${Number(step.key)}` : `${step.arrow}${params.add(step.key)}::text`;
   return sql;
 }
@@ -28,10 +29,12 @@ function outputName(item: Extract<SelectItem, { kind: 'column' }>): string {
   return item.alias ?? item.field.json.at(-1)?.key ?? item.field.name;
 }
 
+/** A select list without embeds (writes' RETURNING, functions). */
 export function selectSql(items: SelectItem[], params: Params): string {
   return items
     .map((item) => {
       if (item.kind === 'star') return '*';
+      if (item.kind === 'embed') throw new ApiError('invalid_request', `embedding ("${item.name}") is supported on reads only`, { code: 'PGRST100' });
       const expr = fieldSql(item.field, params);
       return `${item.cast ? `(${expr})::${item.cast}` : expr} as ${ident(outputName(item))}`;
     })
@@ -56,8 +59,8 @@ const COMPARE: Record<string, string> = {
 };
 const FTS: Record<string, string> = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' };
 
-export function conditionSql(c: Condition, params: Params): string {
-  const f = fieldSql(c.field, params);
+export function conditionSql(c: Condition, params: Params, table?: string): string {
+  const f = fieldSql(c.field, params, table);
   const likeValue = (v: string) => (c.op === 'like' || c.op === 'ilike' ? v.replaceAll('*', '%') : v);
   let sql: string;
   if (c.op === 'is') {
@@ -79,17 +82,18 @@ export function conditionSql(c: Condition, params: Params): string {
   return c.negate ? `not (${sql})` : sql;
 }
 
-export function logicSql(l: Logic | Condition, params: Params): string {
-  if (l.kind === 'filter') return conditionSql(l, params);
-  const inner = l.items.map((i) => logicSql(i, params)).join(l.op === 'and' ? ' and ' : ' or ');
+export function logicSql(l: Logic | Condition, params: Params, table?: string): string {
+  if (l.kind === 'filter') return conditionSql(l, params, table);
+  const inner = l.items.map((i) => logicSql(i, params, table)).join(l.op === 'and' ? ' and ' : ' or ');
   return l.negate ? `not (${inner})` : `(${inner})`;
 }
 
-export function whereSql(conditions: Array<Condition | Logic>, params: Params): string {
-  return conditions.length === 0 ? '' : ` where ${conditions.map((c) => logicSql(c, params)).join(' and ')}`;
+export function whereSql(conditions: Array<Condition | Logic>, params: Params, table?: string, extra: string[] = []): string {
+  const all = [...conditions.map((c) => logicSql(c, params, table)), ...extra];
+  return all.length === 0 ? '' : ` where ${all.join(' and ')}`;
 }
 
-export function orderSql(terms: OrderTerm[], params: Params): string {
+export function orderSql(terms: OrderTerm[], params: Params, table?: string): string {
   if (terms.length === 0) return '';
-  return ` order by ${terms.map((t) => `${fieldSql(t.field, params)}${t.dir ? ` ${t.dir}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`).join(', ')}`;
+  return ` order by ${terms.map((t) => `${fieldSql(t.field, params, table)}${t.dir ? ` ${t.dir}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`).join(', ')}`;
 }

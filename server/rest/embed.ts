@@ -1,0 +1,154 @@
+// Resource embedding (select=*,comments(*),author:users!fk(name)): which
+// foreign key joins two relations, and the correlated subqueries that put the
+// related rows into each row's JSON.
+//   many-to-one   the parent holds the key        -> an object (or null)
+//   one-to-many   the child holds the key         -> an array
+//   many-to-many  a junction holds keys to both   -> an array
+// `!inner` keeps only parents that have a match; `...rel(cols)` spreads a
+// to-one relation's columns into the parent; rel.col=..., rel.order=...,
+// rel.limit=... scope filters, ordering and paging to the embedded rows.
+import { ApiError } from '../errors.ts';
+import type { Condition, EmbedItem, Logic, OrderTerm, SelectItem } from './grammar.ts';
+import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
+import { fieldSql, ident, logicSql, orderSql, type Params } from './sql.ts';
+
+export type Scope = { conditions: Array<Condition | Logic>; order: OrderTerm[]; limit: number | null; offset: number | null };
+export const emptyScope = (): Scope => ({ conditions: [], order: [], limit: null, offset: null });
+
+type Relationship = {
+  kind: 'many-to-one' | 'one-to-many' | 'many-to-many';
+  target: Relation;
+  describe: string;
+  from: (child: string, junction: string) => string;
+  on: (parent: string, child: string, junction: string) => string;
+};
+
+function qualified(schema: string, name: string): string {
+  return `${ident(schema)}.${ident(name)}`;
+}
+
+function pairs(a: string[], b: string[], left: string, right: string): string {
+  return a.map((col, i) => `${left}.${ident(col)} = ${right}.${ident(b[i]!)}`).join(' and ');
+}
+
+export function resolveRelationship(cache: SchemaCache, parent: Relation, item: EmbedItem): Relationship {
+  const found: Relationship[] = [];
+  const of = (fk: ForeignKey) => cache.find(fk.schema, fk.table);
+  const ref = (fk: ForeignKey) => cache.find(fk.refSchema, fk.refTable);
+  const isParent = (schema: string, table: string) => schema === parent.schema && table === parent.name;
+  const hintOk = (fk: ForeignKey) => item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint) || item.hint === fk.refTable;
+  for (const fk of cache.fks) {
+    // Many-to-one: the parent's key points at the embedded relation (named by table, constraint or key column).
+    if (isParent(fk.schema, fk.table) && (fk.refTable === item.name || fk.name === item.name || (fk.columns.length === 1 && fk.columns[0] === item.name)) && hintOk(fk)) {
+      const target = ref(fk);
+      if (target) {
+        found.push({
+          kind: 'many-to-one', target, describe: `${fk.table}(${fk.columns.join(',')}) -> ${fk.refTable} via ${fk.name}`,
+          from: (child) => `${qualified(target.schema, target.name)} ${child}`,
+          on: (p, child) => pairs(fk.refColumns, fk.columns, child, p),
+        });
+      }
+    }
+    // One-to-many: the embedded relation's key points at the parent.
+    if (isParent(fk.refSchema, fk.refTable) && fk.table === item.name && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
+      const target = of(fk);
+      if (target) {
+        found.push({
+          kind: 'one-to-many', target, describe: `${fk.refTable} <- ${fk.table}(${fk.columns.join(',')}) via ${fk.name}`,
+          from: (child) => `${qualified(target.schema, target.name)} ${child}`,
+          on: (p, child) => pairs(fk.columns, fk.refColumns, child, p),
+        });
+      }
+    }
+  }
+  // Many-to-many: a junction with one key to the parent and one to the embedded relation.
+  for (const toParent of cache.fks) {
+    if (!isParent(toParent.refSchema, toParent.refTable) || isParent(toParent.schema, toParent.table)) continue;
+    for (const toTarget of cache.fks) {
+      if (toTarget === toParent || toTarget.schema !== toParent.schema || toTarget.table !== toParent.table || toTarget.refTable !== item.name) continue;
+      if (item.hint !== null && item.hint !== toParent.table) continue;
+      const target = ref(toTarget);
+      if (!target) continue;
+      found.push({
+        kind: 'many-to-many', target, describe: `${parent.name} <- ${toParent.table} -> ${target.name}`,
+        from: (child, j) => `${qualified(target.schema, target.name)} ${child} join ${qualified(toParent.schema, toParent.table)} ${j} on ${pairs(toTarget.columns, toTarget.refColumns, j, child)}`,
+        on: (p, _child, j) => pairs(toParent.columns, toParent.refColumns, j, p),
+      });
+    }
+  }
+  if (found.length === 0) {
+    throw new ApiError('invalid_request', `Could not find a relationship between '${parent.name}' and '${item.name}' in the schema cache`, { code: 'PGRST200' });
+  }
+  if (found.length > 1) {
+    throw new ApiError('invalid_request', `Could not embed because more than one relationship was found for '${parent.name}' and '${item.name}'`, {
+      status: 300, code: 'PGRST201', details: found.map((r) => r.describe).join('; '),
+    });
+  }
+  return found[0]!;
+}
+
+export type SelectContext = { cache: SchemaCache; params: Params; scopes: Map<string, Scope>; next: () => string };
+export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }>; inner: string[] };
+
+/** The select list of one relation (aliased `alias`), embeds included. */
+export function buildSelect(rel: Relation, items: SelectItem[], alias: string, path: string, ctx: SelectContext): BuiltSelect {
+  const out: BuiltSelect = { columns: [], inner: [] };
+  for (const item of items) {
+    if (item.kind === 'star') {
+      out.columns.push({ expr: `${alias}.*`, name: null });
+    } else if (item.kind === 'column') {
+      const expr = fieldSql(item.field, ctx.params, alias);
+      out.columns.push({ expr: item.cast ? `(${expr})::${item.cast}` : expr, name: item.alias ?? item.field.json.at(-1)?.key ?? item.field.name });
+    } else {
+      embed(rel, item, alias, path, ctx, out);
+    }
+  }
+  return out;
+}
+
+export function selectListSql(built: BuiltSelect): string {
+  return built.columns.map((c) => (c.name === null ? c.expr : `${c.expr} as ${ident(c.name)}`)).join(', ');
+}
+
+function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: string, ctx: SelectContext, out: BuiltSelect): void {
+  const r = resolveRelationship(ctx.cache, parent, item);
+  const key = item.alias ?? item.name;
+  const childPath = path ? `${path}.${key}` : key;
+  const scope = ctx.scopes.get(childPath) ?? emptyScope();
+  const child = ctx.next();
+  const junction = ctx.next();
+  const toOne = r.kind === 'many-to-one';
+  const childSelect = buildSelect(r.target, item.select, child, childPath, ctx);
+  const conditions = [r.on(parentAlias, child, junction), ...scope.conditions.map((c) => logicSql(c, ctx.params, child)), ...childSelect.inner];
+  const where = ` where ${conditions.join(' and ')}`;
+  const from = r.from(child, junction);
+  if (item.join === 'inner') out.inner.push(`exists (select 1 from ${from}${where})`);
+
+  if (item.spread) {
+    if (!toOne) throw new ApiError('invalid_request', `A spread ("...${item.name}") needs a to-one relationship`, { code: 'PGRST119' });
+    const cols = childSelect.columns.flatMap((c) =>
+      c.name === null ? r.target.columns.map((col) => ({ expr: `${child}.${ident(col.name)}`, name: col.name })) : [c as { expr: string; name: string }],
+    );
+    for (const c of cols) out.columns.push({ expr: `(select ${c.expr} from ${from}${where} limit 1)`, name: c.name });
+    return;
+  }
+  const list = selectListSql(childSelect);
+  if (toOne) {
+    out.columns.push({ expr: `(select row_to_json(_pgrst_e) from (select ${list} from ${from}${where} limit 1) _pgrst_e)`, name: key });
+    return;
+  }
+  const order = orderSql(scope.order, ctx.params, child);
+  const page = `${scope.limit !== null ? ` limit ${ctx.params.add(scope.limit)}` : ''}${scope.offset ? ` offset ${ctx.params.add(scope.offset)}` : ''}`;
+  out.columns.push({ expr: `(select coalesce(json_agg(_pgrst_e), '[]') from (select ${list} from ${from}${where}${order}${page}) _pgrst_e)`, name: key });
+}
+
+/** Paths of every embed in a select tree ("comments", "comments.author", ...), longest first. */
+export function embedPaths(items: SelectItem[], prefix = ''): string[] {
+  const paths: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'embed') continue;
+    const path = prefix ? `${prefix}.${item.alias ?? item.name}` : (item.alias ?? item.name);
+    paths.push(path, ...embedPaths(item.select, path));
+  }
+  return paths.sort((a, b) => b.length - a.length);
+}
