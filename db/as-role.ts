@@ -18,7 +18,7 @@ export type RequestContext = {
   headers?: Record<string, string>;
 };
 
-export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
   return inTransaction(pool, async (client) => {
     await client.query(
       `select set_config('role', $1, true),
@@ -29,7 +29,7 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
       [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
     );
     return fn(client);
-  });
+  }, opts);
 }
 
 /**
@@ -37,13 +37,14 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
  * back when it throws. If even the rollback fails the connection is gone, and
  * it is dropped from the pool instead of being reused.
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query('begin');
     const result = await fn(client);
-    await client.query('commit');
+    // rollback: the caller wants the answer but not the change (Prefer: tx=rollback).
+    await client.query(opts.rollback ? 'rollback' : 'commit');
     return result;
   } catch (err) {
     await client.query('rollback').catch(() => {

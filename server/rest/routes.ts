@@ -12,7 +12,7 @@ import type { Relation, SchemaCache } from './schema-cache.ts';
 import { buildSelect, embedPaths, emptyScope, selectListSql, type Scope } from './embed.ts';
 import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
 
-type Prefer = { return?: string; count?: string; resolution?: string; missing?: string; handling?: string; maxAffected?: number };
+type Prefer = { return?: string; count?: string; resolution?: string; missing?: string; handling?: string; tx?: string; maxAffected?: number };
 
 function preferences(req: Request): Prefer {
   const out: Prefer = {};
@@ -20,7 +20,7 @@ function preferences(req: Request): Prefer {
   for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
     const [k, v] = part.trim().split('=').map((s) => s?.trim());
     if (!k || v === undefined) continue;
-    if (k === 'return' || k === 'count' || k === 'resolution' || k === 'missing' || k === 'handling') out[k] = v;
+    if (k === 'return' || k === 'count' || k === 'resolution' || k === 'missing' || k === 'handling' || k === 'tx') out[k] = v;
     else if (k === 'max-affected' && /^\d+$/.test(v)) out.maxAffected = Number(v);
   }
   return out;
@@ -89,7 +89,8 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
   const run = async <T>(req: Request, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     const role = req.auth!.role;
     try {
-      return await asRole(pool, { role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req) }, fn);
+      const rollback = preferences(req).tx === 'rollback';
+      return await asRole(pool, { role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req) }, fn, { rollback });
     } catch (err) {
       throw fromPostgresError(err, role);
     }
@@ -200,15 +201,30 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
       if (range[2]) limit = Math.min(limit ?? Infinity, Number(range[2]) - Number(range[1]) + 1);
     }
     const accept = String(req.headers.accept ?? '');
+    const csv = accept.includes('text/csv');
     const single = accept.includes('application/vnd.pgrst.object+json');
     const strip = accept.includes('nulls=stripped');
     const page = `${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''}`;
-    const agg = strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
+    const agg = csv
+      ? `coalesce((select string_agg(quote_ident(k), ',') from json_object_keys(json_agg(_pgrst_source)->0) k) || E'\\n' ||
+           string_agg((select string_agg(case when v is null then '' when v ~ '[,"\\n\\r]' then '"' || replace(v, '"', '""') || '"' else v end, ',')
+                       from json_each_text(row_to_json(_pgrst_source)) j(k, v)), E'\\n'), '')`
+      : strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
+    // count=exact counts; planned asks the planner; estimated counts exactly up to 1000 rows and estimates past that.
+    const exactCount = `(select count(*) from ${relationName(rel)} _pgrst_0${where})::int`;
     const sql = `with _pgrst_source as (select ${select} from ${relationName(rel)} _pgrst_0${where}${order}${page})
       select ${agg}::text as body, count(*)::int as page_rows,
-             ${prefer.count ? `(select count(*) from ${relationName(rel)} _pgrst_0${where})::int` : 'null::int'} as total
+             ${prefer.count === 'exact' || prefer.count === 'estimated' ? exactCount : 'null::int'} as total
         from _pgrst_source`;
-    const { rows } = await run(req, (c) => c.query<{ body: string; page_rows: number; total: number | null }>(sql, params.values));
+    const { rows } = await run(req, async (c) => {
+      const result = await c.query<{ body: string; page_rows: number; total: number | null }>(sql, params.values);
+      const counted = result.rows[0]!;
+      if (prefer.count === 'planned' || (prefer.count === 'estimated' && (counted.total ?? 0) > 1000)) {
+        const plan = await c.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`explain (format json) select 1 from ${relationName(rel)} _pgrst_0${where}`, params.values);
+        counted.total = plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+      }
+      return result;
+    });
     const r = rows[0]!;
     const total = r.total === null ? '*' : String(r.total);
     res.setHeader('Content-Range', r.page_rows === 0 ? `*/${total}` : `${offset}-${offset + r.page_rows - 1}/${total}`);
@@ -222,7 +238,7 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
       return;
     }
     const partial = r.total !== null && r.page_rows < r.total;
-    res.status(partial ? 206 : 200).type('application/json; charset=utf-8');
+    res.status(partial ? 206 : 200).type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
     if (req.method === 'HEAD') return void res.end();
     res.send(r.body);
   });
@@ -234,6 +250,13 @@ export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache 
     res.setHeader('Content-Range', `*/${rowsAffected}`);
     const applied = [prefer.return && `return=${prefer.return}`, prefer.resolution && `resolution=${prefer.resolution}`].filter(Boolean);
     if (applied.length) res.setHeader('Preference-Applied', applied.join(', '));
+    if (prefer.return === 'headers-only' && status === 201 && rowsAffected === 1) {
+      const row = JSON.parse(body)[0] as Record<string, unknown>;
+      const rel = target(req);
+      if (rel.primaryKey.length > 0 && rel.primaryKey.every((k) => k in row)) {
+        res.setHeader('Location', `/${rel.name}?${rel.primaryKey.map((k) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(String(row[k]))}`).join('&')}`);
+      }
+    }
     if (prefer.return === 'representation') {
       const single = String(req.headers.accept ?? '').includes('application/vnd.pgrst.object+json');
       if (single && rowsAffected !== 1) {

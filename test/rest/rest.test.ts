@@ -239,4 +239,26 @@ describe('row REST (/rest/v1)', () => {
     const wrongArgs = await anon.rpc('add', { z: 1 });
     assert.equal(wrongArgs.error?.code, 'PGRST202');
   });
+
+  it('honours tx=rollback, planned and estimated counts, CSV and headers-only', async () => {
+    const rolled = await rest('/countries?select=name', { method: 'POST', key: p.keys.serviceRoleKey, headers: { 'content-type': 'application/json', Prefer: 'return=representation, tx=rollback' }, body: JSON.stringify({ id: 50, name: 'Atlantis' }) });
+    assert.equal(rolled.status, 201);
+    assert.deepEqual(await rolled.json(), [{ name: 'Atlantis' }]);
+    const { rows } = await p.adminPool.query(`select count(*)::int as n from public.countries where id = 50`);
+    assert.deepEqual(rows, [{ n: 0 }], 'the answer came back, the change did not stay');
+
+    for (const count of ['planned', 'estimated'] as const) {
+      const counted = await anon.from('countries').select('id', { count });
+      assert.equal(typeof counted.count, 'number', count);
+      assert.ok(counted.count! >= 1);
+    }
+
+    const csv = await rest('/countries?select=id,name&order=id', { headers: { Accept: 'text/csv' } });
+    assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.equal(await csv.text(), 'id,name\n1,France\n3,Japan'); // Japan's id became 3 in the upsert test above
+
+    const located = await rest('/countries', { method: 'POST', key: p.keys.serviceRoleKey, headers: { 'content-type': 'application/json', Prefer: 'return=headers-only' }, body: JSON.stringify({ id: 60, name: 'Peru' }) });
+    assert.equal(located.status, 201);
+    assert.equal(located.headers.get('location'), '/countries?id=eq.60');
+  });
 });
