@@ -15,12 +15,12 @@ export const SURFACE_PREFIXES = ['/auth/v1', '/rest/v1', '/storage/v1', '/realti
 export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
   app.get('/health', healthHandler(opts.health));
-  const mounted = new Map((opts.surfaces ?? []).map((s) => [s.prefix, s]));
   for (const prefix of SURFACE_PREFIXES) {
-    const surface = mounted.get(prefix);
+    // Several routers may share a prefix (/api holds the database proxy and the AI surface).
+    const surfaces = (opts.surfaces ?? []).filter((s) => s.prefix === prefix);
     const router = express.Router();
-    router.use(apiKeyGate(opts.jwtSecret, surface?.open ?? []));
-    if (surface?.router) router.use(surface.router);
+    router.use(apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? [])));
+    for (const s of surfaces) if (s.router) router.use(s.router);
     router.use(notFoundHandler);
     app.use(prefix, router);
   }

@@ -13,6 +13,7 @@ import { createPool, withCredentials } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { authRoutes } from './auth/routes.ts';
+import { databaseProxyRoutes } from './database-proxy/routes.ts';
 import { restRoutes } from './rest/routes.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
@@ -87,12 +88,17 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     await schemaCache.load();
     await schemaCache.listen();
     cleanups.push(() => schemaCache.stop());
+    // The database proxy calls the REST layer of this same server, over loopback.
+    let apiPort = 0;
+    const loopbackHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     const surfaces: Surface[] = [
       { prefix: '/auth/v1', router: auth.router, open: auth.open },
-      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache }) },
+      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }) },
+      { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }) },
       ...(opts.surfaces ?? []),
     ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
+    apiPort = (api.address() as AddressInfo).port;
     const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool })] }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
 

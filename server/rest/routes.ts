@@ -9,6 +9,7 @@ import { asRole } from '../../db/as-role.ts';
 import { ApiError, fromPostgresError, route } from '../errors.ts';
 import { RESERVED, grammarError, parseCondition, parseLogic, parseNonNegative, parseOrder, parseSelect, type Condition, type Logic } from './grammar.ts';
 import type { Relation, SchemaCache } from './schema-cache.ts';
+import { openApi } from './openapi.ts';
 import { buildSelect, embedPaths, emptyScope, selectListSql, type Scope } from './embed.ts';
 import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
 
@@ -68,9 +69,35 @@ function relationName(rel: Relation): string {
   return `${ident(rel.schema)}.${ident(rel.name)}`;
 }
 
-export function restRoutes({ pool, cache }: { pool: pg.Pool; cache: SchemaCache }): Router {
+export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string }): Router {
   const router = express.Router();
   router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
+
+  router.get(
+    '/',
+    route(async (req, res) => {
+      if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
+      const profile = typeof req.headers['accept-profile'] === 'string' && req.headers['accept-profile'] ? req.headers['accept-profile'] : cache.exposedSchemas[0]!;
+      if (!cache.exposedSchemas.includes(profile)) {
+        throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
+      }
+      // What the caller's role may read or call, asked as that role.
+      const { rows } = await run(req, (c) =>
+        c.query<{ kind: string; name: string }>(
+          `select 'rel' as kind, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = $1 and c.relkind in ('r','v','m','f','p') and (has_table_privilege(c.oid, 'select') or has_table_privilege(c.oid, 'insert'))
+           union all
+           select 'fn', p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = $1 and p.prokind = 'f' and has_function_privilege(p.oid, 'execute')`,
+          [profile],
+        ),
+      );
+      const allowed = new Set(rows.map((r) => `${r.kind}:${r.name}`));
+      const relations = rows.filter((r) => r.kind === 'rel').map((r) => cache.find(profile, r.name)).filter((r): r is Relation => !!r);
+      const functions = [...new Set(rows.filter((r) => r.kind === 'fn').map((r) => r.name))].flatMap((n) => cache.findFunctions(profile, n)).filter((f) => allowed.has(`fn:${f.name}`));
+      res.type('application/openapi+json; charset=utf-8').send(JSON.stringify(openApi({ url: publicUrl, schema: profile, relations, functions })));
+    }),
+  );
 
   const target = (req: Request): Relation => {
     // Both headers, as the spec asks: the key identifies the project, the bearer the caller.
