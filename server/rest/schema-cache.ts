@@ -57,11 +57,36 @@ export class SchemaCache {
     return this.functions.get(`${schema}.${name}`) ?? [];
   }
 
-  async load(): Promise<void> {
-    await Promise.all([this.loadRelations(), this.loadFunctions(), this.loadForeignKeys()]);
+  private loading: Promise<void> | undefined;
+  private reloadAgain = false;
+
+  /**
+   * Loads the catalog. Reloads never overlap: one asked for while another runs
+   * makes exactly one more run after it, so a burst of DDL ends with a load
+   * that saw all of it, and an older load can never overwrite a newer one.
+   */
+  load(): Promise<void> {
+    if (this.loading) {
+      this.reloadAgain = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
+      try {
+        do {
+          this.reloadAgain = false;
+          const [relations, functions, fks] = await Promise.all([this.readRelations(), this.readFunctions(), this.readForeignKeys()]);
+          this.relations = relations;
+          this.functions = functions;
+          this.foreignKeys = fks;
+        } while (this.reloadAgain);
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
   }
 
-  private async loadForeignKeys(): Promise<void> {
+  private async readForeignKeys(): Promise<ForeignKey[]> {
     const { rows } = await this.pool.query<ForeignKey>(
       `select c.conname as name, sn.nspname as schema, s.relname as table,
               array(select a.attname::text from unnest(c.conkey) with ordinality k(n, i)
@@ -75,10 +100,10 @@ export class SchemaCache {
         where c.contype = 'f' and sn.nspname = any($1) and tn.nspname = any($1)`,
       [this.schemas],
     );
-    this.foreignKeys = rows;
+    return rows;
   }
 
-  private async loadFunctions(): Promise<void> {
+  private async readFunctions(): Promise<Map<string, DbFunction[]>> {
     const { rows } = await this.pool.query<{ schema: string; name: string; names: string[]; types: string[]; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; volatile: boolean; variadic: boolean }>(
       `select n.nspname as schema, p.proname as name,
               coalesce(p.proargnames, array_fill(''::text, array[p.pronargs])) as names,
@@ -102,10 +127,10 @@ export class SchemaCache {
       if (!fns.has(key)) fns.set(key, []);
       fns.get(key)!.push({ schema: r.schema, name: r.name, args, returnsSet: r.retset, returnsRows: r.rows, volatile: r.volatile });
     }
-    this.functions = fns;
+    return fns;
   }
 
-  private async loadRelations(): Promise<void> {
+  private async readRelations(): Promise<Map<string, Relation>> {
     const { rows } = await this.pool.query<{ schema: string; name: string; relkind: string; insertable: boolean; columns: Column[] | null; pk: string[] | null }>(
       `select n.nspname as schema, c.relname as name, c.relkind,
               c.relkind in ('r', 'p', 'f') or pg_relation_is_updatable(c.oid, true) & 8 = 8 as insertable,
@@ -120,13 +145,13 @@ export class SchemaCache {
         where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'f', 'p')`,
       [this.schemas],
     );
-    this.relations = new Map(
+    this.log.debug({ relations: rows.length }, 'schema cache loaded');
+    return new Map(
       rows.map((r) => [
         `${r.schema}.${r.name}`,
         { schema: r.schema, name: r.name, kind: r.relkind === 'v' || r.relkind === 'm' ? 'view' : 'table', insertable: r.insertable, columns: r.columns ?? [], primaryKey: r.pk ?? [] },
       ]),
     );
-    this.log.debug({ relations: rows.length }, 'schema cache loaded');
   }
 
   /** Listens for reload requests; reconnects with backoff if the connection drops. */
