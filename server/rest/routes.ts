@@ -6,6 +6,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type pg from 'pg';
 import { asRole } from '../../db/as-role.ts';
+import { queryAsRole } from '../../db/pipeline.ts';
 import { ApiError, fromPostgresError, route } from '../errors.ts';
 import { RESERVED, grammarError, parseCondition, parseLogic, parseNonNegative, parseOrder, parseSelect, type Condition, type Logic } from './grammar.ts';
 import type { Relation, SchemaCache } from './schema-cache.ts';
@@ -82,15 +83,13 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
         throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
       }
       // What the caller's role may read or call, asked as that role.
-      const { rows } = await run(req, (c) =>
-        c.query<{ kind: string; name: string }>(
+      const rows = await runOne<{ kind: string; name: string }>(req, 
           `select 'rel' as kind, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = $1 and c.relkind in ('r','v','m','f','p') and (has_table_privilege(c.oid, 'select') or has_table_privilege(c.oid, 'insert'))
            union all
            select 'fn', p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = $1 and p.prokind = 'f' and has_function_privilege(p.oid, 'execute')`,
           [profile],
-        ),
       );
       const allowed = new Set(rows.map((r) => `${r.kind}:${r.name}`));
       const relations = rows.filter((r) => r.kind === 'rel').map((r) => cache.find(profile, r.name)).filter((r): r is Relation => !!r);
@@ -118,6 +117,17 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
     try {
       const rollback = preferences(req).tx === 'rollback';
       return await asRole(pool, { role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req) }, fn, { rollback });
+    } catch (err) {
+      throw fromPostgresError(err, role);
+    }
+  };
+
+  /** A request that is one statement: one round trip (db/pipeline.ts), unless tx=rollback asks for a transaction. */
+  const runOne = async <R>(req: Request, sql: string, values: unknown[]): Promise<R[]> => {
+    if (preferences(req).tx === 'rollback') return (await run(req, (c) => c.query<R & pg.QueryResultRow>(sql, values))).rows;
+    const role = req.auth!.role;
+    try {
+      return await queryAsRole<R>(pool, { role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req) }, sql, values);
     } catch (err) {
       throw fromPostgresError(err, role);
     }
@@ -190,7 +200,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
     } else {
       sql = `select to_json(${call})::text as body, 1 as page_rows`;
     }
-    const { rows } = await run(req, (c) => c.query<{ body: string | null; page_rows: number }>(sql, params.values));
+    const rows = await runOne<{ body: string | null; page_rows: number }>(req, sql, params.values);
     const body = rows[0]!.body ?? 'null';
     if (String(req.headers.accept ?? '').includes('application/vnd.pgrst.object+json') && fn.returnsSet) {
       if (rows[0]!.page_rows !== 1) {
@@ -243,15 +253,21 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       select ${agg}::text as body, count(*)::int as page_rows,
              ${prefer.count === 'exact' || prefer.count === 'estimated' ? exactCount : 'null::int'} as total
         from _pgrst_source`;
-    const { rows } = await run(req, async (c) => {
-      const result = await c.query<{ body: string; page_rows: number; total: number | null }>(sql, params.values);
-      const counted = result.rows[0]!;
-      if (prefer.count === 'planned' || (prefer.count === 'estimated' && (counted.total ?? 0) > 1000)) {
-        const plan = await c.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`explain (format json) select 1 from ${relationName(rel)} _pgrst_0${where}`, params.values);
-        counted.total = plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
-      }
-      return result;
-    });
+    type Page = { body: string; page_rows: number; total: number | null };
+    const planned = prefer.count === 'planned' || prefer.count === 'estimated';
+    const rows = planned
+      ? (
+          await run(req, async (c) => {
+            const result = await c.query<Page>(sql, params.values);
+            const counted = result.rows[0]!;
+            if (prefer.count === 'planned' || (counted.total ?? 0) > 1000) {
+              const plan = await c.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`explain (format json) select 1 from ${relationName(rel)} _pgrst_0${where}`, params.values);
+              counted.total = plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+            }
+            return result;
+          })
+        ).rows
+      : await runOne<Page>(req, sql, params.values);
     const r = rows[0]!;
     const total = r.total === null ? '*' : String(r.total);
     res.setHeader('Content-Range', r.page_rows === 0 ? `*/${total}` : `${offset}-${offset + r.page_rows - 1}/${total}`);
@@ -299,6 +315,16 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
         throw new ApiError('invalid_request', `Could not find the '${col}' column of '${rel.name}' in the schema cache`, { code: 'PGRST204' });
       }
     }
+  };
+
+  /** A write: one round trip, or a transaction when max-affected must be able to undo it. */
+  const write = async (req: Request, prefer: Prefer, sql: string, values: unknown[]): Promise<{ rows: Array<{ body: string; affected: number }> }> => {
+    if (prefer.handling !== 'strict' || prefer.maxAffected === undefined) return { rows: await runOne<{ body: string; affected: number }>(req, sql, values) };
+    return run(req, async (c) => {
+      const result = await c.query<{ body: string; affected: number }>(sql, values);
+      guardAffected(prefer, result.rows[0]!.affected);
+      return result;
+    });
   };
 
   /** max-affected with handling=strict: more rows than allowed rolls the change back. */
@@ -357,11 +383,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const union = inserts.map((_, i) => `select * from _pgrst_ins${i}`).join(' union all ');
       const sql = `with ${inserts.join(', ')}, _pgrst_source as (${union})
         select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
-      const { rows } = await run(req, async (c) => {
-        const result = await c.query<{ body: string; affected: number }>(sql, params.values);
-        guardAffected(prefer, result.rows[0]!.affected);
-        return result;
-      });
+      const { rows } = await write(req, prefer, sql, params.values);
       respondWrite(req, res, 201, prefer, rows[0]!.body, rows[0]!.affected);
     }),
   );
@@ -386,11 +408,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
           update ${relationName(rel)} set (${cols}) = (select ${cols} from json_populate_record(null::${relationName(rel)}, ${payload}::json))${where}
           returning ${returning})
         select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
-      const { rows } = await run(req, async (c) => {
-        const result = await c.query<{ body: string; affected: number }>(sql, params.values);
-        guardAffected(prefer, result.rows[0]!.affected);
-        return result;
-      });
+      const { rows } = await write(req, prefer, sql, params.values);
       respondWrite(req, res, 200, prefer, rows[0]!.body, rows[0]!.affected);
     }),
   );
@@ -406,11 +424,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
       const sql = `with _pgrst_source as (delete from ${relationName(rel)}${where} returning ${returning})
         select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
-      const { rows } = await run(req, async (c) => {
-        const result = await c.query<{ body: string; affected: number }>(sql, params.values);
-        guardAffected(prefer, result.rows[0]!.affected);
-        return result;
-      });
+      const { rows } = await write(req, prefer, sql, params.values);
       respondWrite(req, res, 200, prefer, rows[0]!.body, rows[0]!.affected);
     }),
   );

@@ -1,0 +1,124 @@
+// asRole in one round trip, for a request that is a single SQL statement.
+//
+// In Postgres's extended protocol, everything sent before one Sync runs as one
+// implicit transaction. So this sends, in one flight:
+//   Parse/Bind/Execute  select set_config('role', $1, true), ... claims ...
+//   Parse/Bind/Describe/Execute  the request's statement, with its bound values
+//   Sync
+// The role and claims are transaction-local exactly as with asRole() (the
+// settings end with the implicit transaction at Sync), values stay bound, and
+// an error in either statement rolls both back. node-pg accepts such a custom
+// "submittable" query object; it pipelines nothing by itself.
+import pg from 'pg';
+import utils from 'pg/lib/utils.js';
+import type { RequestContext } from './as-role.ts';
+
+const SET_CONTEXT = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+  set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true)`;
+
+type Field = { name: string; dataTypeID: number; format: string };
+type Connection = {
+  stream: { cork?: () => void; uncork?: () => void };
+  parse: (q: { text: string; name: string; types: unknown[] }) => void;
+  bind: (c: { portal: string; statement: string; values: unknown[]; valueMapper: (v: unknown) => unknown }) => void;
+  describe: (d: { type: 'P'; name: string }) => void;
+  execute: (e: { portal: string; rows: number }) => void;
+  sync: () => void;
+  sendCopyFail: (msg: string) => void;
+};
+
+class ContextPipeline<R> {
+  private completed = 0;
+  private parsers: Array<(v: string) => unknown> = [];
+  private fields: Field[] = [];
+  private readonly rows: R[] = [];
+  private settled = false;
+  private readonly ctxValues: unknown[];
+  private readonly text: string;
+  private readonly values: unknown[];
+  private readonly done: (err: Error | null, rows?: R[]) => void;
+
+  constructor(ctxValues: unknown[], text: string, values: unknown[], done: (err: Error | null, rows?: R[]) => void) {
+    this.ctxValues = ctxValues;
+    this.text = text;
+    this.values = values;
+    this.done = done;
+  }
+
+  submit(connection: Connection): void {
+    connection.stream.cork?.();
+    try {
+      connection.parse({ text: SET_CONTEXT, name: '', types: [] });
+      connection.bind({ portal: '', statement: '', values: this.ctxValues, valueMapper: utils.prepareValue });
+      connection.execute({ portal: '', rows: 0 });
+      connection.parse({ text: this.text, name: '', types: [] });
+      connection.bind({ portal: '', statement: '', values: this.values, valueMapper: utils.prepareValue });
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '', rows: 0 });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+  }
+
+  handleRowDescription(msg: { fields: Field[] }): void {
+    this.fields = msg.fields;
+    this.parsers = msg.fields.map((f) => pg.types.getTypeParser(f.dataTypeID, f.format === 'binary' ? 'binary' : 'text') as (v: string) => unknown);
+  }
+
+  handleDataRow(msg: { fields: Array<string | null> }): void {
+    if (this.completed < 1) return; // the set_config row
+    const row: Record<string, unknown> = {};
+    msg.fields.forEach((raw, i) => {
+      row[this.fields[i]!.name] = raw === null ? null : this.parsers[i]!(raw);
+    });
+    this.rows.push(row as R);
+  }
+
+  handleCommandComplete(): void {
+    this.completed++;
+  }
+
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(connection: Connection): void {
+    connection.sendCopyFail('COPY is not supported here');
+  }
+  handleCopyData(): void {}
+
+  handleError(err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.done(err);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.done(null, this.rows);
+  }
+}
+
+/** One statement as the context's role, in one round trip. Returns its rows. */
+export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ctx: RequestContext, text: string, values: unknown[]): Promise<R[]> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    return await new Promise<R[]>((resolve, reject) => {
+      const pipeline = new ContextPipeline<R>(
+        [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
+        text,
+        values,
+        (err, rows) => (err ? reject(err) : resolve(rows!)),
+      );
+      (client as unknown as { query: (q: unknown) => void }).query(pipeline);
+    });
+  } catch (err) {
+    // A lost connection must not go back to the pool.
+    const code = (err as { code?: string }).code;
+    broken = !code || /^(08|57P0)/.test(code);
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
