@@ -9,6 +9,7 @@
 // settings end with the implicit transaction at Sync), values stay bound, and
 // an error in either statement rolls both back. node-pg accepts such a custom
 // "submittable" query object; it pipelines nothing by itself.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import type { RequestContext } from './as-role.ts';
@@ -17,7 +18,21 @@ const SET_CONTEXT = `select set_config('role', $1, true), set_config('request.jw
   set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true)`;
 
 type Field = { name: string; dataTypeID: number; format: string };
+
+// Prepared statements, per connection: a statement's text is parsed and planned
+// once per connection, like node-pg's named queries. After an error we cannot
+// tell whether a Parse in the failed flight created its statement, so such a
+// name is closed (harmless if it does not exist) before its next Parse.
+const MAX_PREPARED = 256;
+type Prepared = { ready: Set<string>; uncertain: Set<string> };
+const prepared = new WeakMap<object, Prepared>();
+const CONTEXT_NAME = 'pgbase_ctx';
+
+function statementName(text: string): string {
+  return `pgbase_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+}
 type Connection = {
+  close: (c: { type: 'S'; name: string }) => void;
   stream: { cork?: () => void; uncork?: () => void };
   parse: (q: { text: string; name: string; types: unknown[] }) => void;
   bind: (c: { portal: string; statement: string; values: unknown[]; valueMapper: (v: unknown) => unknown }) => void;
@@ -45,19 +60,52 @@ class ContextPipeline<R> {
     this.done = done;
   }
 
+  private connection: Connection | undefined;
+  private parsedNow: string[] = [];
+
   submit(connection: Connection): void {
+    this.connection = connection;
+    let state = prepared.get(connection);
+    if (!state) {
+      state = { ready: new Set(), uncertain: new Set() };
+      prepared.set(connection, state);
+    }
+    const use = (name: string, text: string): string => {
+      if (state.ready.has(name)) return name;
+      if (state.ready.size >= MAX_PREPARED) {
+        connection.parse({ text, name: '', types: [] });
+        return '';
+      }
+      if (state.uncertain.has(name)) connection.close({ type: 'S', name });
+      connection.parse({ text, name, types: [] });
+      this.parsedNow.push(name);
+      return name;
+    };
     connection.stream.cork?.();
     try {
-      connection.parse({ text: SET_CONTEXT, name: '', types: [] });
-      connection.bind({ portal: '', statement: '', values: this.ctxValues, valueMapper: utils.prepareValue });
+      const ctx = use(CONTEXT_NAME, SET_CONTEXT);
+      connection.bind({ portal: '', statement: ctx, values: this.ctxValues, valueMapper: utils.prepareValue });
       connection.execute({ portal: '', rows: 0 });
-      connection.parse({ text: this.text, name: '', types: [] });
-      connection.bind({ portal: '', statement: '', values: this.values, valueMapper: utils.prepareValue });
+      const main = use(statementName(this.text), this.text);
+      connection.bind({ portal: '', statement: main, values: this.values, valueMapper: utils.prepareValue });
       connection.describe({ type: 'P', name: '' });
       connection.execute({ portal: '', rows: 0 });
       connection.sync();
     } finally {
       connection.stream.uncork?.();
+    }
+  }
+
+  /** After the flight: what it parsed is prepared now, or uncertain if it failed. */
+  private settle(failed: boolean): void {
+    const state = this.connection && prepared.get(this.connection);
+    if (!state) return;
+    for (const name of this.parsedNow) {
+      if (failed) state.uncertain.add(name);
+      else {
+        state.ready.add(name);
+        state.uncertain.delete(name);
+      }
     }
   }
 
@@ -89,12 +137,14 @@ class ContextPipeline<R> {
   handleError(err: Error): void {
     if (this.settled) return;
     this.settled = true;
+    this.settle(true);
     this.done(err);
   }
 
   handleReadyForQuery(): void {
     if (this.settled) return;
     this.settled = true;
+    this.settle(false);
     this.done(null, this.rows);
   }
 }

@@ -18,7 +18,10 @@ export function baseApp(log: Logger, trust: string = 'false'): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy(trust));
-  app.set('query parser', 'extended');
+  // Flat query strings only (node:querystring): no route reads nested objects, and qs costs per request.
+  app.set('query parser', 'simple');
+  // No ETag: PostgREST sends none, and hashing every body costs per request.
+  app.set('etag', false);
   app.use(
     pinoHttp({
       logger: log,

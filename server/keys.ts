@@ -106,10 +106,29 @@ export async function resolveKeys(config: Config, local?: LocalSecrets): Promise
 
 export type Verdict = { ok: true; claims: Claims } | { ok: false; reason: 'expired' | 'invalid' };
 
+// Verified tokens, by their exact text: every request carries the same apikey
+// and a bearer it sent before, and HMAC through WebCrypto costs more than the
+// rest of a simple request. An entry holds only what verification proved; its
+// expiry is checked again on every hit. Bounded; the oldest entries go first.
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { secret: string; claims: Claims; until: number }>();
+
 /** Verifies a project token: HS256 only (so alg "none" and algorithm swaps fail), signature, exp and nbf. */
 export async function verifyToken(secret: string, token: string): Promise<Verdict> {
+  const hit = verified.get(token);
+  if (hit && hit.secret === secret) {
+    if (Date.now() < hit.until) return { ok: true, claims: hit.claims };
+    verified.delete(token);
+  }
   try {
     const { payload } = await jwtVerify(token, secretKey(secret), { algorithms: [ALGORITHM] });
+    const now = Date.now();
+    // Never past exp; tokens without exp (API keys) are re-verified every five minutes.
+    const until = Math.min(typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity, now + 300_000);
+    if (payload.nbf === undefined || payload.nbf * 1000 <= now) {
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+      verified.set(token, { secret, claims: payload as Claims, until });
+    }
     return { ok: true, claims: payload as Claims };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };

@@ -42,13 +42,20 @@ describe('queryAsRole: role, claims and one statement in one round trip', () => 
 
   it('rolls back a failing statement and keeps the connection usable', async () => {
     await assert.rejects(queryAsRole(single, as, `insert into public.notes (owner, body) values ($1, 'forged')`, ['00000000-0000-4000-8000-000000000000']), { code: '42501' });
+    // The same statement failing again on the same connection: prepared or not, it is re-prepared cleanly.
+    await assert.rejects(queryAsRole(single, as, `insert into public.notes (owner, body) values ($1, 'forged')`, ['00000000-0000-4000-8000-000000000000']), { code: '42501' });
+    await assert.rejects(queryAsRole(single, as, 'select nope from public.notes', []), { code: '42703' });
     await assert.rejects(queryAsRole(single, as, 'select nope from public.notes', []), { code: '42703' });
     await assert.rejects(queryAsRole(single, { ...as, role: 'postgres' }, 'select 1', []), { code: '42501' });
     const rows = await queryAsRole<{ n: number }>(single, as, 'select count(*)::int as n from public.notes', []);
     assert.deepEqual(rows, [{ n: 1 }]);
     const inserted = await queryAsRole<{ body: string }>(single, as, `insert into public.notes (body) values ($1) returning body`, ['mine']);
     assert.deepEqual(inserted, [{ body: 'mine' }]);
+    const again = await queryAsRole<{ body: string }>(single, as, `insert into public.notes (body) values ($1) returning body`, ['mine too']);
+    assert.deepEqual(again, [{ body: 'mine too' }], 'a prepared statement is reused');
     const { rows: committed } = await p.adminPool.query(`select count(*)::int as n from public.notes where body = 'mine' and owner = $1`, [ADA]);
     assert.deepEqual(committed, [{ n: 1 }], 'a successful statement commits at Sync');
+    const { rows: names } = await single.query(`select count(*)::int as n from pg_prepared_statements where name like 'pgbase_%'`);
+    assert.ok(names[0].n >= 2, 'statements are prepared once per connection');
   });
 });
