@@ -13,7 +13,9 @@ import { createPool, withCredentials } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { authRoutes } from './auth/routes.ts';
+import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
+import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
@@ -91,7 +93,13 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     // The database proxy calls the REST layer of this same server, over loopback.
     let apiPort = 0;
     const loopbackHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    const graphql = graphqlSurface({ pool: requestPool, schemas: config.REST_SCHEMAS.split(','), graphiql: process.env.NODE_ENV !== 'production' });
+    cleanups.push(() => graphql.release());
+    schemaCache.onReload(() => graphql.reload());
+    const graphqlRouter = express.Router();
+    graphqlRouter.use(graphql.handler);
     const surfaces: Surface[] = [
+      { prefix: '/graphql/v1', router: graphqlRouter },
       { prefix: '/auth/v1', router: auth.router, open: auth.open },
       { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }) },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }) },

@@ -57,6 +57,13 @@ export class SchemaCache {
     return this.functions.get(`${schema}.${name}`) ?? [];
   }
 
+  private readonly reloadListeners: Array<() => Promise<void>> = [];
+
+  /** Called after each reload that followed a change (the GraphQL schema rebuilds here). */
+  onReload(listener: () => Promise<void>): void {
+    this.reloadListeners.push(listener);
+  }
+
   private loading: Promise<void> | undefined;
   private reloadAgain = false;
 
@@ -169,7 +176,9 @@ export class SchemaCache {
       });
       client.on('notification', (msg) => {
         if (msg.channel === 'pgrst' && (msg.payload === 'reload schema' || msg.payload === '')) {
-          this.load().catch((err: Error) => this.log.error({ error: err.message }, 'schema cache reload failed'));
+          this.load()
+            .then(() => Promise.all(this.reloadListeners.map((l) => l())))
+            .catch((err: Error) => this.log.error({ error: err.message }, 'schema reload failed'));
         }
       });
       try {
