@@ -69,6 +69,8 @@ try {
   }
   const barePort = await freePort();
   await start(['bench/bare-server.ts', String(barePort), cluster.url], {}, (o) => o.includes('ready'));
+  const pglPort = await freePort();
+  await start(['bench/postgraphile-server.ts', String(pglPort), cluster.url], {}, (o) => o.includes('ready'));
 
   const anonKey = await signToken(SECRET, { role: 'anon' }, 3600);
   const serviceKey = await signToken(SECRET, { role: 'service_role' }, 3600);
@@ -83,6 +85,8 @@ try {
     args.push(url);
     const { stdout } = await run(process.execPath, args, { maxBuffer: 16 << 20 });
     const r = JSON.parse(stdout) as { requests: { average: number; total: number }; duration: number; latency: { p99: number }; '2xx': number; non2xx: number; errors: number };
+    // A figure counts only if every answer was a success.
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
     return { rps: opts.amount ? r.requests.total / r.duration : r.requests.average, p99: r.latency.p99, ok: r['2xx'], total: r['2xx'] + r.non2xx + r.errors };
   };
   const pgbench = (sql: string): number => {
@@ -99,7 +103,12 @@ try {
   const one = await cannon(rest('/items?id=eq.4242'), { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } });
   const oneBare = await cannon(bare('/one?id=4242'));
   const onePg = pgbench('select * from public.items where id = 4242;\n');
-  console.log(`GET one row by pk        pgbase ${f(one.rps)}/s p99 ${one.p99} ms | bare node+pg ${f(oneBare.rps)}/s p99 ${oneBare.p99} ms | pgbench ${f(onePg)}/s | pgbase/bare ${(one.rps / oneBare.rps).toFixed(2)}`);
+  // PostGraphile alone, as the postgres login (no RLS), answering the same row.
+  const pglQuery = JSON.stringify({ query: '{ itemByRowId(rowId: "4242") { rowId owner name qty } }' });
+  const probe = (await (await fetch(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery })).json()) as { data?: { itemByRowId?: { rowId: string } } };
+  if (probe.data?.itemByRowId?.rowId !== '4242') throw new Error(`PostGraphile did not answer the row: ${JSON.stringify(probe)}`);
+  const onePgl = await cannon(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery });
+  console.log(`GET one row by pk        pgbase ${f(one.rps)}/s p99 ${one.p99} ms | bare node+pg ${f(oneBare.rps)}/s p99 ${oneBare.p99} ms | pgbench ${f(onePg)}/s | PostGraphile 5 ${f(onePgl.rps)}/s p99 ${onePgl.p99} ms | pgbase/bare ${(one.rps / oneBare.rps).toFixed(2)}, pgbase/PostGraphile ${(one.rps / onePgl.rps).toFixed(2)}`);
 
   const page = await cannon(rest('/items?select=*&limit=10'), { headers: { apikey: anonKey, authorization: `Bearer ${userToken}` } });
   const pageBare = await cannon(bare('/page'));

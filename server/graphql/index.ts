@@ -24,9 +24,9 @@ export function graphqlSurface(opts: { pool: pg.Pool; schemas: string[]; graphiq
     const serv = pgl.createServ(grafserv);
     return { pgl, serv, handle: serv.createHandler() };
   };
+  // Releasing the server releases its PostGraphile instance too.
   const release = async (i: Instance) => {
     await i.serv.release();
-    await i.pgl.release();
   };
   let current = build();
   return {
