@@ -74,14 +74,26 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
   const router = express.Router();
   router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
 
+  /**
+   * The schema a request addresses (Accept-Profile for reads, Content-Profile
+   * for writes, else the first exposed one), after the spec's rule that both
+   * apikey and Authorization are sent.
+   */
+  const profileOf = (req: Request): string => {
+    if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
+    const header = req.method === 'GET' || req.method === 'HEAD' ? req.headers['accept-profile'] : req.headers['content-profile'];
+    const schema = typeof header === 'string' && header ? header : cache.exposedSchemas[0]!;
+    if (!cache.exposedSchemas.includes(schema)) {
+      throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
+    }
+    return schema;
+  };
+
+
   router.get(
     '/',
     route(async (req, res) => {
-      if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
-      const profile = typeof req.headers['accept-profile'] === 'string' && req.headers['accept-profile'] ? req.headers['accept-profile'] : cache.exposedSchemas[0]!;
-      if (!cache.exposedSchemas.includes(profile)) {
-        throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
-      }
+      const profile = profileOf(req);
       // What the caller's role may read or call, asked as that role.
       const rows = await runOne<{ kind: string; name: string }>(req, 
           `select 'rel' as kind, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -100,12 +112,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
 
   const target = (req: Request): Relation => {
     // Both headers, as the spec asks: the key identifies the project, the bearer the caller.
-    if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
-    const profileHeader = req.method === 'GET' || req.method === 'HEAD' ? req.headers['accept-profile'] : req.headers['content-profile'];
-    const schema = typeof profileHeader === 'string' && profileHeader ? profileHeader : cache.exposedSchemas[0]!;
-    if (!cache.exposedSchemas.includes(schema)) {
-      throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
-    }
+    const schema = profileOf(req);
     const name = String(req.params.table);
     const rel = cache.find(schema, name);
     if (!rel) throw new ApiError('not_found', `Could not find the table '${schema}.${name}' in the schema cache`, { code: 'PGRST205' });
@@ -139,12 +146,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
   // query (stable and immutable functions only). Functions returning rows are
   // selectable, filterable and orderable like a table.
   const callFunction = route(async (req, res) => {
-    if (!req.auth?.bearer) throw new ApiError('unauthorized', 'Both apikey and Authorization headers are required', { code: 'PGRST301' });
-    const profileHeader = req.method === 'GET' || req.method === 'HEAD' ? req.headers['accept-profile'] : req.headers['content-profile'];
-    const schema = typeof profileHeader === 'string' && profileHeader ? profileHeader : cache.exposedSchemas[0]!;
-    if (!cache.exposedSchemas.includes(schema)) {
-      throw new ApiError('invalid_request', `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}`, { status: 406, code: 'PGRST106' });
-    }
+    const schema = profileOf(req);
     const name = String(req.params.fn);
     const q = search(req);
     const readOnly = req.method === 'GET' || req.method === 'HEAD';
@@ -317,6 +319,15 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
     }
   };
 
+  /** What a write statement's rows become: the JSON array and how many there are. */
+  const WRITE_RESULT = `select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
+
+  /** Runs a write whose rows are in CTE _pgrst_source and answers it per Prefer. */
+  const writeAndRespond = async (req: Request, res: Response, status: number, prefer: Prefer, withSource: string, values: unknown[]) => {
+    const { rows } = await write(req, prefer, `${withSource} ${WRITE_RESULT}`, values);
+    respondWrite(req, res, status, prefer, rows[0]!.body, rows[0]!.affected);
+  };
+
   /** A write: one round trip, or a transaction when max-affected must be able to undo it. */
   const write = async (req: Request, prefer: Prefer, sql: string, values: unknown[]): Promise<{ rows: Array<{ body: string; affected: number }> }> => {
     if (prefer.handling !== 'strict' || prefer.maxAffected === undefined) return { rows: await runOne<{ body: string; affected: number }>(req, sql, values) };
@@ -381,10 +392,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
         return `_pgrst_ins${i} as (${insert}${conflict} returning ${returning})`;
       });
       const union = inserts.map((_, i) => `select * from _pgrst_ins${i}`).join(' union all ');
-      const sql = `with ${inserts.join(', ')}, _pgrst_source as (${union})
-        select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
-      const { rows } = await write(req, prefer, sql, params.values);
-      respondWrite(req, res, 201, prefer, rows[0]!.body, rows[0]!.affected);
+      await writeAndRespond(req, res, 201, prefer, `with ${inserts.join(', ')}, _pgrst_source as (${union})`, params.values);
     }),
   );
 
@@ -404,12 +412,8 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const where = whereSql(conditions(q), params);
       const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
       const cols = columns.map(ident).join(', ');
-      const sql = `with _pgrst_source as (
-          update ${relationName(rel)} set (${cols}) = (select ${cols} from json_populate_record(null::${relationName(rel)}, ${payload}::json))${where}
-          returning ${returning})
-        select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
-      const { rows } = await write(req, prefer, sql, params.values);
-      respondWrite(req, res, 200, prefer, rows[0]!.body, rows[0]!.affected);
+      const update = `update ${relationName(rel)} set (${cols}) = (select ${cols} from json_populate_record(null::${relationName(rel)}, ${payload}::json))${where} returning ${returning}`;
+      await writeAndRespond(req, res, 200, prefer, `with _pgrst_source as (${update})`, params.values);
     }),
   );
 
@@ -422,10 +426,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const params = new Params();
       const where = whereSql(conditions(q), params);
       const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
-      const sql = `with _pgrst_source as (delete from ${relationName(rel)}${where} returning ${returning})
-        select coalesce(json_agg(_pgrst_source), '[]')::text as body, count(*)::int as affected from _pgrst_source`;
-      const { rows } = await write(req, prefer, sql, params.values);
-      respondWrite(req, res, 200, prefer, rows[0]!.body, rows[0]!.affected);
+      await writeAndRespond(req, res, 200, prefer, `with _pgrst_source as (delete from ${relationName(rel)}${where} returning ${returning})`, params.values);
     }),
   );
 
