@@ -119,6 +119,40 @@ begin
 end
 $$;
 
+-- A new user with its first-party identity (e-mail or phone), as GoTrue creates
+-- them. Every path that creates a user this way goes through here: sign-up,
+-- one-time codes, the admin API and invites.
+create or replace function auth.create_user(p_email text, p_phone text, p_encrypted_password text, p_confirmed boolean,
+                                            p_user_metadata jsonb, p_app_metadata jsonb default '{}', p_role text default null,
+                                            p_banned_until timestamptz default null, p_via text default null)
+returns auth.users
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_provider text := case when p_email is not null then 'email' else 'phone' end;
+  v_user auth.users;
+begin
+  insert into auth.users (instance_id, id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at,
+                          raw_app_meta_data, raw_user_meta_data, banned_until, is_super_admin, created_at, updated_at)
+  values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', coalesce(nullif(p_role, ''), 'authenticated'),
+          p_email, case when p_email is null then p_phone end, coalesce(p_encrypted_password, ''),
+          case when p_confirmed and p_email is not null then now() end,
+          case when p_confirmed and p_email is null then now() end,
+          jsonb_build_object('provider', v_provider, 'providers', jsonb_build_array(v_provider)) || coalesce(p_app_metadata, '{}'),
+          coalesce(p_user_metadata, '{}'), p_banned_until, false, now(), now())
+  returning * into v_user;
+  insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
+  values (v_user.id::text, v_user.id,
+          jsonb_strip_nulls(jsonb_build_object('sub', v_user.id::text, 'email', p_email, 'phone', v_user.phone,
+                                               'email_verified', coalesce(p_confirmed, false) and p_email is not null,
+                                               'phone_verified', coalesce(p_confirmed, false) and p_email is null)),
+          v_provider, now(), now());
+  perform auth.audit('user_signedup', v_user.id, coalesce(p_email, p_phone), jsonb_strip_nulls(jsonb_build_object('provider', v_provider, 'via', p_via)));
+  return v_user;
+end
+$$;
+
 -- Sign-up by email or phone. Returns the user; with autoconfirm off the user is
 -- left unconfirmed and the caller sends the confirmation.
 create or replace function auth.sign_up(
@@ -129,7 +163,6 @@ set search_path = ''
 as $$
 declare
   v_email text := auth.valid_email(p_email);
-  v_provider text := case when v_email is not null then 'email' else 'phone' end;
   v_user auth.users;
 begin
   if v_email is null and nullif(trim(p_phone), '') is null then
@@ -150,25 +183,8 @@ begin
     return v_user;
   end if;
 
-  insert into auth.users (instance_id, id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at,
-                          raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at)
-  values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', v_email,
-          case when v_email is null then p_phone end,
-          extensions.crypt(p_password, extensions.gen_salt('bf', p_cost)),
-          case when p_autoconfirm and v_email is not null then now() end,
-          case when p_autoconfirm and v_email is null then now() end,
-          jsonb_build_object('provider', v_provider, 'providers', jsonb_build_array(v_provider)),
-          coalesce(p_data, '{}'), false, now(), now())
-  returning * into v_user;
-
-  insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
-  values (v_user.id::text, v_user.id,
-          jsonb_strip_nulls(jsonb_build_object('sub', v_user.id::text, 'email', v_email, 'phone', case when v_email is null then p_phone end,
-                                               'email_verified', false, 'phone_verified', false)),
-          v_provider, null, now(), now());
-
-  perform auth.audit('user_signedup', v_user.id, coalesce(v_email, p_phone), jsonb_build_object('provider', v_provider));
-  return v_user;
+  return auth.create_user(v_email, case when v_email is null then p_phone end,
+                          extensions.crypt(p_password, extensions.gen_salt('bf', p_cost)), p_autoconfirm, p_data);
 end
 $$;
 

@@ -134,13 +134,7 @@ begin
     if not p_create_user then
       return;
     end if;
-    insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at)
-    values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', v_email,
-            '{"provider":"email","providers":["email"]}', coalesce(p_data, '{}'), false, now(), now())
-    returning * into v_user;
-    insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-    values (v_user.id::text, v_user.id, jsonb_build_object('sub', v_user.id::text, 'email', v_email, 'email_verified', false, 'phone_verified', false), 'email', now(), now());
-    perform auth.audit('user_signedup', v_user.id, v_email, '{"provider":"email","via":"otp"}');
+    v_user := auth.create_user(v_email, null, null, false, p_data, p_via => 'otp');
   end if;
   if v_user.email_confirmed_at is null then
     v_code := auth.issue_one_time_token(v_user.id, 'confirmation_token', v_email);

@@ -60,7 +60,6 @@ set search_path = ''
 as $$
 declare
   v_email text := auth.valid_email(p_email);
-  v_provider text := case when v_email is not null then 'email' else 'phone' end;
   v_user auth.users;
 begin
   if v_email is null and nullif(trim(p_phone), '') is null then
@@ -69,23 +68,11 @@ begin
   if exists (select 1 from auth.users where (v_email is not null and email = v_email) or (v_email is null and phone = p_phone)) then
     perform auth.raise_error(422, 'email_exists', 'A user with this email address has already been registered');
   end if;
-  insert into auth.users (instance_id, id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at,
-                          raw_app_meta_data, raw_user_meta_data, banned_until, is_super_admin, created_at, updated_at)
-  values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', coalesce(nullif(p_role, ''), 'authenticated'),
-          v_email, case when v_email is null then p_phone end,
-          case when p_password is not null then extensions.crypt(p_password, extensions.gen_salt('bf', p_cost)) else '' end,
-          case when p_email_confirm and v_email is not null then now() end,
-          case when p_phone_confirm and v_email is null then now() end,
-          jsonb_build_object('provider', v_provider, 'providers', jsonb_build_array(v_provider)) || coalesce(p_app_metadata, '{}'),
-          coalesce(p_user_metadata, '{}'),
-          case when p_ban_seconds > 0 then now() + make_interval(secs => p_ban_seconds) end, false, now(), now())
-  returning * into v_user;
-  insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-  values (v_user.id::text, v_user.id,
-          jsonb_strip_nulls(jsonb_build_object('sub', v_user.id::text, 'email', v_email, 'phone', v_user.phone,
-                                               'email_verified', coalesce(p_email_confirm, false), 'phone_verified', coalesce(p_phone_confirm, false))),
-          v_provider, now(), now());
-  perform auth.audit('user_signedup', v_user.id, coalesce(v_email, p_phone), '{"by":"admin"}');
+  v_user := auth.create_user(v_email, case when v_email is null then p_phone end,
+                             case when p_password is not null then extensions.crypt(p_password, extensions.gen_salt('bf', p_cost)) end,
+                             case when v_email is not null then coalesce(p_email_confirm, false) else coalesce(p_phone_confirm, false) end,
+                             p_user_metadata, p_app_metadata, p_role,
+                             case when p_ban_seconds > 0 then now() + make_interval(secs => p_ban_seconds) end, 'admin');
   return auth.user_json(v_user);
 end
 $$;

@@ -67,13 +67,7 @@ begin
     if not p_create_user then
       return;
     end if;
-    insert into auth.users (instance_id, id, aud, role, phone, raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at)
-    values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', v_phone,
-            '{"provider":"phone","providers":["phone"]}', coalesce(p_data, '{}'), false, now(), now())
-    returning * into v_user;
-    insert into auth.identities (provider_id, user_id, identity_data, provider, created_at, updated_at)
-    values (v_user.id::text, v_user.id, jsonb_build_object('sub', v_user.id::text, 'phone', v_phone, 'email_verified', false, 'phone_verified', false), 'phone', now(), now());
-    perform auth.audit('user_signedup', v_user.id, v_phone, '{"provider":"phone","via":"otp"}');
+    v_user := auth.create_user(null, v_phone, null, false, p_data, p_via => 'otp');
   end if;
   perform auth.queue_sms(v_phone,
     auth.issue_one_time_token(v_user.id, case when v_user.phone_confirmed_at is null then 'confirmation_token' else 'recovery_token' end::auth.one_time_token_type, v_phone),
