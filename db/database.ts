@@ -4,11 +4,9 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { EmbeddedPostgres } from './embedded.ts';
 
-export type DatabaseTarget = { adminUrl: string; embedded: EmbeddedPostgres | undefined };
+export { embeddedUrl } from './embedded.ts';
 
-export function embeddedUrl(port: number, password: string): string {
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-}
+export type DatabaseTarget = { adminUrl: string; embedded: EmbeddedPostgres | undefined };
 
 export async function openDatabase(opts: {
   databaseUrl: string | undefined;

@@ -19,9 +19,12 @@ import type { Logger } from 'pino';
 
 const run = promisify(execFile);
 
-export type EmbeddedOptions = { dataDir: string; port: number; password: string; log: Logger };
+/** The superuser URL of the embedded cluster (also what `npm run keys` prints as db_url). */
+export function embeddedUrl(port: number, password: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
 
-export type EmbeddedState = 'starting' | 'up' | 'down' | 'stopped';
+export type EmbeddedOptions = { dataDir: string; port: number; password: string; log: Logger };
 
 type Binaries = { postgres: string; initdb: string; pg_ctl: string };
 
@@ -53,7 +56,6 @@ async function runAsUser(log: Logger): Promise<{ uid: number; gid: number } | un
 export class EmbeddedPostgres {
   readonly dir: string;
   readonly url: string;
-  state: EmbeddedState = 'stopped';
   private readonly opts: EmbeddedOptions;
   private child: ChildProcess | undefined;
   private owner: { uid: number; gid: number } | undefined;
@@ -61,26 +63,15 @@ export class EmbeddedPostgres {
   private stopping = false;
   private restartTimer: NodeJS.Timeout | undefined;
   private recentOutput: string[] = [];
-  private readonly listeners = new Set<(s: EmbeddedState) => void>();
 
   constructor(opts: EmbeddedOptions) {
     this.opts = opts;
     this.dir = path.join(opts.dataDir, 'pg');
-    this.url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/postgres`;
-  }
-
-  onState(listener: (s: EmbeddedState) => void): void {
-    this.listeners.add(listener);
-  }
-
-  private setState(s: EmbeddedState): void {
-    this.state = s;
-    for (const l of this.listeners) l(s);
+    this.url = embeddedUrl(opts.port, opts.password);
   }
 
   async start(): Promise<void> {
     this.stopping = false;
-    this.setState('starting');
     this.bins = await binaries();
     this.owner = await runAsUser(this.opts.log);
     await this.initialiseOnce();
@@ -179,7 +170,6 @@ export class EmbeddedPostgres {
       this.child = undefined;
       if (this.stopping) return;
       log.error({ code, signal, output: this.recentOutput.slice(-5) }, 'the embedded database exited unexpectedly: restarting it');
-      this.setState('down');
       this.scheduleRestart(1);
     });
 
@@ -192,7 +182,6 @@ export class EmbeddedPostgres {
       if (Date.now() > deadline) throw new Error('the embedded database did not accept connections within 60 s');
     }
     log.info({ port, pid: child.pid }, 'embedded database is up');
-    this.setState('up');
   }
 
   private scheduleRestart(attempt: number): void {
@@ -216,7 +205,6 @@ export class EmbeddedPostgres {
     clearTimeout(this.restartTimer);
     const child = this.child;
     if (!child || child.exitCode !== null) {
-      this.setState('stopped');
       return;
     }
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -228,7 +216,6 @@ export class EmbeddedPostgres {
       await exited;
     }
     this.child = undefined;
-    this.setState('stopped');
     this.opts.log.info('embedded database stopped');
   }
 

@@ -131,11 +131,3 @@ function lineOf(sql: string, position: number): string {
   const line = sql.slice(0, Math.max(0, position - 1)).split('\n').length;
   return `line ${line}`;
 }
-
-/** Number of platform and user migrations not yet applied (for /health). */
-export async function pendingMigrations(pool: pg.Pool, userDir?: string): Promise<number> {
-  const files = [...(await readMigrations(PLATFORM_MIGRATIONS_DIR, 'platform')), ...(userDir ? await readMigrations(userDir, 'user') : [])];
-  const { rows } = await pool.query<{ key: string }>(`select source || '/' || name as key from platform.migrations`);
-  const done = new Set(rows.map((r) => r.key));
-  return files.filter((f) => !done.has(`${f.source}/${f.name}`)).length;
-}
