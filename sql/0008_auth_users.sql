@@ -24,8 +24,9 @@ begin
 end
 $$;
 
--- PUT /user: password, metadata (merged at the top level, as GoTrue does), e-mail change.
-create or replace function auth.update_user(p_user_id uuid, p_session_id uuid, p_email text, p_password text, p_data jsonb, p_cost int, p_redirect_to text)
+-- PUT /user: password, metadata (merged at the top level, as GoTrue does), and
+-- e-mail or phone changes (confirmed on the new address or number).
+create or replace function auth.update_user(p_user_id uuid, p_session_id uuid, p_email text, p_phone text, p_password text, p_data jsonb, p_cost int, p_redirect_to text)
 returns jsonb
 language plpgsql
 set search_path = ''
@@ -44,6 +45,10 @@ begin
   select * into v_user from auth.users where id = p_user_id;
   if p_email is not null and auth.normalize_email(p_email) is distinct from v_user.email then
     perform auth.request_email_change(p_user_id, p_email, p_redirect_to);
+    select * into v_user from auth.users where id = p_user_id;
+  end if;
+  if p_phone is not null and auth.valid_phone(p_phone) is distinct from v_user.phone then
+    perform auth.request_phone_change(p_user_id, p_phone);
     select * into v_user from auth.users where id = p_user_id;
   end if;
   perform auth.audit('user_modified', p_user_id, v_user.email);

@@ -93,3 +93,92 @@ $$;
 
 revoke all on all functions in schema auth from public;
 grant execute on function auth.uid(), auth.role(), auth.jwt(), auth.email() to public;
+
+-- POST /signup by either channel: the user, and (when not confirmed at once)
+-- its confirmation by mail or SMS, in one transaction.
+create or replace function auth.register(p_email text, p_phone text, p_password text, p_data jsonb, p_autoconfirm boolean, p_cost int,
+                                         p_redirect_to text, p_challenge text default null, p_challenge_method text default null)
+returns table ("user" jsonb, confirmed boolean)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_user auth.users;
+begin
+  v_user := auth.sign_up(p_email, case when p_email is null and p_phone is not null then auth.valid_phone(p_phone) end, p_password, p_data, p_autoconfirm, p_cost);
+  if v_user.confirmed_at is null then
+    if v_user.email is not null then
+      perform auth.send_confirmation(v_user.id, p_redirect_to, p_challenge, p_challenge_method);
+    else
+      perform auth.send_sms_confirmation(v_user.id);
+    end if;
+    select * into v_user from auth.users where id = v_user.id;
+  end if;
+  return query select auth.user_json(v_user), v_user.confirmed_at is not null;
+end
+$$;
+
+-- POST /resend: the confirmation (signup, sms) or the pending change
+-- (email_change, phone_change) again. Nothing for an unknown address: no user
+-- enumeration.
+create or replace function auth.resend(p_type text, p_email text, p_phone text, p_redirect_to text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_user auth.users;
+begin
+  if p_type in ('signup', 'email_change') then
+    select * into v_user from auth.users where email = auth.normalize_email(p_email) and deleted_at is null;
+  elsif p_type in ('sms', 'phone_change') then
+    select * into v_user from auth.users where phone = auth.valid_phone(p_phone) and deleted_at is null;
+  else
+    perform auth.raise_error(400, 'validation_failed', 'Unsupported resend type "' || coalesce(p_type, '') || '"');
+  end if;
+  if v_user.id is null then
+    return;
+  end if;
+  if p_type = 'signup' then
+    perform auth.send_confirmation(v_user.id, p_redirect_to);
+  elsif p_type = 'sms' then
+    perform auth.send_sms_confirmation(v_user.id);
+  elsif p_type = 'email_change' and coalesce(v_user.email_change, '') <> '' then
+    perform auth.request_email_change(v_user.id, v_user.email_change, p_redirect_to);
+  elsif p_type = 'phone_change' and coalesce(v_user.phone_change, '') <> '' then
+    perform auth.request_phone_change(v_user.id, v_user.phone_change);
+  end if;
+end
+$$;
+
+-- DELETE /admin/users/{id}: removed, or (soft) anonymised in place with its
+-- sessions and identities gone, as GoTrue's should_soft_delete does.
+create or replace function auth.admin_delete_user(p_id uuid, p_soft boolean)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_found boolean;
+begin
+  if p_soft then
+    update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '', raw_user_meta_data = '{}', updated_at = now()
+     where id = p_id and deleted_at is null;
+    v_found := found;
+    if v_found then
+      delete from auth.sessions where user_id = p_id;
+      delete from auth.identities where user_id = p_id;
+    end if;
+  else
+    delete from auth.users where id = p_id;
+    v_found := found;
+  end if;
+  if not v_found then
+    perform auth.raise_error(404, 'user_not_found', 'User not found');
+  end if;
+  perform auth.audit('user_deleted', p_id, null, jsonb_build_object('soft', p_soft));
+end
+$$;
+
+revoke all on all functions in schema auth from public;
+grant execute on function auth.uid(), auth.role(), auth.jwt(), auth.email() to public;

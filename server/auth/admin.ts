@@ -122,15 +122,7 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
     route(async (req, res) => {
       const id = parse(uuid, req.params.id);
       const soft = parse(z.object({ should_soft_delete: z.boolean().nullish() }), req.body).should_soft_delete ?? false;
-      const sql = soft
-        ? `with u as (update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '', raw_user_meta_data = '{}' where id = $1 and deleted_at is null returning id),
-                s as (delete from auth.sessions where user_id in (select id from u)),
-                i as (delete from auth.identities where user_id in (select id from u))
-           select count(*)::int as n from u`
-        : `with u as (delete from auth.users where id = $1 returning id) select count(*)::int as n from u`;
-      const { rows } = await pool.query<{ n: number }>(sql, [id]);
-      if (rows[0]!.n === 0) throw new ApiError('not_found', 'User not found', { code: 'user_not_found' });
-      await pool.query(`select auth.audit('user_deleted', $1, null, jsonb_build_object('soft', $2::boolean))`, [id, soft]);
+      await pool.query('select auth.admin_delete_user($1, $2)', [id, soft]);
       res.json({});
     }),
   );

@@ -4,7 +4,6 @@
 import express, { type Request, type Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
-import { inTransaction } from '../../db/as-role.ts';
 import { OAUTH_PROVIDERS, type Config } from '../config.ts';
 import { parse } from './parse.ts';
 import { ApiError, AUTH_API_VERSION, route, toApiError } from '../errors.ts';
@@ -106,15 +105,10 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       const body = parse(z.object({ email, phone, password: z.string().max(1000), data: z.record(z.string(), z.unknown()).nullish(), ...pkceFields }), req.body);
       if (!body.email && body.phone) requireSms();
       checkPassword(config, body.password);
-      // One statement, one transaction: the user and its confirmation mail, or neither.
-      const { rows } = await pool.query<{ user: SessionRow['user']; confirmed: boolean }>(
-        `with u as (select * from auth.sign_up($1, case when $2::text is null then null else auth.valid_phone($2) end, $3, $4, $5, $6)),
-              mail as (select auth.send_confirmation(u.id, $7, $8, $9) from u where u.confirmed_at is null and u.email is not null),
-              sms as (select auth.send_sms_confirmation(u.id) from u where u.confirmed_at is null and u.email is null)
-         select auth.user_json(u) as user, u.confirmed_at is not null as confirmed from u left join mail on true left join sms on true`,
-        [body.email ?? null, body.email ? null : (body.phone ?? null), body.password, body.data ?? {}, body.email ? config.AUTH_AUTOCONFIRM : config.AUTH_SMS_AUTOCONFIRM,
-         config.AUTH_BCRYPT_COST, redirectTo(req), body.code_challenge ?? null, body.code_challenge_method ?? null],
-      );
+      const { rows } = await pool.query<{ user: SessionRow['user']; confirmed: boolean }>('select * from auth.register($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+        body.email ?? null, body.email ? null : (body.phone ?? null), body.password, body.data ?? {}, body.email ? config.AUTH_AUTOCONFIRM : config.AUTH_SMS_AUTOCONFIRM,
+        config.AUTH_BCRYPT_COST, redirectTo(req), body.code_challenge ?? null, body.code_challenge_method ?? null,
+      ]);
       const created = rows[0]!;
       if (!created.confirmed) {
         res.json(created.user);
@@ -214,24 +208,10 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     '/resend',
     route(async (req, res) => {
       const body = parse(z.object({ email, phone, type: z.enum(['signup', 'email_change', 'sms', 'phone_change']) }), req.body);
-      if (body.type === 'sms' || body.type === 'phone_change') {
-        requireSms();
-        if (!body.phone) throw new ApiError('invalid_request', 'A phone number is required', { code: 'validation_failed' });
-        await pool.query(
-          body.type === 'sms'
-            ? `select auth.send_sms_confirmation(u.id) from auth.users u where u.phone = auth.valid_phone($1)`
-            : `select auth.request_phone_change(u.id, u.phone_change) from auth.users u where u.phone = auth.valid_phone($1) and coalesce(u.phone_change, '') <> ''`,
-          [body.phone],
-        );
-        res.json({ message_id: null });
-        return;
-      }
-      if (!body.email) throw new ApiError('invalid_request', 'An email address is required', { code: 'validation_failed' });
-      if (body.type === 'signup') {
-        await pool.query(`select auth.send_confirmation(u.id, $2) from auth.users u where u.email = auth.normalize_email($1) and u.email_confirmed_at is null`, [body.email, redirectTo(req)]);
-      } else {
-        await pool.query(`select auth.request_email_change(u.id, u.email_change, $2) from auth.users u where u.email = auth.normalize_email($1) and coalesce(u.email_change, '') <> ''`, [body.email, redirectTo(req)]);
-      }
+      const byPhone = body.type === 'sms' || body.type === 'phone_change';
+      if (byPhone) requireSms();
+      if (byPhone ? !body.phone : !body.email) throw new ApiError('invalid_request', byPhone ? 'A phone number is required' : 'An email address is required', { code: 'validation_failed' });
+      await pool.query('select auth.resend($1, $2, $3, $4)', [body.type, body.email ?? null, body.phone ?? null, redirectTo(req)]);
       res.json({});
     }),
   );
@@ -304,14 +284,10 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       );
       if (body.phone) requireSms();
       if (body.password != null) checkPassword(config, body.password);
-      const updated = await inTransaction(pool, async (c) => {
-        if (body.phone) await c.query('select auth.request_phone_change($1, $2)', [user.id, body.phone]);
-        const { rows } = await c.query<{ user: unknown }>('select auth.update_user($1, $2, $3, $4, $5, $6, $7) as user', [
-          user.id, user.sessionId, body.email ?? null, body.password ?? null, body.data ?? null, config.AUTH_BCRYPT_COST, redirectTo(req),
-        ]);
-        return rows[0]!.user;
-      });
-      res.json(updated);
+      const { rows } = await pool.query<{ user: unknown }>('select auth.update_user($1, $2, $3, $4, $5, $6, $7, $8) as user', [
+        user.id, user.sessionId, body.email ?? null, body.phone ?? null, body.password ?? null, body.data ?? null, config.AUTH_BCRYPT_COST, redirectTo(req),
+      ]);
+      res.json(rows[0]!.user);
     }),
   );
 

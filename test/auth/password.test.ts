@@ -193,3 +193,44 @@ describe('identity: password accounts through supabase-js', () => {
     assert.equal((await fetch(`${p.url}/auth/v1/health`, { headers })).status, 200);
   });
 });
+
+describe('identity: configuration', () => {
+  it('honours AUTH_DISABLE_SIGNUP, JWT_EXPIRY and AUTH_PASSWORD_MIN_LENGTH', async () => {
+    const p = await startTestPlatform({ WORKER: 'off', AUTH_BCRYPT_COST: '4', AUTH_DISABLE_SIGNUP: 'true', JWT_EXPIRY: '120', AUTH_PASSWORD_MIN_LENGTH: '12' });
+    try {
+      const c = client(p);
+      const refused = await c.auth.signUp({ email: 'closed@example.com', password: 'long-enough-pass' });
+      assert.equal(refused.error?.status, 403);
+      assert.equal(refused.error?.code, 'signup_disabled');
+      const admin = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false } });
+      assert.equal((await admin.auth.admin.createUser({ email: 'made@example.com', password: 'long-enough-pass', email_confirm: true })).error, null, 'admins still create users');
+      const { data } = await c.auth.signInWithPassword({ email: 'made@example.com', password: 'long-enough-pass' });
+      assert.equal(data.session?.expires_in, 120);
+      const claims = decodeJwt(data.session!.access_token);
+      assert.equal(claims.exp! - claims.iat!, 120);
+      await c.auth.setSession(data.session!);
+      const short = await c.auth.updateUser({ password: 'eleven-char' });
+      assert.equal(short.error?.code, 'weak_password');
+      assert.match(short.error!.message, /at least 12 characters/);
+    } finally {
+      await stopTestPlatform(p);
+    }
+  });
+
+  it('soft-deletes a user as GoTrue does: anonymised, signed out, gone from the admin API', async () => {
+    const p = await startTestPlatform({ WORKER: 'off', AUTH_BCRYPT_COST: '4' });
+    try {
+      const admin = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false } });
+      const user = (await admin.auth.admin.createUser({ email: 'soft@example.com', password: 'soft-secret', email_confirm: true })).data.user!;
+      const session = await client(p).auth.signInWithPassword({ email: 'soft@example.com', password: 'soft-secret' });
+      assert.equal((await admin.auth.admin.deleteUser(user.id, true)).error, null);
+      const { rows } = await p.adminPool.query('select email, deleted_at is not null as deleted, (select count(*)::int from auth.sessions where user_id = $1) as sessions from auth.users where id = $1', [user.id]);
+      assert.deepEqual(rows, [{ email: null, deleted: true, sessions: 0 }], 'the row stays, anonymised, without sessions');
+      assert.equal((await admin.auth.admin.getUserById(user.id)).error?.code, 'user_not_found');
+      assert.ok((await client(p).auth.refreshSession({ refresh_token: session.data.session!.refresh_token })).error);
+      assert.equal((await admin.auth.admin.deleteUser(user.id, true)).error?.status, 404, 'twice is not found');
+    } finally {
+      await stopTestPlatform(p);
+    }
+  });
+});
