@@ -10,7 +10,7 @@
 import { ApiError } from '../errors.ts';
 import type { Condition, EmbedItem, Logic, OrderTerm, SelectItem } from './grammar.ts';
 import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
-import { fieldSql, ident, logicSql, orderSql, type Params } from './sql.ts';
+import { columnSql, ident, logicSql, orderSql, type Params } from './sql.ts';
 
 export type Scope = { conditions: Array<Condition | Logic>; order: OrderTerm[]; limit: number | null; offset: number | null };
 export const emptyScope = (): Scope => ({ conditions: [], order: [], limit: null, offset: null });
@@ -97,8 +97,7 @@ export function buildSelect(rel: Relation, items: SelectItem[], alias: string, p
     if (item.kind === 'star') {
       out.columns.push({ expr: `${alias}.*`, name: null });
     } else if (item.kind === 'column') {
-      const expr = fieldSql(item.field, ctx.params, alias);
-      out.columns.push({ expr: item.cast ? `(${expr})::${item.cast}` : expr, name: item.alias ?? item.field.json.at(-1)?.key ?? item.field.name });
+      out.columns.push(columnSql(item, ctx.params, alias));
     } else {
       embed(rel, item, alias, path, ctx, out);
     }

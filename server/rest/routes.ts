@@ -28,16 +28,6 @@ function preferences(req: Request): Prefer {
   return out;
 }
 
-/** Filters and logic from the query string: every key that is not a reserved word. */
-function conditions(search: URLSearchParams): Array<Condition | Logic> {
-  const out: Array<Condition | Logic> = [];
-  for (const [key, value] of search) {
-    if (key === 'and' || key === 'or' || key === 'not.and' || key === 'not.or') out.push(parseLogic(key, value));
-    else if (!RESERVED.has(key)) out.push(parseCondition(key, value));
-  }
-  return out;
-}
-
 const LOGIC_KEYS = new Set(['and', 'or', 'not.and', 'not.or']);
 
 /**
@@ -64,6 +54,11 @@ function scopedQuery(search: URLSearchParams, paths: string[]): { top: Scope; sc
     else scope.conditions.push(parseCondition(rest, value));
   }
   return { top, scopes };
+}
+
+/** Filters and logic of a request without embeds (writes, functions). */
+function conditions(search: URLSearchParams): Array<Condition | Logic> {
+  return scopedQuery(search, []).top.conditions;
 }
 
 function relationName(rel: Relation): string {

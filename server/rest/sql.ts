@@ -24,9 +24,13 @@ export function fieldSql(f: Field, params: Params, table?: string): string {
   return sql;
 }
 
-/** The name a select item gets in the JSON: its alias, else the last JSON key, else the column. */
-function outputName(item: Extract<SelectItem, { kind: 'column' }>): string {
-  return item.alias ?? item.field.json.at(-1)?.key ?? item.field.name;
+/**
+ * One column of a select list: its expression (cast when asked) and the name it
+ * gets in the JSON (its alias, else the last JSON key, else the column).
+ */
+export function columnSql(item: Extract<SelectItem, { kind: 'column' }>, params: Params, table?: string): { expr: string; name: string } {
+  const expr = fieldSql(item.field, params, table);
+  return { expr: item.cast ? `(${expr})::${item.cast}` : expr, name: item.alias ?? item.field.json.at(-1)?.key ?? item.field.name };
 }
 
 /** A select list without embeds (writes' RETURNING, functions). */
@@ -35,8 +39,8 @@ export function selectSql(items: SelectItem[], params: Params): string {
     .map((item) => {
       if (item.kind === 'star') return '*';
       if (item.kind === 'embed') throw new ApiError('invalid_request', `embedding ("${item.name}") is supported on reads only`, { code: 'PGRST100' });
-      const expr = fieldSql(item.field, params);
-      return `${item.cast ? `(${expr})::${item.cast}` : expr} as ${ident(outputName(item))}`;
+      const { expr, name } = columnSql(item, params);
+      return `${expr} as ${ident(name)}`;
     })
     .join(', ');
 }
