@@ -8,16 +8,13 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { ApiError, route } from '../errors.ts';
 import type { Keys } from '../keys.ts';
-import { sessionBody, type SessionRow } from './session.ts';
+import { currentUser, sessionBody, type SessionRow } from './session.ts';
 
-type Signed = { id: string; sessionId: string; email: string };
-
-function signedIn(req: Request): Signed {
-  const c = req.auth?.claims;
-  if (!c || c.role !== 'authenticated' || typeof c.sub !== 'string' || typeof c.session_id !== 'string') {
-    throw new ApiError('unauthorized', 'This endpoint requires a valid Bearer token', { code: 'no_authorization', status: 401 });
-  }
-  return { id: c.sub, sessionId: c.session_id, email: typeof c.email === 'string' ? c.email : '' };
+/** MFA acts on a session: the bearer token must carry one. */
+function signedIn(req: Request): { id: string; sessionId: string; email: string } {
+  const user = currentUser(req);
+  if (!user.sessionId) throw new ApiError('unauthorized', 'This endpoint requires a session (session_id claim)', { code: 'no_authorization', status: 401 });
+  return { ...user, sessionId: user.sessionId };
 }
 
 const factorId = z.string().uuid();

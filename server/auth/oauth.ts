@@ -16,7 +16,7 @@ import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './providers.ts';
 import { allowedRedirect } from './redirect.ts';
-import { sessionBody, type SessionRow } from './session.ts';
+import { redirectWithSession, type SessionRow } from './session.ts';
 
 type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null; verifier: string | null };
 const STATE_AUDIENCE = 'pgbase-oauth-state';
@@ -110,12 +110,7 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
           return;
         }
         const session = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [userId, 'oauth', req.headers['user-agent'] ?? null, req.ip ?? '']);
-        const s = await sessionBody(session.rows[0]!, config, keys);
-        const fragment = new URLSearchParams({
-          access_token: String(s.access_token), expires_at: String(s.expires_at), expires_in: String(s.expires_in),
-          provider_token: providerToken, refresh_token: String(s.refresh_token), token_type: 'bearer',
-        });
-        res.redirect(302, `${state.redirect_to.split('#')[0]}#${fragment.toString()}`);
+        res.redirect(302, await redirectWithSession(state.redirect_to, session.rows[0]!, config, keys, { provider_token: providerToken }));
       } catch (err) {
         if (!(err instanceof ApiError)) req.log?.warn({ error: (err as Error).message, provider: state.provider }, 'oauth callback failed');
         fail(res, state.redirect_to, pkce, err instanceof ApiError || toApiError(err).status < 500 ? err : new ApiError('invalid_request', 'The provider sign-in could not be completed', { code: 'bad_oauth_callback' }));

@@ -15,7 +15,7 @@ import { oauthRoutes } from './oauth.ts';
 import { captchaCheck } from './captcha.ts';
 import { rateLimit } from './rate-limit.ts';
 import { allowedRedirect } from './redirect.ts';
-import { sessionBody, type SessionRow } from './session.ts';
+import { currentUser, redirectWithSession, sessionBody, type SessionRow } from './session.ts';
 
 export type AuthDeps = { config: Config; keys: Keys; pool: pg.Pool };
 
@@ -29,15 +29,6 @@ function clientIp(req: Request): string {
 
 function userAgent(req: Request): string | null {
   return typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 512) : null;
-}
-
-/** The signed-in user behind the bearer token (gateway-verified). */
-function currentUser(req: Request): { id: string; sessionId: string | null } {
-  const claims = req.auth?.claims;
-  if (!claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') {
-    throw new ApiError('unauthorized', 'This endpoint requires a valid Bearer token', { code: 'no_authorization', status: 401 });
-  }
-  return { id: claims.sub, sessionId: typeof claims.session_id === 'string' ? claims.session_id : null };
 }
 
 function checkPassword(config: Config, password: string): void {
@@ -259,12 +250,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
           return;
         }
         const { rows } = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [v.user_id, v.method, userAgent(req), clientIp(req)]);
-        const s = await sessionBody(rows[0]!, config, keys);
-        const fragment = new URLSearchParams({
-          access_token: String(s.access_token), expires_at: String(s.expires_at), expires_in: String(s.expires_in),
-          refresh_token: String(s.refresh_token), token_type: 'bearer', type,
-        });
-        res.redirect(303, `${target.split('#')[0]}#${fragment.toString()}`);
+        res.redirect(303, await redirectWithSession(target, rows[0]!, config, keys, { type }));
       } catch (err) {
         const e = toApiError(err);
         if (e.status >= 500) throw err;

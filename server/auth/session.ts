@@ -1,6 +1,8 @@
 // Sessions as GoTrue returns them: the SQL functions issue and rotate refresh
 // tokens; this turns their row into a signed access token and the session body.
+import type { Request } from 'express';
 import type { Config } from '../config.ts';
+import { ApiError } from '../errors.ts';
 import { signToken, type Keys } from '../keys.ts';
 
 export type SessionRow = {
@@ -40,4 +42,30 @@ export async function sessionBody(row: SessionRow, config: Config, keys: Keys): 
     refresh_token: row.refresh_token,
     user: u,
   };
+}
+
+/** The signed-in user behind the bearer token (verified by the gateway). */
+export function currentUser(req: Request): { id: string; sessionId: string | null; email: string } {
+  const claims = req.auth?.claims;
+  if (!claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') {
+    throw new ApiError('unauthorized', 'This endpoint requires a valid Bearer token', { code: 'no_authorization', status: 401 });
+  }
+  return {
+    id: claims.sub,
+    sessionId: typeof claims.session_id === 'string' ? claims.session_id : null,
+    email: typeof claims.email === 'string' ? claims.email : '',
+  };
+}
+
+/**
+ * Where a browser flow (e-mail link, OAuth) lands with a new session: the
+ * target with the tokens in the fragment, as supabase-js reads them.
+ */
+export async function redirectWithSession(target: string, row: SessionRow, config: Config, keys: Keys, extra: Record<string, string> = {}): Promise<string> {
+  const s = await sessionBody(row, config, keys);
+  const fragment = new URLSearchParams({
+    access_token: String(s.access_token), expires_at: String(s.expires_at), expires_in: String(s.expires_in),
+    refresh_token: String(s.refresh_token), token_type: 'bearer', ...extra,
+  });
+  return `${target.split('#')[0]}#${fragment.toString()}`;
 }
