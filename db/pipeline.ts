@@ -28,8 +28,16 @@ type Prepared = { ready: Set<string>; uncertain: Set<string> };
 const prepared = new WeakMap<object, Prepared>();
 const CONTEXT_NAME = 'pgbase_ctx';
 
+// Names by statement text, so a repeated request hashes nothing.
+const names = new Map<string, string>();
 function statementName(text: string): string {
-  return `pgbase_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= 4 * MAX_PREPARED) names.clear();
+    name = `pgbase_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
 }
 type Connection = {
   close: (c: { type: 'S'; name: string }) => void;

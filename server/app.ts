@@ -1,29 +1,27 @@
 // The project API on PORT: one prefix per surface, each behind the key gate,
 // each answering in its own error shape. Surfaces mount their routers here.
-import express, { type Express, type Router } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { apiKeyGate, type OpenRoute } from './gateway.ts';
 import { healthHandler, type HealthState } from './health.ts';
 import { baseApp } from './http.ts';
 
-export type Surface = { prefix: string; router?: Router; open?: OpenRoute[] };
+export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[] };
 
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
-export const SURFACE_PREFIXES = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api'] as const;
+export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api'] as const;
 
 export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
-  app.get('/health', healthHandler(opts.health));
+  // Row REST first: the busiest prefix meets the fewest layers.
   for (const prefix of SURFACE_PREFIXES) {
     // Several routers may share a prefix (/api holds the database proxy and the AI surface).
     const surfaces = (opts.surfaces ?? []).filter((s) => s.prefix === prefix);
-    const router = express.Router();
-    router.use(apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? [])));
-    for (const s of surfaces) if (s.router) router.use(s.router);
-    router.use(notFoundHandler);
-    app.use(prefix, router);
+    const handlers = surfaces.flatMap((s) => (s.router ? [s.router] : []));
+    app.use(prefix, apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? [])), ...handlers, notFoundHandler);
   }
+  app.get('/health', healthHandler(opts.health));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -36,8 +36,9 @@ export function bearerOf(req: Request): string | undefined {
 export function apiKeyGate(secret: string, open: OpenRoute[] = []): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (open.some((isOpen) => isOpen(req))) return next();
-    const fromQuery = typeof req.query.apikey === 'string' ? req.query.apikey : undefined;
-    const apikey = (typeof req.headers.apikey === 'string' ? req.headers.apikey : undefined) ?? fromQuery;
+    // The header first: reading req.query parses the query string.
+    const header = req.headers.apikey;
+    const apikey = typeof header === 'string' ? header : typeof req.query.apikey === 'string' ? req.query.apikey : undefined;
     if (!apikey) return next(new ApiError('unauthorized', 'No API key found in request', { code: 'no_api_key' }));
     void (async () => {
       const key = await verifyToken(secret, apikey);

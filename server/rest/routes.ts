@@ -3,7 +3,7 @@
 // statement (sql.ts), run it in one transaction as the caller's role with the
 // caller's claims (asRole, so grants and RLS decide), and send the JSON that
 // Postgres produced. Errors map through fromPostgresError.
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type pg from 'pg';
 import { asRole } from '../../db/as-role.ts';
 import { queryAsRole } from '../../db/pipeline.ts';
@@ -16,7 +16,16 @@ import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
 
 type Prefer = { return?: string; count?: string; resolution?: string; missing?: string; handling?: string; tx?: string; maxAffected?: number };
 
+const preferred = new WeakMap<Request, Prefer>();
+
+/** The Prefer header, read once per request. */
 function preferences(req: Request): Prefer {
+  let out = preferred.get(req);
+  if (!out) preferred.set(req, (out = readPreferences(req)));
+  return out;
+}
+
+function readPreferences(req: Request): Prefer {
   const out: Prefer = {};
   const header = req.headers.prefer;
   for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
@@ -65,9 +74,8 @@ function relationName(rel: Relation): string {
   return `${ident(rel.schema)}.${ident(rel.name)}`;
 }
 
-export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string }): Router {
-  const router = express.Router();
-  router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
+export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string }): RequestHandler {
+  const jsonBody = express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] });
 
   /**
    * The schema a request addresses (Accept-Profile for reads, Content-Profile
@@ -85,9 +93,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
   };
 
 
-  router.get(
-    '/',
-    route(async (req, res) => {
+  const describe = route(async (req, res) => {
       const profile = profileOf(req);
       // What the caller's role may read or call, asked as that role.
       const rows = await runOne<{ kind: string; name: string }>(req, 
@@ -101,9 +107,8 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const allowed = new Set(rows.map((r) => `${r.kind}:${r.name}`));
       const relations = rows.filter((r) => r.kind === 'rel').map((r) => cache.find(profile, r.name)).filter((r): r is Relation => !!r);
       const functions = [...new Set(rows.filter((r) => r.kind === 'fn').map((r) => r.name))].flatMap((n) => cache.findFunctions(profile, n)).filter((f) => allowed.has(`fn:${f.name}`));
-      res.type('application/openapi+json; charset=utf-8').send(JSON.stringify(openApi({ url: publicUrl, schema: profile, relations, functions })));
-    }),
-  );
+      sendBody(req, res, 200, 'application/openapi+json; charset=utf-8', JSON.stringify(openApi({ url: publicUrl, schema: profile, relations, functions })));
+  });
 
   const target = (req: Request): Relation => {
     // Both headers, as the spec asks: the key identifies the project, the bearer the caller.
@@ -135,7 +140,10 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
     }
   };
 
-  const search = (req: Request) => new URL(req.originalUrl, 'http://local').searchParams;
+  const search = (req: Request) => {
+    const at = req.originalUrl.indexOf('?');
+    return new URLSearchParams(at === -1 ? '' : req.originalUrl.slice(at + 1));
+  };
 
   // RPC: POST with a JSON object of named arguments, or GET with them in the
   // query (stable and immutable functions only). Functions returning rows are
@@ -203,16 +211,11 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       if (rows[0]!.page_rows !== 1) {
         throw new ApiError('invalid_request', 'JSON object requested, multiple (or no) rows returned', { status: 406, code: 'PGRST116', details: `The result contains ${rows[0]!.page_rows} rows` });
       }
-      res.type('application/json; charset=utf-8').send(JSON.stringify(JSON.parse(body)[0]));
+      sendBody(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(JSON.parse(body)[0]));
       return;
     }
-    res.type('application/json; charset=utf-8');
-    if (req.method === 'HEAD') return void res.end();
-    res.send(body);
+    sendBody(req, res, 200, 'application/json; charset=utf-8', body);
   });
-  router.post('/rpc/:fn', callFunction);
-  router.get('/rpc/:fn', callFunction);
-  router.head('/rpc/:fn', callFunction);
 
   // GET and HEAD: one page of rows, optionally counted, as an array or one object.
   const read = route(async (req, res) => {
@@ -272,18 +275,12 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       if (r.page_rows !== 1) {
         throw new ApiError('invalid_request', 'JSON object requested, multiple (or no) rows returned', { status: 406, code: 'PGRST116', details: `The result contains ${r.page_rows} rows` });
       }
-      res.type('application/vnd.pgrst.object+json; charset=utf-8');
-      if (req.method === 'HEAD') return void res.end();
-      res.send(JSON.stringify(JSON.parse(r.body)[0]));
+      sendBody(req, res, 200, 'application/vnd.pgrst.object+json; charset=utf-8', JSON.stringify(JSON.parse(r.body)[0]));
       return;
     }
     const partial = r.total !== null && r.page_rows < r.total;
-    res.status(partial ? 206 : 200).type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-    if (req.method === 'HEAD') return void res.end();
-    res.send(r.body);
+    sendBody(req, res, partial ? 206 : 200, csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', r.body);
   });
-  router.get('/:table', read);
-  router.head('/:table', read);
 
   /** What a write sends back, per Prefer: return=representation|minimal. */
   const respondWrite = (req: Request, res: Response, status: number, prefer: Prefer, body: string, rowsAffected: number) => {
@@ -302,7 +299,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       if (single && rowsAffected !== 1) {
         throw new ApiError('invalid_request', 'JSON object requested, multiple (or no) rows returned', { status: 406, code: 'PGRST116', details: `The result contains ${rowsAffected} rows` });
       }
-      res.status(status).type('application/json; charset=utf-8').send(single ? JSON.stringify(JSON.parse(body)[0]) : body);
+      sendBody(req, res, status, 'application/json; charset=utf-8', single ? JSON.stringify(JSON.parse(body)[0]) : body);
     } else res.status(status === 200 ? 204 : status).end();
   };
 
@@ -340,9 +337,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
     }
   };
 
-  router.post(
-    '/:table',
-    route(async (req, res) => {
+  const insert = route(async (req, res) => {
       const rel = target(req);
       const q = search(req);
       const prefer = preferences(req);
@@ -388,12 +383,9 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       });
       const union = inserts.map((_, i) => `select * from _pgrst_ins${i}`).join(' union all ');
       await writeAndRespond(req, res, 201, prefer, `with ${inserts.join(', ')}, _pgrst_source as (${union})`, params.values);
-    }),
-  );
+  });
 
-  router.patch(
-    '/:table',
-    route(async (req, res) => {
+  const update = route(async (req, res) => {
       const rel = target(req);
       const q = search(req);
       const prefer = preferences(req);
@@ -407,14 +399,11 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const where = whereSql(conditions(q), params);
       const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
       const cols = columns.map(ident).join(', ');
-      const update = `update ${relationName(rel)} set (${cols}) = (select ${cols} from json_populate_record(null::${relationName(rel)}, ${payload}::json))${where} returning ${returning}`;
-      await writeAndRespond(req, res, 200, prefer, `with _pgrst_source as (${update})`, params.values);
-    }),
-  );
+      const statement = `update ${relationName(rel)} set (${cols}) = (select ${cols} from json_populate_record(null::${relationName(rel)}, ${payload}::json))${where} returning ${returning}`;
+      await writeAndRespond(req, res, 200, prefer, `with _pgrst_source as (${statement})`, params.values);
+  });
 
-  router.delete(
-    '/:table',
-    route(async (req, res) => {
+  const remove = route(async (req, res) => {
       const rel = target(req);
       const q = search(req);
       const prefer = preferences(req);
@@ -422,11 +411,43 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
       const where = whereSql(conditions(q), params);
       const returning = selectSql(parseSelect(q.get('select') ?? undefined), params);
       await writeAndRespond(req, res, 200, prefer, `with _pgrst_source as (delete from ${relationName(rel)}${where} returning ${returning})`, params.values);
-    }),
-  );
+  });
 
-  router.use((req, _res, next) => next(grammarError(`No route for ${req.method} ${req.path}`)));
-  return router;
+  // The routes, matched by hand: four shapes of path do not need a router,
+  // and Express's per-layer matching cost more than a one-row read's own work.
+  const byMethod = {
+    root: { GET: describe, HEAD: describe } as Record<string, RequestHandler>,
+    rpc: { GET: callFunction, HEAD: callFunction, POST: callFunction } as Record<string, RequestHandler>,
+    table: { GET: read, HEAD: read, POST: insert, PATCH: update, DELETE: remove } as Record<string, RequestHandler>,
+  };
+  const ROUTE = /^\/(?:(rpc)\/([^/]+)|([^/]+))?\/?$/;
+  return (req, res, next) => {
+    const m = ROUTE.exec(req.path);
+    let handler: RequestHandler | undefined;
+    try {
+      if (m && m[1]) {
+        handler = byMethod.rpc[req.method];
+        req.params = { fn: decodeURIComponent(m[2]!) };
+      } else if (m && m[3]) {
+        handler = byMethod.table[req.method];
+        req.params = { table: decodeURIComponent(m[3]) };
+      } else if (m) handler = byMethod.root[req.method];
+    } catch {
+      handler = undefined; // a malformed %-escape
+    }
+    if (!handler) return next(grammarError(`No route for ${req.method} ${req.path}`));
+    const chosen = handler;
+    if (req.method === 'POST' || req.method === 'PATCH') jsonBody(req, res, (err?: unknown) => (err ? next(err) : chosen(req, res, next)));
+    else chosen(req, res, next);
+  };
+}
+
+/** A body Postgres produced, sent as is: res.send without its content-type parsing and freshness checks. */
+function sendBody(req: Request, res: Response, status: number, type: string, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /** request.headers as PostgREST sets it: lower-case names, credentials left out. */
