@@ -56,6 +56,7 @@ const schema = z.object({
   AUTH_RATE_LIMIT_TOKEN_REFRESH: rate('150/300'),
   AUTH_RATE_LIMIT_VERIFY: rate('30/300'),
   AUTH_RATE_LIMIT_EMAIL: rate('30/3600'),
+  STORAGE_UPLOAD_LIMIT: z.coerce.number().int().min(1).max(5 * 1024 ** 3).default(50 * 1024 * 1024).describe('per-request upload ceiling in bytes (spec: 50 MB)'),
   TRUST_PROXY: z.string().default('false').describe('Express "trust proxy": false, true, a hop count or a list of subnets'),
   AUTH_SMS_PROVIDER: z.enum(['twilio', 'log']).optional().describe('enables phone sign-up and SMS codes; log keeps messages in platform.sms_outbox'),
   AUTH_SMS_AUTOCONFIRM: bool.default(false),

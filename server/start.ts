@@ -3,6 +3,7 @@
 //   worker -> HTTP (project API and control plane)
 // and the reverse on stop: refuse new work, drain HTTP, stop the worker, close
 // the pools, stop the embedded database last.
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TaskList } from 'graphile-worker';
@@ -17,6 +18,8 @@ import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
 import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
+import { LocalBackend } from './storage/backend.ts';
+import { storageRoutes } from './storage/routes.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
@@ -98,10 +101,14 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     schemaCache.onReload(() => graphql.reload());
     const graphqlRouter = express.Router();
     graphqlRouter.use(graphql.handler);
+    const storage = storageRoutes({
+      pool: requestPool, adminPool, backend: new LocalBackend(path.join(config.dataDir, 'storage')), jwtSecret: keys.jwtSecret, uploadLimit: config.STORAGE_UPLOAD_LIMIT,
+    });
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter },
       { prefix: '/auth/v1', router: auth.router, open: auth.open },
       { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }) },
+      { prefix: '/storage/v1', router: storage.router, open: storage.open },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }) },
       ...(opts.surfaces ?? []),
     ];

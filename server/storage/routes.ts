@@ -1,0 +1,544 @@
+// /storage/v1: Supabase Storage's API for supabase-js's storage client. Each
+// route is one SQL call into sql/0014_storage_functions.sql, run as the
+// caller's role with the caller's claims (so storage policies decide), plus
+// the byte work against the backend. Bytes are written before their row and
+// removed if the row is refused; replaced bytes go after the row commits.
+import Busboy from 'busboy';
+import express, { type Request, type Response, type Router } from 'express';
+import type pg from 'pg';
+import { Readable } from 'node:stream';
+import { asRole } from '../../db/as-role.ts';
+import { queryAsRole } from '../../db/pipeline.ts';
+import { ApiError, fromPostgresError, route } from '../errors.ts';
+import type { OpenRoute } from '../gateway.ts';
+import { signToken, verifyToken } from '../keys.ts';
+import { newVersion, type Backend } from './backend.ts';
+import { sniff } from './sniff.ts';
+
+export type StorageDeps = { pool: pg.Pool; adminPool: pg.Pool; backend: Backend; jwtSecret: string; uploadLimit: number };
+
+type ObjectRow = { id: string; name: string; bucket_id: string; version: string; metadata: Record<string, unknown> | null; user_metadata: unknown; created_at: Date; updated_at: Date; last_accessed_at: Date };
+type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null };
+
+const SIGNED_URL_MAX = 604_800;
+/** Types a browser would run if served inline; sent as attachments. */
+const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)\b/i;
+
+function nameOf(req: Request): string {
+  const p = req.params.path as unknown;
+  return Array.isArray(p) ? p.join('/') : String(p ?? '');
+}
+
+function expiresIn(body: unknown, fallback: number): number {
+  const raw = (body as { expiresIn?: unknown } | undefined)?.expiresIn;
+  if (raw === undefined || raw === null) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new ApiError('invalid_request', 'expiresIn must be a positive whole number of seconds', { code: 'InvalidRequest' });
+  if (n > SIGNED_URL_MAX) throw new ApiError('invalid_request', `expiresIn must be at most ${SIGNED_URL_MAX} seconds`, { code: 'InvalidRequest' });
+  return n;
+}
+
+function encodePath(name: string): string {
+  return name.split('/').map(encodeURIComponent).join('/');
+}
+
+export function storageRoutes({ pool, adminPool, backend, jwtSecret, uploadLimit }: StorageDeps): { router: Router; open: OpenRoute[] } {
+  const router = express.Router();
+  const json = express.json({ limit: '1mb' });
+
+  const ctx = (req: Request) => ({ role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path });
+  /** One storage SQL call as the caller. */
+  const call = async <R>(req: Request, sql: string, values: unknown[]): Promise<R[]> => {
+    try {
+      return await queryAsRole<R>(pool, ctx(req), sql, values);
+    } catch (err) {
+      throw storageError(err, req.auth!.role);
+    }
+  };
+  /** The same, as the service role: for signed URLs, whose token already decided. */
+  const callAsService = async <R>(sql: string, values: unknown[]): Promise<R[]> => {
+    try {
+      return await queryAsRole<R>(pool, { role: 'service_role', claims: { role: 'service_role' } }, sql, values);
+    } catch (err) {
+      throw storageError(err, 'service_role');
+    }
+  };
+
+  // ---- buckets ----------------------------------------------------------
+
+  const bucketJson = (b: Record<string, unknown>) => ({
+    id: b.id, name: b.name, owner: b.owner_id ?? b.owner ?? '', public: b.public, file_size_limit: b.file_size_limit === null ? null : Number(b.file_size_limit),
+    allowed_mime_types: b.allowed_mime_types, created_at: b.created_at, updated_at: b.updated_at,
+  });
+
+  router.get('/bucket', route(async (req, res) => {
+    const rows = await call<Record<string, unknown>>(req, 'select * from storage.buckets order by name', []);
+    res.json(rows.map(bucketJson));
+  }));
+
+  router.get('/bucket/:id', route(async (req, res) => {
+    const rows = await call<Record<string, unknown>>(req, 'select * from storage.buckets where id = $1', [req.params.id]);
+    if (!rows[0]) throw new ApiError('not_found', 'Bucket not found', { code: 'Bucket not found' });
+    res.json(bucketJson(rows[0]));
+  }));
+
+  router.post('/bucket', json, route(async (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof b.id !== 'string' && typeof b.name !== 'string') throw new ApiError('invalid_request', 'body must have required property \'id\'', { code: 'InvalidRequest' });
+    const limit = parseSize(b.file_size_limit);
+    const mimes = mimeList(b.allowed_mime_types);
+    const rows = await call<{ id: string }>(req, 'select (storage.create_bucket($1, $2, $3, $4, $5)).id', [b.id ?? b.name, b.name ?? b.id, b.public === true, limit, mimes]);
+    res.json({ name: rows[0]!.id });
+  }));
+
+  router.put('/bucket/:id', json, route(async (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const changes: Record<string, unknown> = {};
+    if ('public' in b) changes.public = b.public === true;
+    if ('file_size_limit' in b) changes.file_size_limit = parseSize(b.file_size_limit);
+    if ('allowed_mime_types' in b) changes.allowed_mime_types = mimeList(b.allowed_mime_types);
+    await call(req, 'select storage.update_bucket($1, $2)', [req.params.id, JSON.stringify(changes)]);
+    res.json({ message: 'Successfully updated' });
+  }));
+
+  router.delete('/bucket/:id', route(async (req, res) => {
+    await call(req, 'select storage.delete_bucket($1)', [req.params.id]);
+    res.json({ message: 'Successfully deleted' });
+  }));
+
+  router.post('/bucket/:id/empty', route(async (req, res) => {
+    const rows = await call<{ version: string | null }>(req, 'select v as version from storage.empty_bucket($1) v', [req.params.id]);
+    await backend.remove(rows.flatMap((r) => (r.version ? [r.version] : [])));
+    res.json({ message: 'Successfully emptied' });
+  }));
+
+  // ---- writes -----------------------------------------------------------
+
+  /**
+   * Streams the request's file (raw body, or the file part of a multipart
+   * form) into the backend under a new key, within the upload ceiling and the
+   * bucket's limit, then records it with storage.put_object as `recordAs`.
+   */
+  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: (sql: string, values: unknown[]) => Promise<Array<{ object_id: string; replaced_version: string | null }>> }) => {
+    const [rules] = await callAsService<BucketRules>('select * from storage.bucket_rules($1)', [bucket]);
+    if (!rules) throw new ApiError('not_found', 'Bucket not found', { code: 'Bucket not found' });
+    const limit = Math.min(uploadLimit, rules.file_size_limit === null ? Infinity : Number(rules.file_size_limit));
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit && !String(req.headers['content-type'] ?? '').startsWith('multipart/')) {
+      req.resume();
+      throw new ApiError('payload_too_large', 'The object exceeded the maximum allowed size', { code: 'Payload too large' });
+    }
+    const file = await fileOf(req);
+    const mimetype = file.contentType || 'application/octet-stream';
+    if (!mimeAllowed(rules.allowed_mime_types, mimetype)) {
+      file.stream.resume();
+      throw new ApiError('invalid_request', `mime type ${mimetype} is not supported`, { status: 415, code: 'invalid_mime_type' });
+    }
+    const version = newVersion();
+    const sniffer = sniff(file.stream);
+    let written;
+    try {
+      written = await backend.write(version, sniffer.stream, limit);
+    } catch (err) {
+      req.resume();
+      throw err;
+    }
+    let recorded;
+    try {
+      // The allow-list is held against the bytes too, not only the label the client put on them.
+      const detected = sniffer.detected();
+      if (detected && rules.allowed_mime_types?.length && !mimeAllowed(rules.allowed_mime_types, detected)) {
+        throw new ApiError('invalid_request', `the content is ${detected}, which is not allowed in this bucket`, { status: 415, code: 'invalid_mime_type' });
+      }
+      const metadata = {
+        eTag: written.etag, size: written.size, mimetype, cacheControl: `max-age=${file.cacheControl}`, lastModified: new Date().toISOString(),
+        contentLength: written.size, httpStatusCode: 200,
+      };
+      [recorded] = await opts.recordAs('select * from storage.put_object($1, $2, $3, $4, $5, $6)', [bucket, name, version, JSON.stringify(metadata), opts.upsert, file.userMetadata ?? null]);
+    } catch (err) {
+      await backend.remove([version]);
+      throw err;
+    }
+    if (recorded!.replaced_version) await backend.remove([recorded!.replaced_version]);
+    return { id: recorded!.object_id, key: `${bucket}/${name}` };
+  };
+
+  const uploadRoute = (upsertAlways: boolean) =>
+    route(async (req, res) => {
+      const bucket = String(req.params.bucket);
+      const name = nameOf(req);
+      const upsert = upsertAlways || String(req.headers['x-upsert'] ?? '') === 'true';
+      const result = await upload(req, bucket, name, { upsert, recordAs: (sql, values) => call(req, sql, values) });
+      res.json({ Id: result.id, Key: result.key });
+    });
+  router.post('/object/:bucket/*path', (req, res, next) => (isReserved(req.params.bucket) ? next() : uploadRoute(false)(req, res, next)));
+  router.put('/object/:bucket/*path', (req, res, next) => (isReserved(req.params.bucket) ? next() : uploadRoute(true)(req, res, next)));
+
+  // ---- reads ------------------------------------------------------------
+
+  const sendObject = async (req: Request, res: Response, obj: ObjectRow, attachment: boolean) => {
+    const meta = (obj.metadata ?? {}) as { mimetype?: string; cacheControl?: string; eTag?: string; size?: number };
+    const size = (await backend.size(obj.version)) ?? 0;
+    const etag = meta.eTag ?? `"${obj.version}"`;
+    const type = meta.mimetype ?? 'application/octet-stream';
+    res.setHeader('Content-Type', type);
+    res.setHeader('Cache-Control', meta.cacheControl ?? 'max-age=3600');
+    res.setHeader('ETag', etag);
+    res.setHeader('Last-Modified', new Date(obj.updated_at).toUTCString());
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const fileName = obj.name.split('/').pop() ?? 'download';
+    const download = typeof req.query.download === 'string' ? req.query.download || fileName : undefined;
+    if (download !== undefined || attachment || ACTIVE_CONTENT.test(type)) {
+      res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(download ?? fileName)}`);
+    }
+    const match = req.headers['if-none-match'];
+    if (match && match.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+      res.status(304).end();
+      return;
+    }
+    const range = parseRange(req.headers.range, size);
+    if (range === 'unsatisfiable') {
+      res.setHeader('Content-Range', `bytes */${size}`);
+      throw new ApiError('invalid_request', 'Range Not Satisfiable', { status: 416, code: 'InvalidRange' });
+    }
+    if (range) {
+      res.status(206);
+      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      res.setHeader('Content-Length', range.end - range.start + 1);
+    } else res.setHeader('Content-Length', size);
+    if (req.method === 'HEAD') return void res.end();
+    const stream = backend.read(obj.version, range ?? undefined);
+    stream.on('error', (err) => res.destroy(err));
+    stream.pipe(res);
+  };
+
+  const OBJECT_SELECT = 'select id, name, bucket_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at from storage.objects where bucket_id = $1 and name = $2';
+  const findObject = async (req: Request, bucket: string, name: string, asService = false): Promise<ObjectRow> => {
+    const rows = asService ? await callAsService<ObjectRow>(OBJECT_SELECT, [bucket, name]) : await call<ObjectRow>(req, OBJECT_SELECT, [bucket, name]);
+    if (!rows[0]) throw new ApiError('not_found', 'Object not found', { code: 'not_found' });
+    return rows[0];
+  };
+
+  const authenticatedRead = route(async (req, res) => {
+    await sendObject(req, res, await findObject(req, String(req.params.bucket), nameOf(req)), false);
+  });
+  router.get('/object/authenticated/:bucket/*path', authenticatedRead);
+  router.head('/object/authenticated/:bucket/*path', authenticatedRead);
+
+  const publicRead = route(async (req, res) => {
+    const bucket = String(req.params.bucket);
+    const [rules] = await callAsService<BucketRules>('select * from storage.bucket_rules($1)', [bucket]);
+    if (!rules?.public) throw new ApiError('invalid_request', 'Bucket not found', { code: 'Bucket not found' });
+    await sendObject(req, res, await findObject(req, bucket, nameOf(req), true), false);
+  });
+  router.get('/object/public/:bucket/*path', publicRead);
+  router.head('/object/public/:bucket/*path', publicRead);
+
+  const infoRoute = route(async (req, res) => {
+    const obj = await findObject(req, String(req.params.bucket), nameOf(req));
+    const meta = (obj.metadata ?? {}) as { mimetype?: string; cacheControl?: string; eTag?: string; size?: number; lastModified?: string };
+    res.json({
+      id: obj.id, name: obj.name, version: obj.version, bucket_id: obj.bucket_id, size: meta.size ?? null, content_type: meta.mimetype ?? null,
+      cache_control: meta.cacheControl ?? null, etag: meta.eTag ?? null, metadata: obj.user_metadata ?? null, last_modified: meta.lastModified ?? obj.updated_at,
+      created_at: obj.created_at,
+    });
+  });
+  router.get('/object/info/authenticated/:bucket/*path', infoRoute);
+  router.get('/object/info/public/:bucket/*path', infoRoute);
+  router.get('/object/info/:bucket/*path', infoRoute);
+
+  // ---- list, remove, copy, move -----------------------------------------
+
+  router.post('/object/list/:bucket', json, route(async (req, res) => {
+    const b = (req.body ?? {}) as { prefix?: unknown; limit?: unknown; offset?: unknown; search?: unknown; sortBy?: { column?: unknown; order?: unknown } };
+    const rows = await call(req, 'select * from storage.list_objects($1, $2, $3, $4, $5, $6, $7)', [
+      req.params.bucket, typeof b.prefix === 'string' ? b.prefix : '', intOr(b.limit, 100), intOr(b.offset, 0), typeof b.search === 'string' ? b.search : '',
+      typeof b.sortBy?.column === 'string' ? b.sortBy.column : 'name', typeof b.sortBy?.order === 'string' ? b.sortBy.order : 'asc',
+    ]);
+    res.json(rows);
+  }));
+
+  router.delete('/object/:bucket', json, route(async (req, res) => {
+    const prefixes = (req.body as { prefixes?: unknown } | undefined)?.prefixes;
+    if (!Array.isArray(prefixes) || prefixes.some((p) => typeof p !== 'string')) throw new ApiError('invalid_request', 'body must have an array of strings in \'prefixes\'', { code: 'InvalidRequest' });
+    const rows = await call<ObjectRow>(req, 'select * from storage.remove_objects($1, $2)', [req.params.bucket, prefixes]);
+    await backend.remove(rows.map((r) => r.version));
+    res.json(rows.map(({ version: _v, ...r }) => r));
+  }));
+
+  router.delete('/object/:bucket/*path', route(async (req, res) => {
+    const rows = await call<ObjectRow>(req, 'select * from storage.remove_objects($1, array[$2])', [req.params.bucket, nameOf(req)]);
+    if (!rows[0]) throw new ApiError('not_found', 'Object not found', { code: 'not_found' });
+    await backend.remove([rows[0].version]);
+    res.json({ message: 'Successfully deleted' });
+  }));
+
+  const moveBody = (req: Request) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    for (const k of ['bucketId', 'sourceKey', 'destinationKey']) {
+      if (typeof b[k] !== 'string' || !b[k]) throw new ApiError('invalid_request', `body must have required property '${k}'`, { code: 'InvalidRequest' });
+    }
+    return { bucket: b.bucketId as string, source: b.sourceKey as string, destBucket: typeof b.destinationBucket === 'string' && b.destinationBucket ? b.destinationBucket : (b.bucketId as string), dest: b.destinationKey as string };
+  };
+
+  router.post('/object/copy', json, route(async (req, res) => {
+    const m = moveBody(req);
+    const version = newVersion();
+    const upsert = String(req.headers['x-upsert'] ?? '') === 'true';
+    let copied: { object_id: string; replaced_version: string | null } | undefined;
+    try {
+      // One transaction: the row is written, the bytes copied, then it commits.
+      copied = await asRole(pool, ctx(req), async (c) => {
+        const { rows } = await c.query<{ object_id: string; source_version: string; replaced_version: string | null }>('select * from storage.copy_object($1, $2, $3, $4, $5, $6)', [m.bucket, m.source, m.destBucket, m.dest, version, upsert]);
+        await backend.copy(rows[0]!.source_version, version);
+        return rows[0]!;
+      });
+    } catch (err) {
+      await backend.remove([version]);
+      throw storageError(err, req.auth!.role);
+    }
+    if (copied.replaced_version) await backend.remove([copied.replaced_version]);
+    res.json({ Id: copied.object_id, Key: `${m.destBucket}/${m.dest}` });
+  }));
+
+  router.post('/object/move', json, route(async (req, res) => {
+    const m = moveBody(req);
+    await call(req, 'select storage.move_object($1, $2, $3, $4)', [m.bucket, m.source, m.destBucket, m.dest]);
+    res.json({ message: 'Successfully moved' });
+  }));
+
+  // ---- signed URLs ------------------------------------------------------
+
+  const mint = async (req: Request, bucket: string, name: string, seconds: number, transform?: unknown) => {
+    // The caller must be able to read the object now; the token then stands in for them.
+    await findObject(req, bucket, name);
+    const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, ...(transform ? { transformations: transform } : {}) }, seconds);
+    return `/object/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`;
+  };
+
+  router.post('/object/sign/:bucket', json, route(async (req, res) => {
+    // supabase-js's createSignedUrls: paths within the bucket of the URL.
+    const paths = (req.body as { paths?: unknown } | undefined)?.paths;
+    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) throw new ApiError('invalid_request', 'body must have an array of strings in \'paths\'', { code: 'InvalidRequest' });
+    const seconds = expiresIn(req.body, 60);
+    const bucket = String(req.params.bucket);
+    res.json(await Promise.all((paths as string[]).map(async (p) => {
+      try {
+        return { error: null, path: p, signedURL: await mint(req, bucket, p, seconds) };
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null };
+        throw err;
+      }
+    })));
+  }));
+
+  router.post('/object/sign', json, route(async (req, res) => {
+    // The spec's batch form: each path is <bucket>/<path>.
+    const paths = (req.body as { paths?: unknown } | undefined)?.paths;
+    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || !p.includes('/'))) throw new ApiError('invalid_request', 'body must have an array of <bucket>/<path> strings in \'paths\'', { code: 'InvalidRequest' });
+    const seconds = expiresIn(req.body, 60);
+    res.json(await Promise.all((paths as string[]).map(async (p) => {
+      const [bucket, ...rest] = p.split('/');
+      try {
+        return { error: null, path: p, signedURL: await mint(req, bucket!, rest.join('/'), seconds) };
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null };
+        throw err;
+      }
+    })));
+  }));
+
+  router.post('/object/sign/:bucket/*path', json, route(async (req, res) => {
+    const seconds = expiresIn(req.body, 60);
+    const transform = (req.body as { transform?: unknown } | undefined)?.transform;
+    res.json({ signedURL: await mint(req, String(req.params.bucket), nameOf(req), seconds, transform) });
+  }));
+
+  /** A token's claims, if it signs exactly this bucket and path. */
+  const signedFor = async (req: Request, bucket: string, name: string) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    if (!token) throw new ApiError('invalid_request', 'Missing token', { code: 'InvalidJWT' });
+    const verdict = await verifyToken(jwtSecret, token);
+    if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason === 'expired' ? 'jwt expired' : 'invalid signature', { code: 'InvalidJWT' });
+    if (verdict.claims.url !== `${bucket}/${name}`) throw new ApiError('invalid_request', 'The token does not match this object', { code: 'InvalidSignature' });
+    return verdict.claims;
+  };
+
+  const signedRead = route(async (req, res) => {
+    const bucket = String(req.params.bucket);
+    const name = nameOf(req);
+    await signedFor(req, bucket, name);
+    await sendObject(req, res, await findObject(req, bucket, name, true), false);
+  });
+  router.get('/object/sign/:bucket/*path', signedRead);
+  router.head('/object/sign/:bucket/*path', signedRead);
+
+  router.post('/object/upload/sign/:bucket/*path', json, route(async (req, res) => {
+    const bucket = String(req.params.bucket);
+    const name = nameOf(req);
+    const upsert = String(req.headers['x-upsert'] ?? '') === 'true';
+    // The caller must be allowed to write this name now: the write is tried and rolled back.
+    try {
+      await asRole(pool, ctx(req), (c) => c.query('select storage.put_object($1, $2, $3, $4, $5)', [bucket, name, newVersion(), JSON.stringify({ size: 0, mimetype: 'application/octet-stream' }), upsert]), { rollback: true });
+    } catch (err) {
+      const mapped = storageError(err, req.auth!.role);
+      // The allow-list applies to the real bytes later, not to this probe.
+      if (mapped.code !== 'invalid_mime_type') throw mapped;
+    }
+    const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, upsert, owner: req.auth!.claims.sub ?? null, role: req.auth!.role }, expiresIn(req.body, 7200));
+    res.json({ url: `/object/upload/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`, token });
+  }));
+
+  router.put('/object/upload/sign/:bucket/*path', route(async (req, res) => {
+    const bucket = String(req.params.bucket);
+    const name = nameOf(req);
+    const claims = await signedFor(req, bucket, name);
+    // Recorded as the signer: their role and sub, so owner and policies are theirs.
+    const signer = { role: typeof claims.role === 'string' ? claims.role : 'anon', claims: { role: claims.role, ...(claims.owner ? { sub: claims.owner } : {}) } };
+    const result = await upload(req, bucket, name, {
+      upsert: claims.upsert === true,
+      recordAs: async (sql, values) => {
+        try {
+          return await queryAsRole(pool, signer, sql, values);
+        } catch (err) {
+          throw storageError(err, signer.role);
+        }
+      },
+    });
+    res.json({ Id: result.id, Key: result.key });
+  }));
+
+  // supabase-js's download() and exists(): the object path without a mode word reads as the caller.
+  const plainRead = (req: Request, res: Response, next: (err?: unknown) => void) => (isReserved(req.params.bucket) ? next() : authenticatedRead(req, res, next));
+  router.get('/object/:bucket/*path', plainRead);
+  router.head('/object/:bucket/*path', plainRead);
+
+  const open: OpenRoute[] = [
+    (req) => (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/object/public/') || req.path.startsWith('/object/sign/')),
+    (req) => req.method === 'PUT' && req.path.startsWith('/object/upload/sign/'),
+  ];
+  return { router, open };
+}
+
+/** Route words that share /object/:bucket/... with object names. */
+function isReserved(bucket: unknown): boolean {
+  return ['list', 'copy', 'move', 'sign', 'info', 'public', 'authenticated', 'upload'].includes(String(bucket));
+}
+
+function storageError(err: unknown, role: string): ApiError {
+  const mapped = fromPostgresError(err, role);
+  // Row-level security refusals read as Supabase Storage words them.
+  if (mapped.code === '42501') return new ApiError(mapped.kind, 'new row violates row-level security policy', { status: 403, code: 'Unauthorized', cause: err });
+  return mapped;
+}
+
+function intOr(v: unknown, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new ApiError('invalid_request', 'limit and offset must be whole numbers', { code: 'InvalidRequest' });
+  return n;
+}
+
+/** file_size_limit as supabase-js sends it: bytes, or a string like '5MB'. */
+function parseSize(v: unknown): number | null {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  const m = typeof v === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(v) : null;
+  if (!m) throw new ApiError('invalid_request', 'file_size_limit must be a number of bytes or a size such as "5MB"', { code: 'InvalidRequest' });
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+function mimeList(v: unknown): string[] | null {
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || !/^[\w.+*-]+\/[\w.+*-]+$/.test(t))) {
+    throw new ApiError('invalid_request', 'allowed_mime_types must be an array of types such as "image/png" or "image/*"', { code: 'InvalidRequest' });
+  }
+  return v as string[];
+}
+
+/** The same rule as storage.mime_allowed, for the check made before bytes are read. */
+export function mimeAllowed(allowed: string[] | null, mime: string): boolean {
+  if (!allowed || allowed.length === 0) return true;
+  const type = mime.split(';')[0]!.trim().toLowerCase();
+  return allowed.some((a) => {
+    const rule = a.trim().toLowerCase();
+    return rule === '*/*' || rule === type || (rule.endsWith('/*') && rule.split('/')[0] === type.split('/')[0]);
+  });
+}
+
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null; // not a single byte range: the whole object
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+type IncomingFile = { stream: Readable; contentType: string; cacheControl: string; userMetadata: string | undefined };
+
+/** The file in a request: the raw body, or the file part of a multipart form (supabase-js sends Blobs that way). */
+function fileOf(req: Request): Promise<IncomingFile> {
+  const type = String(req.headers['content-type'] ?? '');
+  const cacheHeader = String(req.headers['cache-control'] ?? '');
+  const cacheControl = /max-age=(\d+)/.exec(cacheHeader)?.[1] ?? (/^\d+$/.test(cacheHeader) ? cacheHeader : '3600');
+  if (!type.toLowerCase().startsWith('multipart/form-data')) {
+    const meta = req.headers['x-metadata'];
+    return Promise.resolve({
+      stream: req,
+      contentType: type || 'application/octet-stream',
+      cacheControl,
+      userMetadata: typeof meta === 'string' ? decodeMetadata(meta) : undefined,
+    });
+  }
+  return new Promise((resolve, reject) => {
+    let busboy: Busboy.Busboy;
+    try {
+      busboy = Busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 64 * 1024 } });
+    } catch {
+      return reject(new ApiError('invalid_request', 'Malformed multipart body', { code: 'InvalidRequest' }));
+    }
+    const fields: Record<string, string> = {};
+    let found = false;
+    busboy.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    busboy.on('file', (_name, stream, info) => {
+      found = true;
+      resolve({
+        stream,
+        contentType: fields.contentType || info.mimeType || 'application/octet-stream',
+        cacheControl: /^\d+$/.test(fields.cacheControl ?? '') ? fields.cacheControl! : cacheControl,
+        userMetadata: fields.metadata ? validJson(fields.metadata) : undefined,
+      });
+    });
+    busboy.on('error', () => reject(new ApiError('invalid_request', 'Malformed multipart body', { code: 'InvalidRequest' })));
+    busboy.on('close', () => {
+      if (!found) reject(new ApiError('invalid_request', 'The form has no file', { code: 'InvalidRequest' }));
+    });
+    req.pipe(busboy);
+  });
+}
+
+function validJson(text: string): string {
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    throw new ApiError('invalid_request', 'metadata must be JSON', { code: 'InvalidRequest' });
+  }
+}
+
+function decodeMetadata(header: string): string {
+  return validJson(Buffer.from(header, 'base64').toString('utf8'));
+}
