@@ -102,7 +102,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const graphqlRouter = express.Router();
     graphqlRouter.use(graphql.handler);
     const storage = storageRoutes({
-      pool: requestPool, adminPool, backend: new LocalBackend(path.join(config.dataDir, 'storage')), jwtSecret: keys.jwtSecret, uploadLimit: config.STORAGE_UPLOAD_LIMIT,
+      pool: requestPool, backend: new LocalBackend(path.join(config.dataDir, 'storage')), jwtSecret: keys.jwtSecret, uploadLimit: config.STORAGE_UPLOAD_LIMIT,
     });
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter },
@@ -114,7 +114,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
     apiPort = (api.address() as AddressInfo).port;
-    const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool })] }), config.PLATFORM_PORT, config.HOST);
+    const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool, storage: storage.service })] }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
 
     const portOf = (s: http.Server) => (s.address() as AddressInfo).port;

@@ -10,8 +10,9 @@ import type { Config } from '../config.ts';
 import { ApiError, route } from '../errors.ts';
 import { bearerOf } from '../gateway.ts';
 import { verifyPlatformToken, type Keys } from '../keys.ts';
+import type { StorageService } from '../storage/routes.ts';
 
-export function platformRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): Router {
+export function platformRoutes({ config, keys, pool, storage }: { config: Config; keys: Keys; pool: pg.Pool; storage: StorageService }): Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
 
@@ -44,6 +45,27 @@ export function platformRoutes({ config, keys, pool }: { config: Config; keys: K
       if (!body.success) throw new ApiError('invalid_request', `${body.error.issues[0]!.path.join('.')}: ${body.error.issues[0]!.message}`, { code: 'invalid_request' });
       // An operator creating a user vouches for the address, as Supabase Studio's default does.
       res.status(201).json(await createUser(pool, config, { email: body.data.email, password: body.data.password, email_confirm: true }));
+    }),
+  );
+
+  router.get(
+    '/storage/:ref/buckets',
+    route(async (req, res) => {
+      await project(req);
+      res.json(await storage.buckets());
+    }),
+  );
+
+  // An operator's upload: multipart with the file in field `file`, written as the service role.
+  router.post(
+    '/storage/:ref/object/:bucket/*path',
+    route(async (req, res) => {
+      await project(req);
+      if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw new ApiError('invalid_request', 'Send the file as multipart/form-data in field file', { code: 'invalid_request' });
+      }
+      const name = (req.params.path as unknown as string[]).join('/');
+      res.json(await storage.upload(req, String(req.params.bucket), name));
     }),
   );
 

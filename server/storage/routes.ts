@@ -15,7 +15,7 @@ import { signToken, verifyToken } from '../keys.ts';
 import { newVersion, type Backend } from './backend.ts';
 import { sniff } from './sniff.ts';
 
-export type StorageDeps = { pool: pg.Pool; adminPool: pg.Pool; backend: Backend; jwtSecret: string; uploadLimit: number };
+export type StorageDeps = { pool: pg.Pool; backend: Backend; jwtSecret: string; uploadLimit: number };
 
 type ObjectRow = { id: string; name: string; bucket_id: string; version: string; metadata: Record<string, unknown> | null; user_metadata: unknown; created_at: Date; updated_at: Date; last_accessed_at: Date };
 type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null };
@@ -42,7 +42,13 @@ function encodePath(name: string): string {
   return name.split('/').map(encodeURIComponent).join('/');
 }
 
-export function storageRoutes({ pool, adminPool, backend, jwtSecret, uploadLimit }: StorageDeps): { router: Router; open: OpenRoute[] } {
+/** What the control plane does with storage, as the service role. */
+export type StorageService = {
+  buckets: () => Promise<unknown[]>;
+  upload: (req: Request, bucket: string, name: string) => Promise<{ Id: string; Key: string }>;
+};
+
+export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: StorageDeps): { router: Router; open: OpenRoute[]; service: StorageService } {
   const router = express.Router();
   const json = express.json({ limit: '1mb' });
 
@@ -418,7 +424,14 @@ export function storageRoutes({ pool, adminPool, backend, jwtSecret, uploadLimit
     (req) => (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/object/public/') || req.path.startsWith('/object/sign/')),
     (req) => req.method === 'PUT' && req.path.startsWith('/object/upload/sign/'),
   ];
-  return { router, open };
+  const service: StorageService = {
+    buckets: async () => (await callAsService<Record<string, unknown>>('select * from storage.buckets order by name', [])).map(bucketJson),
+    upload: async (req, bucket, name) => {
+      const result = await upload(req, bucket, name, { upsert: false, recordAs: (sql, values) => callAsService(sql, values) });
+      return { Id: result.id, Key: result.key };
+    },
+  };
+  return { router, open, service };
 }
 
 /** Route words that share /object/:bucket/... with object names. */
