@@ -1,17 +1,8 @@
 -- Storage operations as SQL functions. All but the two lookups marked
 -- `security definer` run as the caller (security invoker), so the caller's
 -- RLS policies on storage.buckets and storage.objects decide. Errors are
--- raised as SQLSTATE 'PT' || status with the storage error name in HINT, and
--- reach the client as {statusCode, error, message}.
-
-create or replace function storage.raise_error(status int, code text, message text) returns void
-language plpgsql
-set search_path = ''
-as $$
-begin
-  raise exception using errcode = 'PT' || status::text, message = message, hint = code;
-end
-$$;
+-- raised with auth.raise_error (SQLSTATE 'PT' || status, the storage error
+-- name in HINT) and reach the client as {statusCode, error, message}.
 
 -- A bucket's upload rules whatever the caller may see: an upload is checked
 -- against them before its bytes are streamed, as Supabase Storage does.
@@ -64,18 +55,18 @@ declare
   created storage.buckets;
 begin
   if p_id is null or p_id !~ '^[a-z0-9][a-z0-9.-]{0,62}$' then
-    perform storage.raise_error(400, 'InvalidBucketName',
+    perform auth.raise_error(400, 'InvalidBucketName',
       'Bucket id must be 1 to 63 lowercase letters, digits, dashes or dots, starting with a letter or digit');
   end if;
   if p_file_size_limit is not null and p_file_size_limit <= 0 then
-    perform storage.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
+    perform auth.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
   end if;
   insert into storage.buckets (id, name, owner, owner_id, public, file_size_limit, allowed_mime_types)
   values (p_id, coalesce(p_name, p_id), auth.uid(), auth.jwt() ->> 'sub', coalesce(p_public, false), p_file_size_limit, p_allowed_mime_types)
   returning * into created;
   return created;
 exception when unique_violation then
-  perform storage.raise_error(409, 'Duplicate', 'The resource already exists');
+  perform auth.raise_error(409, 'Duplicate', 'The resource already exists');
 end
 $$;
 
@@ -88,7 +79,7 @@ declare
   updated storage.buckets;
 begin
   if changes ? 'file_size_limit' and jsonb_typeof(changes -> 'file_size_limit') = 'number' and (changes ->> 'file_size_limit')::numeric <= 0 then
-    perform storage.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
+    perform auth.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
   end if;
   update storage.buckets b set
     public = case when changes ? 'public' then coalesce((changes ->> 'public')::boolean, false) else b.public end,
@@ -100,9 +91,21 @@ begin
   where b.id = p_id
   returning * into updated;
   if not found then
-    perform storage.raise_error(404, 'Bucket not found', 'Bucket not found');
+    perform auth.raise_error(404, 'Bucket not found', 'Bucket not found');
   end if;
   return updated;
+end
+$$;
+
+-- The bucket, if the caller may see it; 404 otherwise.
+create or replace function storage.require_bucket(p_id text) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from storage.buckets b where b.id = p_id) then
+    perform auth.raise_error(404, 'Bucket not found', 'Bucket not found');
+  end if;
 end
 $$;
 
@@ -111,15 +114,13 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  if not exists (select 1 from storage.buckets b where b.id = p_id) then
-    perform storage.raise_error(404, 'Bucket not found', 'Bucket not found');
-  end if;
+  perform storage.require_bucket(p_id);
   if not storage.bucket_is_empty(p_id) then
-    perform storage.raise_error(409, 'not_empty', 'The bucket you tried to delete is not empty');
+    perform auth.raise_error(409, 'not_empty', 'The bucket you tried to delete is not empty');
   end if;
   delete from storage.buckets b where b.id = p_id;
   if not found then
-    perform storage.raise_error(403, 'Unauthorized', 'You may not delete this bucket');
+    perform auth.raise_error(403, 'Unauthorized', 'You may not delete this bucket');
   end if;
 end
 $$;
@@ -130,9 +131,7 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  if not exists (select 1 from storage.buckets b where b.id = p_id) then
-    perform storage.raise_error(404, 'Bucket not found', 'Bucket not found');
-  end if;
+  perform storage.require_bucket(p_id);
   return query delete from storage.objects o where o.bucket_id = p_id returning o.version;
 end
 $$;
@@ -153,17 +152,17 @@ declare
   created uuid;
 begin
   if not storage.valid_object_name(p_name) then
-    perform storage.raise_error(400, 'InvalidKey', 'Invalid key: ' || coalesce(p_name, ''));
+    perform auth.raise_error(400, 'InvalidKey', 'Invalid key: ' || coalesce(p_name, ''));
   end if;
   select * into rules from storage.bucket_rules(p_bucket);
   if not found then
-    perform storage.raise_error(404, 'Bucket not found', 'Bucket not found');
+    perform auth.raise_error(404, 'Bucket not found', 'Bucket not found');
   end if;
   if rules.file_size_limit is not null and coalesce((p_metadata ->> 'size')::bigint, 0) > rules.file_size_limit then
-    perform storage.raise_error(413, 'Payload too large', 'The object exceeded the maximum allowed size');
+    perform auth.raise_error(413, 'Payload too large', 'The object exceeded the maximum allowed size');
   end if;
   if not storage.mime_allowed(rules.allowed_mime_types, p_metadata ->> 'mimetype') then
-    perform storage.raise_error(415, 'invalid_mime_type', 'mime type ' || coalesce(p_metadata ->> 'mimetype', '') || ' is not supported');
+    perform auth.raise_error(415, 'invalid_mime_type', 'mime type ' || coalesce(p_metadata ->> 'mimetype', '') || ' is not supported');
   end if;
   if p_upsert then
     select o.id, o.version into existing from storage.objects o where o.bucket_id = p_bucket and o.name = p_name for update;
@@ -181,7 +180,7 @@ begin
   returning id into created;
   return query select created, null::text;
 exception when unique_violation then
-  perform storage.raise_error(409, 'Duplicate', 'The resource already exists');
+  perform auth.raise_error(409, 'Duplicate', 'The resource already exists');
 end
 $$;
 
@@ -199,7 +198,7 @@ declare
 begin
   select o.version, o.metadata, o.user_metadata into source from storage.objects o where o.bucket_id = p_bucket and o.name = p_source;
   if not found then
-    perform storage.raise_error(404, 'not_found', 'Object not found');
+    perform auth.raise_error(404, 'not_found', 'Object not found');
   end if;
   select * into written from storage.put_object(coalesce(p_dest_bucket, p_bucket), p_dest, p_version,
     coalesce(source.metadata, '{}'::jsonb) || jsonb_build_object('lastModified', to_jsonb(now())), p_upsert, source.user_metadata);
@@ -216,20 +215,20 @@ declare
   moved uuid;
 begin
   if not storage.valid_object_name(p_dest) then
-    perform storage.raise_error(400, 'InvalidKey', 'Invalid key: ' || coalesce(p_dest, ''));
+    perform auth.raise_error(400, 'InvalidKey', 'Invalid key: ' || coalesce(p_dest, ''));
   end if;
   if not exists (select 1 from storage.bucket_rules(coalesce(p_dest_bucket, p_bucket))) then
-    perform storage.raise_error(404, 'Bucket not found', 'Bucket not found');
+    perform auth.raise_error(404, 'Bucket not found', 'Bucket not found');
   end if;
   update storage.objects o set bucket_id = coalesce(p_dest_bucket, p_bucket), name = p_dest, updated_at = now()
    where o.bucket_id = p_bucket and o.name = p_source
   returning o.id into moved;
   if moved is null then
-    perform storage.raise_error(404, 'not_found', 'Object not found');
+    perform auth.raise_error(404, 'not_found', 'Object not found');
   end if;
   return moved;
 exception when unique_violation then
-  perform storage.raise_error(409, 'Duplicate', 'The resource already exists');
+  perform auth.raise_error(409, 'Duplicate', 'The resource already exists');
 end
 $$;
 
@@ -249,16 +248,16 @@ declare
   needle text;
 begin
   if not exists (select 1 from storage.bucket_rules(p_bucket)) then
-    perform storage.raise_error(404, 'Bucket not found', 'Bucket not found');
+    perform auth.raise_error(404, 'Bucket not found', 'Bucket not found');
   end if;
   if coalesce(p_sort_column, 'name') not in ('name', 'created_at', 'updated_at', 'last_accessed_at') then
-    perform storage.raise_error(400, 'InvalidRequest', 'sortBy.column must be name, created_at, updated_at or last_accessed_at');
+    perform auth.raise_error(400, 'InvalidRequest', 'sortBy.column must be name, created_at, updated_at or last_accessed_at');
   end if;
   if lower(coalesce(p_sort_order, 'asc')) not in ('asc', 'desc') then
-    perform storage.raise_error(400, 'InvalidRequest', 'sortBy.order must be asc or desc');
+    perform auth.raise_error(400, 'InvalidRequest', 'sortBy.order must be asc or desc');
   end if;
   if coalesce(p_limit, 100) < 0 or coalesce(p_offset, 0) < 0 then
-    perform storage.raise_error(400, 'InvalidRequest', 'limit and offset must not be negative');
+    perform auth.raise_error(400, 'InvalidRequest', 'limit and offset must not be negative');
   end if;
   if prefix <> '' and right(prefix, 1) <> '/' then
     prefix := prefix || '/';
