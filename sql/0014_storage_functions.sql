@@ -4,6 +4,10 @@
 -- raised with auth.raise_error (SQLSTATE 'PT' || status, the storage error
 -- name in HINT) and reach the client as {statusCode, error, message}.
 
+-- auth.raise_error only raises; the storage functions run as the API roles
+-- and raise through it.
+grant execute on function auth.raise_error(int, text, text) to anon, authenticated, service_role;
+
 -- A bucket's upload rules whatever the caller may see: an upload is checked
 -- against them before its bytes are streamed, as Supabase Storage does.
 create or replace function storage.bucket_rules(bucket text)
