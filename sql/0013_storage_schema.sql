@@ -15,9 +15,8 @@ create table if not exists storage.buckets (
   file_size_limit bigint,
   allowed_mime_types text[],
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
-  constraint buckets_id_format check (id ~ '^[a-z0-9][a-z0-9.-]{0,62}$'),
-  constraint buckets_file_size_limit_positive check (file_size_limit is null or file_size_limit > 0)
+  -- id format, size limit and type list are checked by storage.check_bucket() (0014).
+  updated_at timestamptz not null default now()
 );
 create unique index if not exists buckets_name_key on storage.buckets (name);
 

@@ -49,6 +49,31 @@ as $$
      and not (string_to_array(name, '/') && array['.', '..'])
 $$;
 
+-- A bucket's settings, however it is written (API or SQL), with errors a
+-- client can act on: the id format, a positive size limit, well-formed types.
+create or replace function storage.check_bucket() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.id is null or new.id !~ '^[a-z0-9][a-z0-9.-]{0,62}$' then
+    perform auth.raise_error(400, 'InvalidBucketName',
+      'Bucket id must be 1 to 63 lowercase letters, digits, dashes or dots, starting with a letter or digit');
+  end if;
+  if new.file_size_limit is not null and new.file_size_limit <= 0 then
+    perform auth.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
+  end if;
+  if exists (select 1 from unnest(new.allowed_mime_types) t where t is null or t !~ '^[A-Za-z0-9.+*_-]+/[A-Za-z0-9.+*_-]+$') then
+    perform auth.raise_error(400, 'InvalidRequest', 'allowed_mime_types must hold types such as "image/png" or "image/*"');
+  end if;
+  return new;
+end
+$$;
+
+drop trigger if exists buckets_check on storage.buckets;
+create trigger buckets_check before insert or update on storage.buckets
+  for each row execute function storage.check_bucket();
+
 create or replace function storage.create_bucket(p_id text, p_name text default null, p_public boolean default false,
   p_file_size_limit bigint default null, p_allowed_mime_types text[] default null)
 returns storage.buckets
@@ -58,13 +83,6 @@ as $$
 declare
   created storage.buckets;
 begin
-  if p_id is null or p_id !~ '^[a-z0-9][a-z0-9.-]{0,62}$' then
-    perform auth.raise_error(400, 'InvalidBucketName',
-      'Bucket id must be 1 to 63 lowercase letters, digits, dashes or dots, starting with a letter or digit');
-  end if;
-  if p_file_size_limit is not null and p_file_size_limit <= 0 then
-    perform auth.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
-  end if;
   insert into storage.buckets (id, name, owner, owner_id, public, file_size_limit, allowed_mime_types)
   values (p_id, coalesce(p_name, p_id), auth.uid(), auth.jwt() ->> 'sub', coalesce(p_public, false), p_file_size_limit, p_allowed_mime_types)
   returning * into created;
@@ -82,9 +100,6 @@ as $$
 declare
   updated storage.buckets;
 begin
-  if changes ? 'file_size_limit' and jsonb_typeof(changes -> 'file_size_limit') = 'number' and (changes ->> 'file_size_limit')::numeric <= 0 then
-    perform auth.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
-  end if;
   update storage.buckets b set
     public = case when changes ? 'public' then coalesce((changes ->> 'public')::boolean, false) else b.public end,
     file_size_limit = case when changes ? 'file_size_limit' then (changes ->> 'file_size_limit')::bigint else b.file_size_limit end,
@@ -143,9 +158,11 @@ $$;
 -- Records a write of an object whose bytes are stored under p_version.
 -- Without upsert an existing name is a 409; with it the row is updated (the
 -- caller needs an UPDATE policy) and the replaced byte key is returned so its
--- bytes can go once this commits.
+-- bytes can go once this commits. The bucket's allow-list holds against the
+-- declared type (metadata.mimetype, when known) and against p_sniffed_type,
+-- the type the first bytes show, so HTML labelled image/png is refused.
 create or replace function storage.put_object(p_bucket text, p_name text, p_version text, p_metadata jsonb,
-  p_upsert boolean default false, p_user_metadata jsonb default null)
+  p_upsert boolean default false, p_user_metadata jsonb default null, p_sniffed_type text default null)
 returns table (object_id uuid, replaced_version text)
 language plpgsql
 set search_path = ''
@@ -165,8 +182,11 @@ begin
   if rules.file_size_limit is not null and coalesce((p_metadata ->> 'size')::bigint, 0) > rules.file_size_limit then
     perform auth.raise_error(413, 'Payload too large', 'The object exceeded the maximum allowed size');
   end if;
-  if not storage.mime_allowed(rules.allowed_mime_types, p_metadata ->> 'mimetype') then
+  if p_metadata ? 'mimetype' and not storage.mime_allowed(rules.allowed_mime_types, p_metadata ->> 'mimetype') then
     perform auth.raise_error(415, 'invalid_mime_type', 'mime type ' || coalesce(p_metadata ->> 'mimetype', '') || ' is not supported');
+  end if;
+  if p_sniffed_type is not null and not storage.mime_allowed(rules.allowed_mime_types, p_sniffed_type) then
+    perform auth.raise_error(415, 'invalid_mime_type', 'the content is ' || p_sniffed_type || ', which is not allowed in this bucket');
   end if;
   if p_upsert then
     select o.id, o.version into existing from storage.objects o where o.bucket_id = p_bucket and o.name = p_name for update;
@@ -185,6 +205,21 @@ begin
   return query select created, null::text;
 exception when unique_violation then
   perform auth.raise_error(409, 'Duplicate', 'The resource already exists');
+end
+$$;
+
+-- Whether the caller may write this name now (policies, bucket, name rules,
+-- duplicates), answered by trying the write and undoing it: the check a signed
+-- upload URL is minted after. The type and size rules wait for the bytes.
+create or replace function storage.can_upload(p_bucket text, p_name text, p_upsert boolean default false) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform storage.put_object(p_bucket, p_name, gen_random_uuid()::text, '{"size": 0}'::jsonb, p_upsert);
+  raise exception using errcode = 'PT299', message = 'undo the trial write';
+exception when sqlstate 'PT299' then
+  return;
 end
 $$;
 

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import { ApiError, route } from '../errors.ts';
 import { bearerOf } from '../gateway.ts';
 import { verifyPlatformToken, type Keys } from '../keys.ts';
-import type { StorageService } from '../storage/routes.ts';
+import { objectName, type StorageService } from '../storage/routes.ts';
 
 export function platformRoutes({ config, keys, pool, storage }: { config: Config; keys: Keys; pool: pg.Pool; storage: StorageService }): Router {
   const router = express.Router();
@@ -64,8 +64,7 @@ export function platformRoutes({ config, keys, pool, storage }: { config: Config
       if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
         throw new ApiError('invalid_request', 'Send the file as multipart/form-data in field file', { code: 'invalid_request' });
       }
-      const name = (req.params.path as unknown as string[]).join('/');
-      res.json(await storage.upload(req, String(req.params.bucket), name));
+      res.json(await storage.upload(req, String(req.params.bucket), objectName(req)));
     }),
   );
 

@@ -4,7 +4,7 @@
 // is complete, so a cancelled upload leaves no bytes behind.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,7 +17,6 @@ export interface Backend {
   write(key: string, body: Readable, maxBytes: number): Promise<Written>;
   /** Bytes of key, all or the inclusive range. */
   read(key: string, range?: { start: number; end: number }): Readable;
-  size(key: string): Promise<number | undefined>;
   copy(from: string, to: string): Promise<void>;
   remove(keys: string[]): Promise<void>;
 }
@@ -75,14 +74,6 @@ export class LocalBackend implements Backend {
 
   read(key: string, range?: { start: number; end: number }): Readable {
     return createReadStream(this.file(key), range ? { start: range.start, end: range.end } : {});
-  }
-
-  async size(key: string): Promise<number | undefined> {
-    try {
-      return (await stat(this.file(key))).size;
-    } catch {
-      return undefined;
-    }
   }
 
   async copy(from: string, to: string): Promise<void> {

@@ -11,20 +11,21 @@ import { asRole } from '../../db/as-role.ts';
 import { queryAsRole } from '../../db/pipeline.ts';
 import { ApiError, fromPostgresError, route } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
-import { signToken, verifyToken } from '../keys.ts';
+import { signToken, verifyToken, type Claims } from '../keys.ts';
 import { newVersion, type Backend } from './backend.ts';
 import { sniff } from './sniff.ts';
 
 export type StorageDeps = { pool: pg.Pool; backend: Backend; jwtSecret: string; uploadLimit: number };
 
 type ObjectRow = { id: string; name: string; bucket_id: string; version: string; metadata: Record<string, unknown> | null; user_metadata: unknown; created_at: Date; updated_at: Date; last_accessed_at: Date };
-type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null };
+type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null; type_allowed: boolean };
 
 const SIGNED_URL_MAX = 604_800;
 /** Types a browser would run if served inline; sent as attachments. */
 const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)\b/i;
 
-function nameOf(req: Request): string {
+/** The object name of a route ending in `*path`. */
+export function objectName(req: Request): string {
   const p = req.params.path as unknown;
   return Array.isArray(p) ? p.join('/') : String(p ?? '');
 }
@@ -52,23 +53,20 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   const router = express.Router();
   const json = express.json({ limit: '1mb' });
 
+  type Caller = { role: string; claims: Claims };
   const ctx = (req: Request) => ({ role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path });
-  /** One storage SQL call as the caller. */
-  const call = async <R>(req: Request, sql: string, values: unknown[]): Promise<R[]> => {
+  /** One storage SQL call as a caller, in one round trip, with storage's error wording. */
+  const callAs = async <R>(caller: Caller, sql: string, values: unknown[]): Promise<R[]> => {
     try {
-      return await queryAsRole<R>(pool, ctx(req), sql, values);
+      return await queryAsRole<R>(pool, caller, sql, values);
     } catch (err) {
-      throw storageError(err, req.auth!.role);
+      throw storageError(err, caller.role);
     }
   };
-  /** The same, as the service role: for signed URLs, whose token already decided. */
-  const callAsService = async <R>(sql: string, values: unknown[]): Promise<R[]> => {
-    try {
-      return await queryAsRole<R>(pool, { role: 'service_role', claims: { role: 'service_role' } }, sql, values);
-    } catch (err) {
-      throw storageError(err, 'service_role');
-    }
-  };
+  const call = <R>(req: Request, sql: string, values: unknown[]) => callAs<R>(ctx(req), sql, values);
+  /** As the service role: for public reads, and for signed URLs, whose token already decided. */
+  const SERVICE: Caller = { role: 'service_role', claims: { role: 'service_role' } };
+  const callAsService = <R>(sql: string, values: unknown[]) => callAs<R>(SERVICE, sql, values);
 
   // ---- buckets ----------------------------------------------------------
 
@@ -91,9 +89,9 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   router.post('/bucket', json, route(async (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     if (typeof b.id !== 'string' && typeof b.name !== 'string') throw new ApiError('invalid_request', 'body must have required property \'id\'', { code: 'InvalidRequest' });
-    const limit = parseSize(b.file_size_limit);
-    const mimes = mimeList(b.allowed_mime_types);
-    const rows = await call<{ id: string }>(req, 'select (storage.create_bucket($1, $2, $3, $4, $5)).id', [b.id ?? b.name, b.name ?? b.id, b.public === true, limit, mimes]);
+    const rows = await call<{ id: string }>(req, 'select (storage.create_bucket($1, $2, $3, $4, $5)).id', [
+      b.id ?? b.name, b.name ?? b.id, b.public === true, parseSize(b.file_size_limit), stringList(b.allowed_mime_types),
+    ]);
     res.json({ name: rows[0]!.id });
   }));
 
@@ -102,7 +100,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     const changes: Record<string, unknown> = {};
     if ('public' in b) changes.public = b.public === true;
     if ('file_size_limit' in b) changes.file_size_limit = parseSize(b.file_size_limit);
-    if ('allowed_mime_types' in b) changes.allowed_mime_types = mimeList(b.allowed_mime_types);
+    if ('allowed_mime_types' in b) changes.allowed_mime_types = stringList(b.allowed_mime_types);
     await call(req, 'select storage.update_bucket($1, $2)', [req.params.id, JSON.stringify(changes)]);
     res.json({ message: 'Successfully updated' });
   }));
@@ -125,20 +123,21 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
    * form) into the backend under a new key, within the upload ceiling and the
    * bucket's limit, then records it with storage.put_object as `recordAs`.
    */
-  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: (sql: string, values: unknown[]) => Promise<Array<{ object_id: string; replaced_version: string | null }>> }) => {
-    const [rules] = await callAsService<BucketRules>('select * from storage.bucket_rules($1)', [bucket]);
-    if (!rules) throw new ApiError('not_found', 'Bucket not found', { code: 'Bucket not found' });
-    const limit = Math.min(uploadLimit, rules.file_size_limit === null ? Infinity : Number(rules.file_size_limit));
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit && !String(req.headers['content-type'] ?? '').startsWith('multipart/')) {
-      req.resume();
-      throw new ApiError('payload_too_large', 'The object exceeded the maximum allowed size', { code: 'Payload too large' });
-    }
+  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: Caller }) => {
     const file = await fileOf(req);
     const mimetype = file.contentType || 'application/octet-stream';
-    if (!mimeAllowed(rules.allowed_mime_types, mimetype)) {
+    // The rules first, so nothing is stored for a write they refuse.
+    const [rules] = await callAsService<BucketRules>('select r.*, storage.mime_allowed(r.allowed_mime_types, $2) as type_allowed from storage.bucket_rules($1) r', [bucket, mimetype]);
+    if (!rules || !rules.type_allowed) {
       file.stream.resume();
+      if (!rules) throw new ApiError('not_found', 'Bucket not found', { code: 'Bucket not found' });
       throw new ApiError('invalid_request', `mime type ${mimetype} is not supported`, { status: 415, code: 'invalid_mime_type' });
+    }
+    const limit = Math.min(uploadLimit, rules.file_size_limit === null ? Infinity : Number(rules.file_size_limit));
+    const declared = Number(req.headers['content-length']);
+    if (file.stream === req && Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      throw new ApiError('payload_too_large', 'The object exceeded the maximum allowed size', { code: 'Payload too large' });
     }
     const version = newVersion();
     const sniffer = sniff(file.stream);
@@ -151,16 +150,13 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     }
     let recorded;
     try {
-      // The allow-list is held against the bytes too, not only the label the client put on them.
-      const detected = sniffer.detected();
-      if (detected && rules.allowed_mime_types?.length && !mimeAllowed(rules.allowed_mime_types, detected)) {
-        throw new ApiError('invalid_request', `the content is ${detected}, which is not allowed in this bucket`, { status: 415, code: 'invalid_mime_type' });
-      }
       const metadata = {
         eTag: written.etag, size: written.size, mimetype, cacheControl: `max-age=${file.cacheControl}`, lastModified: new Date().toISOString(),
         contentLength: written.size, httpStatusCode: 200,
       };
-      [recorded] = await opts.recordAs('select * from storage.put_object($1, $2, $3, $4, $5, $6)', [bucket, name, version, JSON.stringify(metadata), opts.upsert, file.userMetadata ?? null]);
+      [recorded] = await callAs<{ object_id: string; replaced_version: string | null }>(opts.recordAs, 'select * from storage.put_object($1, $2, $3, $4, $5, $6, $7)', [
+        bucket, name, version, JSON.stringify(metadata), opts.upsert, file.userMetadata ?? null, sniffer.detected() ?? null,
+      ]);
     } catch (err) {
       await backend.remove([version]);
       throw err;
@@ -172,19 +168,17 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   const uploadRoute = (upsertAlways: boolean) =>
     route(async (req, res) => {
       const bucket = String(req.params.bucket);
-      const name = nameOf(req);
+      const name = objectName(req);
       const upsert = upsertAlways || String(req.headers['x-upsert'] ?? '') === 'true';
-      const result = await upload(req, bucket, name, { upsert, recordAs: (sql, values) => call(req, sql, values) });
+      const result = await upload(req, bucket, name, { upsert, recordAs: ctx(req) });
       res.json({ Id: result.id, Key: result.key });
     });
-  router.post('/object/:bucket/*path', (req, res, next) => (isReserved(req.params.bucket) ? next() : uploadRoute(false)(req, res, next)));
-  router.put('/object/:bucket/*path', (req, res, next) => (isReserved(req.params.bucket) ? next() : uploadRoute(true)(req, res, next)));
 
   // ---- reads ------------------------------------------------------------
 
-  const sendObject = async (req: Request, res: Response, obj: ObjectRow, attachment: boolean) => {
+  const sendObject = async (req: Request, res: Response, obj: ObjectRow) => {
     const meta = (obj.metadata ?? {}) as { mimetype?: string; cacheControl?: string; eTag?: string; size?: number };
-    const size = (await backend.size(obj.version)) ?? 0;
+    const size = Number(meta.size ?? 0);
     const etag = meta.eTag ?? `"${obj.version}"`;
     const type = meta.mimetype ?? 'application/octet-stream';
     res.setHeader('Content-Type', type);
@@ -195,7 +189,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const fileName = obj.name.split('/').pop() ?? 'download';
     const download = typeof req.query.download === 'string' ? req.query.download || fileName : undefined;
-    if (download !== undefined || attachment || ACTIVE_CONTENT.test(type)) {
+    if (download !== undefined || ACTIVE_CONTENT.test(type)) {
       res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(download ?? fileName)}`);
     }
     const match = req.headers['if-none-match'];
@@ -227,7 +221,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   };
 
   const authenticatedRead = route(async (req, res) => {
-    await sendObject(req, res, await findObject(req, String(req.params.bucket), nameOf(req)), false);
+    await sendObject(req, res, await findObject(req, String(req.params.bucket), objectName(req)));
   });
   router.get('/object/authenticated/:bucket/*path', authenticatedRead);
   router.head('/object/authenticated/:bucket/*path', authenticatedRead);
@@ -236,13 +230,13 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     const bucket = String(req.params.bucket);
     const [rules] = await callAsService<BucketRules>('select * from storage.bucket_rules($1)', [bucket]);
     if (!rules?.public) throw new ApiError('invalid_request', 'Bucket not found', { code: 'Bucket not found' });
-    await sendObject(req, res, await findObject(req, bucket, nameOf(req), true), false);
+    await sendObject(req, res, await findObject(req, bucket, objectName(req), true));
   });
   router.get('/object/public/:bucket/*path', publicRead);
   router.head('/object/public/:bucket/*path', publicRead);
 
   const infoRoute = route(async (req, res) => {
-    const obj = await findObject(req, String(req.params.bucket), nameOf(req));
+    const obj = await findObject(req, String(req.params.bucket), objectName(req));
     const meta = (obj.metadata ?? {}) as { mimetype?: string; cacheControl?: string; eTag?: string; size?: number; lastModified?: string };
     res.json({
       id: obj.id, name: obj.name, version: obj.version, bucket_id: obj.bucket_id, size: meta.size ?? null, content_type: meta.mimetype ?? null,
@@ -274,7 +268,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   }));
 
   router.delete('/object/:bucket/*path', route(async (req, res) => {
-    const rows = await call<ObjectRow>(req, 'select * from storage.remove_objects($1, array[$2])', [req.params.bucket, nameOf(req)]);
+    const rows = await call<ObjectRow>(req, 'select * from storage.remove_objects($1, array[$2])', [req.params.bucket, objectName(req)]);
     if (!rows[0]) throw new ApiError('not_found', 'Object not found', { code: 'not_found' });
     await backend.remove([rows[0].version]);
     res.json({ message: 'Successfully deleted' });
@@ -323,42 +317,36 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     return `/object/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`;
   };
 
-  router.post('/object/sign/:bucket', json, route(async (req, res) => {
-    // supabase-js's createSignedUrls: paths within the bucket of the URL.
+  /** Batch signing: each path that cannot be read gets an error instead of a URL. */
+  const signMany = async (req: Request, res: Response, targets: Array<{ path: string; bucket: string; name: string }>) => {
+    const seconds = expiresIn(req.body, 60);
+    res.json(await Promise.all(targets.map(async (t) => {
+      try {
+        return { error: null, path: t.path, signedURL: await mint(req, t.bucket, t.name, seconds) };
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return { error: 'Either the object does not exist or you do not have access to it', path: t.path, signedURL: null };
+        throw err;
+      }
+    })));
+  };
+  const pathsOf = (req: Request): string[] => {
     const paths = (req.body as { paths?: unknown } | undefined)?.paths;
     if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) throw new ApiError('invalid_request', 'body must have an array of strings in \'paths\'', { code: 'InvalidRequest' });
-    const seconds = expiresIn(req.body, 60);
-    const bucket = String(req.params.bucket);
-    res.json(await Promise.all((paths as string[]).map(async (p) => {
-      try {
-        return { error: null, path: p, signedURL: await mint(req, bucket, p, seconds) };
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null };
-        throw err;
-      }
-    })));
+    return paths as string[];
+  };
+  // supabase-js's createSignedUrls: paths within the bucket of the URL.
+  router.post('/object/sign/:bucket', json, route(async (req, res) => {
+    await signMany(req, res, pathsOf(req).map((p) => ({ path: p, bucket: String(req.params.bucket), name: p })));
   }));
-
+  // The spec's batch form: each path is <bucket>/<path>.
   router.post('/object/sign', json, route(async (req, res) => {
-    // The spec's batch form: each path is <bucket>/<path>.
-    const paths = (req.body as { paths?: unknown } | undefined)?.paths;
-    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || !p.includes('/'))) throw new ApiError('invalid_request', 'body must have an array of <bucket>/<path> strings in \'paths\'', { code: 'InvalidRequest' });
-    const seconds = expiresIn(req.body, 60);
-    res.json(await Promise.all((paths as string[]).map(async (p) => {
-      const [bucket, ...rest] = p.split('/');
-      try {
-        return { error: null, path: p, signedURL: await mint(req, bucket!, rest.join('/'), seconds) };
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null };
-        throw err;
-      }
-    })));
+    await signMany(req, res, pathsOf(req).map((p) => ({ path: p, bucket: p.split('/')[0]!, name: p.split('/').slice(1).join('/') })));
   }));
 
   router.post('/object/sign/:bucket/*path', json, route(async (req, res) => {
     const seconds = expiresIn(req.body, 60);
     const transform = (req.body as { transform?: unknown } | undefined)?.transform;
-    res.json({ signedURL: await mint(req, String(req.params.bucket), nameOf(req), seconds, transform) });
+    res.json({ signedURL: await mint(req, String(req.params.bucket), objectName(req), seconds, transform) });
   }));
 
   /** A token's claims, if it signs exactly this bucket and path. */
@@ -373,52 +361,41 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
 
   const signedRead = route(async (req, res) => {
     const bucket = String(req.params.bucket);
-    const name = nameOf(req);
+    const name = objectName(req);
     await signedFor(req, bucket, name);
-    await sendObject(req, res, await findObject(req, bucket, name, true), false);
+    await sendObject(req, res, await findObject(req, bucket, name, true));
   });
   router.get('/object/sign/:bucket/*path', signedRead);
   router.head('/object/sign/:bucket/*path', signedRead);
 
   router.post('/object/upload/sign/:bucket/*path', json, route(async (req, res) => {
     const bucket = String(req.params.bucket);
-    const name = nameOf(req);
+    const name = objectName(req);
     const upsert = String(req.headers['x-upsert'] ?? '') === 'true';
-    // The caller must be allowed to write this name now: the write is tried and rolled back.
-    try {
-      await asRole(pool, ctx(req), (c) => c.query('select storage.put_object($1, $2, $3, $4, $5)', [bucket, name, newVersion(), JSON.stringify({ size: 0, mimetype: 'application/octet-stream' }), upsert]), { rollback: true });
-    } catch (err) {
-      const mapped = storageError(err, req.auth!.role);
-      // The allow-list applies to the real bytes later, not to this probe.
-      if (mapped.code !== 'invalid_mime_type') throw mapped;
-    }
+    // The caller must be able to write this name now; the token then stands in for them.
+    await call(req, 'select storage.can_upload($1, $2, $3)', [bucket, name, upsert]);
     const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, upsert, owner: req.auth!.claims.sub ?? null, role: req.auth!.role }, expiresIn(req.body, 7200));
     res.json({ url: `/object/upload/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`, token });
   }));
 
   router.put('/object/upload/sign/:bucket/*path', route(async (req, res) => {
     const bucket = String(req.params.bucket);
-    const name = nameOf(req);
+    const name = objectName(req);
     const claims = await signedFor(req, bucket, name);
     // Recorded as the signer: their role and sub, so owner and policies are theirs.
-    const signer = { role: typeof claims.role === 'string' ? claims.role : 'anon', claims: { role: claims.role, ...(claims.owner ? { sub: claims.owner } : {}) } };
-    const result = await upload(req, bucket, name, {
-      upsert: claims.upsert === true,
-      recordAs: async (sql, values) => {
-        try {
-          return await queryAsRole(pool, signer, sql, values);
-        } catch (err) {
-          throw storageError(err, signer.role);
-        }
-      },
-    });
+    const role = typeof claims.role === 'string' ? claims.role : 'anon';
+    const signer: Caller = { role, claims: { role, ...(typeof claims.owner === 'string' ? { sub: claims.owner } : {}) } };
+    const result = await upload(req, bucket, name, { upsert: claims.upsert === true, recordAs: signer });
     res.json({ Id: result.id, Key: result.key });
   }));
 
-  // supabase-js's download() and exists(): the object path without a mode word reads as the caller.
-  const plainRead = (req: Request, res: Response, next: (err?: unknown) => void) => (isReserved(req.params.bucket) ? next() : authenticatedRead(req, res, next));
-  router.get('/object/:bucket/*path', plainRead);
-  router.head('/object/:bucket/*path', plainRead);
+  // Last, so the words above (list, copy, move, sign, info, public, authenticated,
+  // upload) are routes first: /object/{bucket}/{path} itself is the upload
+  // (POST, PUT to overwrite) and supabase-js's download() and exists().
+  router.post('/object/:bucket/*path', uploadRoute(false));
+  router.put('/object/:bucket/*path', uploadRoute(true));
+  router.get('/object/:bucket/*path', authenticatedRead);
+  router.head('/object/:bucket/*path', authenticatedRead);
 
   const open: OpenRoute[] = [
     (req) => (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/object/public/') || req.path.startsWith('/object/sign/')),
@@ -427,16 +404,11 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   const service: StorageService = {
     buckets: async () => (await callAsService<Record<string, unknown>>('select * from storage.buckets order by name', [])).map(bucketJson),
     upload: async (req, bucket, name) => {
-      const result = await upload(req, bucket, name, { upsert: false, recordAs: (sql, values) => callAsService(sql, values) });
+      const result = await upload(req, bucket, name, { upsert: false, recordAs: SERVICE });
       return { Id: result.id, Key: result.key };
     },
   };
   return { router, open, service };
-}
-
-/** Route words that share /object/:bucket/... with object names. */
-function isReserved(bucket: unknown): boolean {
-  return ['list', 'copy', 'move', 'sign', 'info', 'public', 'authenticated', 'upload'].includes(String(bucket));
 }
 
 function storageError(err: unknown, role: string): ApiError {
@@ -463,22 +435,11 @@ function parseSize(v: unknown): number | null {
   return Math.round(Number(m[1]) * unit);
 }
 
-function mimeList(v: unknown): string[] | null {
+/** A list of strings or null; what each string may be is the bucket trigger's rule. */
+function stringList(v: unknown): string[] | null {
   if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || !/^[\w.+*-]+\/[\w.+*-]+$/.test(t))) {
-    throw new ApiError('invalid_request', 'allowed_mime_types must be an array of types such as "image/png" or "image/*"', { code: 'InvalidRequest' });
-  }
+  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string')) throw new ApiError('invalid_request', 'allowed_mime_types must be an array of strings', { code: 'InvalidRequest' });
   return v as string[];
-}
-
-/** The same rule as storage.mime_allowed, for the check made before bytes are read. */
-export function mimeAllowed(allowed: string[] | null, mime: string): boolean {
-  if (!allowed || allowed.length === 0) return true;
-  const type = mime.split(';')[0]!.trim().toLowerCase();
-  return allowed.some((a) => {
-    const rule = a.trim().toLowerCase();
-    return rule === '*/*' || rule === type || (rule.endsWith('/*') && rule.split('/')[0] === type.split('/')[0]);
-  });
 }
 
 function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {

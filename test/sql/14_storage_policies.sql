@@ -1,7 +1,7 @@
 -- A per-user folder policy, as Supabase projects write it, decides every
 -- object operation; bucket rules hold whatever the caller's policies.
 begin;
-select plan(14);
+select plan(18);
 
 insert into auth.users (id, aud, role, email) values
   ('11111111-1111-4111-8111-111111111111', 'authenticated', 'authenticated', 'ann@example.com'),
@@ -34,7 +34,13 @@ select throws_ok($$select storage.put_object('nowhere', 'a.png', 'v7', '{"size":
   'PT404', 'Bucket not found', 'an unknown bucket is not found');
 select is((select count(*)::int from storage.list_objects('avatars', '11111111-1111-4111-8111-111111111111')), 1, 'the owner lists their file');
 
+select lives_ok($$select storage.can_upload('avatars', '11111111-1111-4111-8111-111111111111/later.png')$$,
+  'a signed upload may be minted for the own folder');
+select is((select count(*)::int from storage.objects where name like '%/later.png'), 0, 'and that check writes nothing');
+
 select tests.authenticate_as('22222222-2222-4222-8222-222222222222');
+select throws_ok($$select storage.can_upload('avatars', '11111111-1111-4111-8111-111111111111/later.png')$$,
+  '42501', null, 'but not for another user''s folder');
 select is((select count(*)::int from storage.list_objects('avatars', '11111111-1111-4111-8111-111111111111')), 0, 'another user lists nothing there');
 select is((select count(*)::int from storage.remove_objects('avatars', array['11111111-1111-4111-8111-111111111111/me.png'])), 0,
   'nor removes it');
@@ -46,6 +52,10 @@ select is((select count(*)::int from storage.list_objects('avatars', '')), 1, 'a
 select is((select id from storage.list_objects('avatars', '')), null, 'a folder entry has no id');
 select is((select count(*)::int from storage.remove_objects('avatars', array['11111111-1111-4111-8111-111111111111/me.png'])), 1,
   'the owner removes the file');
+
+select tests.clear_authentication();
+select throws_ok($$insert into storage.buckets (id, name) values ('Not Valid', 'x')$$, 'PT400', null,
+  'bucket ids are checked however a bucket is written');
 
 select * from finish();
 rollback;

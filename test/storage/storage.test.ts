@@ -3,6 +3,7 @@
 // and a per-user folder policy, as Supabase projects write it.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -17,14 +18,40 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
   let bob: SupabaseClient;
   let annId: string;
   let annToken: string;
+  /** Byte files under DATA_DIR/storage, finished and partial (.part) alike. */
   const storageFiles = () => {
     const root = path.join(p.config.dataDir, 'storage');
     try {
-      return readdirSync(root, { recursive: true }).filter((f) => String(f).length > 3 && !String(f).endsWith('.part')).length;
+      return readdirSync(root, { recursive: true }).filter((f) => String(f).length > 3).length;
     } catch {
       return 0;
     }
   };
+  /** A raw upload whose body arrives in chunks (no Content-Length); `abortAfter` bytes, then the socket is cut. */
+  const streamUpload = (objectPath: string, chunks: number, chunkSize: number, abortAfter?: number) =>
+    new Promise<number | 'aborted'>((resolve) => {
+      const req = http.request(`${p.url}/storage/v1/object/${objectPath}`, {
+        method: 'POST',
+        headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/octet-stream' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', () => resolve('aborted'));
+      let sent = 0;
+      const next = () => {
+        if (abortAfter !== undefined && sent >= abortAfter) {
+          req.destroy();
+          return resolve('aborted');
+        }
+        if (sent >= chunks * chunkSize) return void req.end();
+        sent += chunkSize;
+        req.write(Buffer.alloc(chunkSize, 7), () => setTimeout(next, 5));
+      };
+      next();
+    });
+  const objectCount = async () => Number((await p.adminPool.query('select count(*) from storage.objects')).rows[0].count);
   const signIn = async (email: string) => {
     const client = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } });
     const { data, error } = await client.auth.signUp({ email, password: 'a-good-password' });
@@ -214,6 +241,58 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
     assert.equal(rows[0].owner, annId);
     const notAllowed = await bob.storage.from('docs').createSignedUploadUrl(`${annId}/bob.txt`);
     assert.ok(notAllowed.error, 'a user without an INSERT policy for the path cannot sign it');
+  });
+
+  it('overwrites with update() (PUT), and describes an object with info()', async () => {
+    const name = `${annId}/notes/hello.txt`;
+    assert.equal((await ann.storage.from('docs').update(name, Buffer.from('updated'), { contentType: 'text/plain', cacheControl: '60' })).error, null);
+    assert.equal(await (await ann.storage.from('docs').download(name)).data?.text(), 'updated');
+    const info = await ann.storage.from('docs').info(name);
+    assert.equal(info.error, null);
+    assert.equal(info.data?.name, name);
+    assert.equal(info.data?.size, 7);
+    assert.equal(info.data?.contentType, 'text/plain');
+    assert.equal(info.data?.cacheControl, 'max-age=60');
+    assert.equal(info.data?.bucketId, 'docs');
+    const missing = await fetch(`${p.url}/storage/v1/object/authenticated/docs/${annId}/nothing.txt`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${annToken}` } });
+    assert.equal(missing.status, 404);
+    assert.deepEqual(await missing.json(), { statusCode: '404', error: 'not_found', message: 'Object not found' });
+    const beyond = await fetch(`${p.url}/storage/v1/object/authenticated/docs/${name}`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${annToken}`, range: 'bytes=100-' } });
+    assert.equal(beyond.status, 416);
+    assert.equal(beyond.headers.get('content-range'), 'bytes */7');
+  });
+
+  it('signs many <bucket>/<path> entries in the spec’s batch form', async () => {
+    const res = await fetch(`${p.url}/storage/v1/object/sign`, {
+      method: 'POST',
+      headers: { apikey: p.keys.anonKey, authorization: `Bearer ${annToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ paths: [`docs/${annId}/notes/hello.txt`, 'images/dot.png'], expiresIn: 120 }),
+    });
+    assert.equal(res.status, 200);
+    const signed = (await res.json()) as Array<{ path: string; signedURL: string | null; error: string | null }>;
+    assert.equal(signed[0]!.error, null);
+    assert.equal(await (await fetch(`${p.url}/storage/v1${signed[0]!.signedURL}`)).text(), 'updated');
+    assert.equal(signed[1]!.signedURL, null, 'no SELECT policy on images for users: no URL');
+  });
+
+  it('enforces the ceiling while streaming, and a cancelled upload leaves neither row nor bytes', async () => {
+    const rows = await objectCount();
+    const files = storageFiles();
+    assert.equal(await streamUpload('docs/streamed-too-big.bin', 20, 4096), 413, 'a chunked body past the 64 KB ceiling is cut at the limit');
+    assert.equal(await streamUpload('docs/streamed-cancelled.bin', 20, 1024, 8 * 1024), 'aborted');
+    for (let i = 0; i < 50 && storageFiles() !== files; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await objectCount(), rows, 'no row');
+    assert.equal(storageFiles(), files, 'no bytes, not even a partial file');
+    assert.equal(await streamUpload('docs/streamed-ok.bin', 4, 1024), 200, 'a chunked body within the limits is stored');
+    assert.equal((await admin.storage.from('docs').download('streamed-ok.bin')).data?.size, 4096);
+  });
+
+  it('validates bucket settings in SQL, however they are written', async () => {
+    const badTypes = await admin.storage.createBucket('typed', { public: false, allowedMimeTypes: ['not a type'] });
+    assert.equal((badTypes.error as { status?: number } | null)?.status, 400);
+    const zero = await admin.storage.updateBucket('images', { public: true, fileSizeLimit: 0 });
+    assert.equal((zero.error as { status?: number } | null)?.status, 400);
+    await assert.rejects(p.adminPool.query(`update storage.buckets set allowed_mime_types = array['x'] where id = 'images'`), /allowed_mime_types must hold types/);
   });
 
   it('empties and deletes buckets: 409 not_empty while objects remain', async () => {
