@@ -60,6 +60,10 @@ begin
     perform auth.raise_error(400, 'InvalidBucketName',
       'Bucket id must be 1 to 63 lowercase letters, digits, dashes or dots, starting with a letter or digit');
   end if;
+  -- These words are routes under /object/: a bucket so named could not be reached by all of them.
+  if new.id in ('list', 'copy', 'move', 'sign', 'info', 'public', 'authenticated', 'upload') then
+    perform auth.raise_error(400, 'InvalidBucketName', 'Bucket id ' || new.id || ' is reserved');
+  end if;
   if new.file_size_limit is not null and new.file_size_limit <= 0 then
     perform auth.raise_error(400, 'InvalidRequest', 'file_size_limit must be a positive number of bytes');
   end if;

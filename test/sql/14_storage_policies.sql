@@ -1,7 +1,7 @@
 -- A per-user folder policy, as Supabase projects write it, decides every
 -- object operation; bucket rules hold whatever the caller's policies.
 begin;
-select plan(18);
+select plan(19);
 
 insert into auth.users (id, aud, role, email) values
   ('11111111-1111-4111-8111-111111111111', 'authenticated', 'authenticated', 'ann@example.com'),
@@ -56,6 +56,8 @@ select is((select count(*)::int from storage.remove_objects('avatars', array['11
 select tests.clear_authentication();
 select throws_ok($$insert into storage.buckets (id, name) values ('Not Valid', 'x')$$, 'PT400', null,
   'bucket ids are checked however a bucket is written');
+select throws_ok($$insert into storage.buckets (id, name) values ('list', 'list')$$, 'PT400', 'Bucket id list is reserved',
+  'a route word is not a bucket id');
 
 select * from finish();
 rollback;
