@@ -57,6 +57,20 @@ const schema = z.object({
   AUTH_RATE_LIMIT_VERIFY: rate('30/300'),
   AUTH_RATE_LIMIT_EMAIL: rate('30/3600'),
   STORAGE_UPLOAD_LIMIT: z.coerce.number().int().min(1).max(5 * 1024 ** 3).default(50 * 1024 * 1024).describe('per-request upload ceiling in bytes (spec: 50 MB)'),
+  STORAGE_RESUMABLE_LIMIT: z.coerce.number().int().min(1).max(5 * 1024 ** 4).default(5 * 1024 ** 3).describe('largest resumable (TUS) upload in bytes; the bucket limit applies too'),
+  STORAGE_RESUMABLE_EXPIRY: z.coerce.number().int().min(60).max(30 * 86_400).default(86_400).describe('seconds an unfinished resumable upload is kept before the worker deletes it'),
+  STORAGE_BACKEND: z.enum(['local', 's3']).default('local').describe('where object bytes live: DATA_DIR/storage or an S3-compatible bucket'),
+  STORAGE_S3_ENDPOINT: url.optional().describe('S3-compatible endpoint (MinIO, R2, ...); unset for AWS'),
+  STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
+  STORAGE_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').optional(),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  STORAGE_S3_FORCE_PATH_STYLE: bool.optional().describe('path-style addressing; default true when STORAGE_S3_ENDPOINT is set'),
+  STORAGE_S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'empty, or folders ending in /').default(''),
+  STORAGE_IMAGE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000).describe('largest source image a transform decodes (width x height)'),
+  STORAGE_IMAGE_MAX_DIMENSION: z.coerce.number().int().min(1).max(16_383).default(2500).describe('largest width or height a transform may ask for'),
+  STORAGE_IMAGE_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024).describe('largest rendered image'),
+  STORAGE_RENDER_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024).describe('memory for rendered variants, per process; 0 turns the cache off'),
   TRUST_PROXY: z.string().default('false').describe('Express "trust proxy": false, true, a hop count or a list of subnets'),
   AUTH_SMS_PROVIDER: z.enum(['twilio', 'log']).optional().describe('enables phone sign-up and SMS codes; log keeps messages in platform.sms_outbox'),
   AUTH_SMS_AUTOCONFIRM: bool.default(false),
@@ -137,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = (['AUTH_SMS_TWILIO_ACCOUNT_SID', 'AUTH_SMS_TWILIO_AUTH_TOKEN', 'AUTH_SMS_TWILIO_MESSAGE_SERVICE_SID'] as const).filter((k) => !e[k]);
     if (missing.length > 0) throw new ConfigError(missing.map((k) => `${k}: required when AUTH_SMS_PROVIDER is twilio`));
   }
+  if (e.STORAGE_BACKEND === 's3' && !e.STORAGE_S3_BUCKET) throw new ConfigError(['STORAGE_S3_BUCKET: required when STORAGE_BACKEND is s3']);
   if (e.AUTH_CAPTCHA_PROVIDER && !e.AUTH_CAPTCHA_SECRET) throw new ConfigError(['AUTH_CAPTCHA_SECRET: required when AUTH_CAPTCHA_PROVIDER is set']);
   const local = (p: number) => `http://localhost:${p}`;
   return {

@@ -3,7 +3,6 @@
 //   worker -> HTTP (project API and control plane)
 // and the reverse on stop: refuse new work, drain HTTP, stop the worker, close
 // the pools, stop the embedded database last.
-import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TaskList } from 'graphile-worker';
@@ -18,8 +17,8 @@ import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
 import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
-import { LocalBackend } from './storage/backend.ts';
 import { storageRoutes } from './storage/routes.ts';
+import { openStorageStores } from './storage/stores.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
@@ -101,8 +100,16 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     schemaCache.onReload(() => graphql.reload());
     const graphqlRouter = express.Router();
     graphqlRouter.use(graphql.handler);
+    const stores = openStorageStores(config);
+    await stores.check();
     const storage = storageRoutes({
-      pool: requestPool, backend: new LocalBackend(path.join(config.dataDir, 'storage')), jwtSecret: keys.jwtSecret, uploadLimit: config.STORAGE_UPLOAD_LIMIT,
+      pool: requestPool, backend: stores.backend, jwtSecret: keys.jwtSecret, uploadLimit: config.STORAGE_UPLOAD_LIMIT,
+      resumable: { store: stores.resumable, maxSize: config.STORAGE_RESUMABLE_LIMIT, expirySeconds: config.STORAGE_RESUMABLE_EXPIRY },
+      images: {
+        maxInputPixels: config.STORAGE_IMAGE_MAX_INPUT_PIXELS, maxDimension: config.STORAGE_IMAGE_MAX_DIMENSION,
+        maxOutputBytes: config.STORAGE_IMAGE_MAX_OUTPUT_BYTES, cacheBytes: config.STORAGE_RENDER_CACHE_BYTES,
+      },
+      trustProxy: config.TRUST_PROXY !== 'false', log,
     });
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter },

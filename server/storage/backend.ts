@@ -4,7 +4,7 @@
 // is complete, so a cancelled upload leaves no bytes behind.
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,7 +19,14 @@ export interface Backend {
   read(key: string, range?: { start: number; end: number }): Readable;
   copy(from: string, to: string): Promise<void>;
   remove(keys: string[]): Promise<void>;
+  /** Size and entity tag of bytes written by someone else (a finished resumable upload). */
+  describe(key: string): Promise<Written>;
+  /** Every stored key with its last write, for the sweeper of orphaned bytes. */
+  list(): AsyncIterable<{ key: string; modified: Date }>;
 }
+
+/** A byte key: a version minted by newVersion(), or one of its unfinished temporaries. */
+export const BYTE_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.part)?$/;
 
 export function newVersion(): string {
   return randomUUID();
@@ -34,10 +41,18 @@ export class Meter extends Transform {
     super();
     this.limit = limit;
   }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+  /** Counts one chunk; throws once the total passes the limit. */
+  count(chunk: Buffer): void {
     this.size += chunk.length;
-    if (this.size > this.limit) return done(new ApiError('payload_too_large', 'The object exceeded the maximum allowed size', { code: 'Payload too large' }));
+    if (this.size > this.limit) throw new ApiError('payload_too_large', 'The object exceeded the maximum allowed size', { code: 'Payload too large' });
     this.hash.update(chunk);
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+    try {
+      this.count(chunk);
+    } catch (err) {
+      return done(err as Error);
+    }
     done(null, chunk);
   }
   etag(): string {
@@ -53,7 +68,7 @@ export class LocalBackend implements Backend {
   }
 
   private file(key: string): string {
-    if (!/^[0-9a-f-]{36}$/.test(key)) throw new Error(`not a byte key: ${key}`);
+    if (!BYTE_KEY.test(key)) throw new Error(`not a byte key: ${key}`);
     return path.join(this.root, key.slice(0, 2), key);
   }
 
@@ -76,12 +91,38 @@ export class LocalBackend implements Backend {
     return createReadStream(this.file(key), range ? { start: range.start, end: range.end } : {});
   }
 
+  async describe(key: string): Promise<Written> {
+    const hash = createHash('md5');
+    let size = 0;
+    for await (const chunk of createReadStream(this.file(key))) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    return { size, etag: `"${hash.digest('hex')}"` };
+  }
+
   async copy(from: string, to: string): Promise<void> {
     await mkdir(path.dirname(this.file(to)), { recursive: true });
     await copyFile(this.file(from), this.file(to));
   }
 
   async remove(keys: string[]): Promise<void> {
-    await Promise.all(keys.filter((k) => /^[0-9a-f-]{36}$/.test(k)).map((k) => rm(this.file(k), { force: true })));
+    await Promise.all(keys.filter((k) => BYTE_KEY.test(k)).map((k) => rm(this.file(k), { force: true })));
+  }
+
+  async *list(): AsyncIterable<{ key: string; modified: Date }> {
+    let dirs: string[];
+    try {
+      dirs = await readdir(this.root);
+    } catch {
+      return;
+    }
+    for (const dir of dirs) {
+      for (const name of await readdir(path.join(this.root, dir)).catch(() => [] as string[])) {
+        if (!BYTE_KEY.test(name)) continue;
+        const info = await stat(path.join(this.root, dir, name)).catch(() => null);
+        if (info) yield { key: name, modified: info.mtime };
+      }
+    }
   }
 }

@@ -6,19 +6,35 @@
 import Busboy from 'busboy';
 import express, { type Request, type Response, type Router } from 'express';
 import type pg from 'pg';
+import type { Logger } from 'pino';
 import { Readable } from 'node:stream';
 import { asRole } from '../../db/as-role.ts';
-import { queryAsRole } from '../../db/pipeline.ts';
-import { ApiError, fromPostgresError, route } from '../errors.ts';
+import { ApiError, route } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
-import { signToken, verifyToken, type Claims } from '../keys.ts';
+import { signToken, verifyToken } from '../keys.ts';
+import { SERVICE, storageCalls, storageError, type Caller } from './calls.ts';
 import { newVersion, type Backend } from './backend.ts';
+import { imageRenderer, parseTransform, type ImageLimits, type Transform } from './render.ts';
+import { resumableRoutes, type ResumableStore } from './resumable.ts';
 import { sniff } from './sniff.ts';
 
-export type StorageDeps = { pool: pg.Pool; backend: Backend; jwtSecret: string; uploadLimit: number };
+export type StorageDeps = {
+  pool: pg.Pool;
+  backend: Backend;
+  jwtSecret: string;
+  /** Per-request ceiling for plain uploads, in bytes. */
+  uploadLimit: number;
+  resumable: { store: ResumableStore; maxSize: number; expirySeconds: number };
+  images: ImageLimits;
+  trustProxy: boolean;
+  log: Logger;
+};
 
-type ObjectRow = { id: string; name: string; bucket_id: string; version: string; metadata: Record<string, unknown> | null; user_metadata: unknown; created_at: Date; updated_at: Date; last_accessed_at: Date };
-type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null; type_allowed: boolean };
+type ObjectRow = {
+  id: string; name: string; bucket_id: string; version: string; metadata: Record<string, unknown> | null; user_metadata: unknown;
+  created_at: Date; updated_at: Date; last_accessed_at: Date; inline_active_content: boolean;
+};
+type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null; inline_active_content: boolean; type_allowed: boolean };
 
 const SIGNED_URL_MAX = 604_800;
 /** Types a browser would run if served inline; sent as attachments. */
@@ -49,30 +65,20 @@ export type StorageService = {
   upload: (req: Request, bucket: string, name: string) => Promise<{ Id: string; Key: string }>;
 };
 
-export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: StorageDeps): { router: Router; open: OpenRoute[]; service: StorageService } {
+export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable, images, trustProxy, log }: StorageDeps): { router: Router; open: OpenRoute[]; service: StorageService } {
   const router = express.Router();
   const json = express.json({ limit: '1mb' });
 
-  type Caller = { role: string; claims: Claims };
-  const ctx = (req: Request) => ({ role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path });
-  /** One storage SQL call as a caller, in one round trip, with storage's error wording. */
-  const callAs = async <R>(caller: Caller, sql: string, values: unknown[]): Promise<R[]> => {
-    try {
-      return await queryAsRole<R>(pool, caller, sql, values);
-    } catch (err) {
-      throw storageError(err, caller.role);
-    }
-  };
+  const ctx = (req: Request): Caller => ({ role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path });
+  const callAs = storageCalls(pool);
   const call = <R>(req: Request, sql: string, values: unknown[]) => callAs<R>(ctx(req), sql, values);
-  /** As the service role: for public reads, and for signed URLs, whose token already decided. */
-  const SERVICE: Caller = { role: 'service_role', claims: { role: 'service_role' } };
   const callAsService = <R>(sql: string, values: unknown[]) => callAs<R>(SERVICE, sql, values);
 
   // ---- buckets ----------------------------------------------------------
 
   const bucketJson = (b: Record<string, unknown>) => ({
     id: b.id, name: b.name, owner: b.owner_id ?? b.owner ?? '', public: b.public, file_size_limit: b.file_size_limit === null ? null : Number(b.file_size_limit),
-    allowed_mime_types: b.allowed_mime_types, created_at: b.created_at, updated_at: b.updated_at,
+    allowed_mime_types: b.allowed_mime_types, inline_active_content: b.inline_active_content, created_at: b.created_at, updated_at: b.updated_at,
   });
 
   router.get('/bucket', route(async (req, res) => {
@@ -89,8 +95,8 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   router.post('/bucket', json, route(async (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     if (typeof b.id !== 'string' && typeof b.name !== 'string') throw new ApiError('invalid_request', 'body must have required property \'id\'', { code: 'InvalidRequest' });
-    const rows = await call<{ id: string }>(req, 'select (storage.create_bucket($1, $2, $3, $4, $5)).id', [
-      b.id ?? b.name, b.name ?? b.id, b.public === true, parseSize(b.file_size_limit), stringList(b.allowed_mime_types),
+    const rows = await call<{ id: string }>(req, 'select (storage.create_bucket($1, $2, $3, $4, $5, $6)).id', [
+      b.id ?? b.name, b.name ?? b.id, b.public === true, parseSize(b.file_size_limit), stringList(b.allowed_mime_types), b.inline_active_content === true,
     ]);
     res.json({ name: rows[0]!.id });
   }));
@@ -101,6 +107,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     if ('public' in b) changes.public = b.public === true;
     if ('file_size_limit' in b) changes.file_size_limit = parseSize(b.file_size_limit);
     if ('allowed_mime_types' in b) changes.allowed_mime_types = stringList(b.allowed_mime_types);
+    if ('inline_active_content' in b) changes.inline_active_content = b.inline_active_content === true;
     await call(req, 'select storage.update_bucket($1, $2)', [req.params.id, JSON.stringify(changes)]);
     res.json({ message: 'Successfully updated' });
   }));
@@ -189,7 +196,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const fileName = obj.name.split('/').pop() ?? 'download';
     const download = typeof req.query.download === 'string' ? req.query.download || fileName : undefined;
-    if (download !== undefined || ACTIVE_CONTENT.test(type)) {
+    if (download !== undefined || (ACTIVE_CONTENT.test(type) && !obj.inline_active_content)) {
       res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(download ?? fileName)}`);
     }
     const match = req.headers['if-none-match'];
@@ -210,10 +217,13 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     if (req.method === 'HEAD') return void res.end();
     const stream = backend.read(obj.version, range ?? undefined);
     stream.on('error', (err) => res.destroy(err));
+    res.on('close', () => stream.destroy());
     stream.pipe(res);
   };
 
-  const OBJECT_SELECT = 'select id, name, bucket_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at from storage.objects where bucket_id = $1 and name = $2';
+  const OBJECT_SELECT = `select o.id, o.name, o.bucket_id, o.version, o.metadata, o.user_metadata, o.created_at, o.updated_at, o.last_accessed_at,
+    coalesce((select r.inline_active_content from storage.bucket_rules(o.bucket_id) r), false) as inline_active_content
+    from storage.objects o where o.bucket_id = $1 and o.name = $2`;
   const findObject = async (req: Request, bucket: string, name: string, asService = false): Promise<ObjectRow> => {
     const rows = asService ? await callAsService<ObjectRow>(OBJECT_SELECT, [bucket, name]) : await call<ObjectRow>(req, OBJECT_SELECT, [bucket, name]);
     if (!rows[0]) throw new ApiError('not_found', 'Object not found', { code: 'not_found' });
@@ -226,11 +236,15 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   router.get('/object/authenticated/:bucket/*path', authenticatedRead);
   router.head('/object/authenticated/:bucket/*path', authenticatedRead);
 
-  const publicRead = route(async (req, res) => {
+  /** An object of a public bucket, for anyone; 400 for a bucket that is not public, as Supabase answers. */
+  const publicObject = async (req: Request): Promise<ObjectRow> => {
     const bucket = String(req.params.bucket);
     const [rules] = await callAsService<BucketRules>('select * from storage.bucket_rules($1)', [bucket]);
     if (!rules?.public) throw new ApiError('invalid_request', 'Bucket not found', { code: 'Bucket not found' });
-    await sendObject(req, res, await findObject(req, bucket, objectName(req), true));
+    return findObject(req, bucket, objectName(req), true);
+  };
+  const publicRead = route(async (req, res) => {
+    await sendObject(req, res, await publicObject(req));
   });
   router.get('/object/public/:bucket/*path', publicRead);
   router.head('/object/public/:bucket/*path', publicRead);
@@ -311,10 +325,12 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   // ---- signed URLs ------------------------------------------------------
 
   const mint = async (req: Request, bucket: string, name: string, seconds: number, transform?: unknown) => {
+    // A transform is checked now, so a bad one fails at signing rather than at every use.
+    const transformations = transform && typeof transform === 'object' ? parseTransform(transform as Record<string, unknown>, images) : undefined;
     // The caller must be able to read the object now; the token then stands in for them.
     await findObject(req, bucket, name);
-    const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, ...(transform ? { transformations: transform } : {}) }, seconds);
-    return `/object/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`;
+    const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, ...(transformations ? { transformations } : {}) }, seconds);
+    return `/${transformations ? 'render/image' : 'object'}/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`;
   };
 
   /** Batch signing: each path that cannot be read gets an error instead of a URL. */
@@ -389,6 +405,42 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     res.json({ Id: result.id, Key: result.key });
   }));
 
+  // ---- image transformation ---------------------------------------------
+
+  const renderer = imageRenderer(backend, images);
+  const renderObject = (req: Request, res: Response, obj: ObjectRow, t: Transform) => {
+    const meta = (obj.metadata ?? {}) as { size?: number; cacheControl?: string };
+    return renderer(req, res, { version: obj.version, size: Number(meta.size ?? 0), cacheControl: meta.cacheControl ?? 'max-age=3600', updatedAt: new Date(obj.updated_at) }, t);
+  };
+  const renderAuthenticated = route(async (req, res) => {
+    const t = parseTransform(req.query as Record<string, unknown>, images);
+    await renderObject(req, res, await findObject(req, String(req.params.bucket), objectName(req)), t);
+  });
+  const renderPublic = route(async (req, res) => {
+    const t = parseTransform(req.query as Record<string, unknown>, images);
+    await renderObject(req, res, await publicObject(req), t);
+  });
+  // A signed render takes its options from the token only: the URL cannot ask for more.
+  const renderSigned = route(async (req, res) => {
+    const bucket = String(req.params.bucket);
+    const name = objectName(req);
+    const claims = await signedFor(req, bucket, name);
+    const t = parseTransform((claims.transformations ?? {}) as Record<string, unknown>, images);
+    await renderObject(req, res, await findObject(req, bucket, name, true), t);
+  });
+  for (const [mode, handler] of [['authenticated', renderAuthenticated], ['public', renderPublic], ['sign', renderSigned]] as const) {
+    router.get(`/render/image/${mode}/:bucket/*path`, handler);
+    router.head(`/render/image/${mode}/:bucket/*path`, handler);
+  }
+
+  // ---- resumable upload (TUS) ------------------------------------------
+
+  const tus = resumableRoutes({
+    resumable: resumable.store, backend, callAs, maxSize: resumable.maxSize, expirySeconds: resumable.expirySeconds, trustProxy, log,
+  });
+  router.all('/upload/resumable', tus);
+  router.all('/upload/resumable/*rest', tus);
+
   // Last, so the words above (list, copy, move, sign, info, public, authenticated,
   // upload) are routes first: /object/{bucket}/{path} itself is the upload
   // (POST, PUT to overwrite) and supabase-js's download() and exists().
@@ -398,7 +450,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
   router.head('/object/:bucket/*path', authenticatedRead);
 
   const open: OpenRoute[] = [
-    (req) => (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/object/public/') || req.path.startsWith('/object/sign/')),
+    (req) => (req.method === 'GET' || req.method === 'HEAD') && /^\/(object|render\/image)\/(public|sign)\//.test(req.path),
     (req) => req.method === 'PUT' && req.path.startsWith('/object/upload/sign/'),
   ];
   const service: StorageService = {
@@ -409,13 +461,6 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit }: Storage
     },
   };
   return { router, open, service };
-}
-
-function storageError(err: unknown, role: string): ApiError {
-  const mapped = fromPostgresError(err, role);
-  // Row-level security refusals read as Supabase Storage words them.
-  if (mapped.code === '42501') return new ApiError(mapped.kind, 'new row violates row-level security policy', { status: 403, code: 'Unauthorized', cause: err });
-  return mapped;
 }
 
 function intOr(v: unknown, fallback: number): number {

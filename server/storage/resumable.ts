@@ -1,0 +1,202 @@
+// Resumable uploads (TUS 1.0) at /storage/v1/upload/resumable, with @tus/server.
+// The upload's id is the byte version the finished object gets, so bytes are
+// written where they will stay (no copy at the end): on local disk beside the
+// other objects (@tus/file-store), on S3 at the object's key (@tus/s3-store).
+// Authorisation is SQL's: storage.begin_resumable at creation (bucket rules,
+// the caller's policies), storage.require_resumable on every later request,
+// storage.finish_resumable when the last byte arrives (policies again, then the
+// object row). Unfinished uploads expire; the worker deletes their bytes.
+import { FileStore } from '@tus/file-store';
+import { S3Store } from '@tus/s3-store';
+import { EVENTS, Server } from '@tus/server';
+import type { DataStore, KvStore, Upload } from '@tus/utils';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import type { Request, RequestHandler } from 'express';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { ApiError, toApiError } from '../errors.ts';
+import { SERVICE, type CallAs, type Caller } from './calls.ts';
+import type { Backend } from './backend.ts';
+import { detectType } from './sniff.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A TUS data store whose ids are byte versions, plus how it forgets a finished upload's bookkeeping. */
+export type ResumableStore = {
+  store: DataStore;
+  /** The store's id for a byte version (where the bytes are written). */
+  idOf: (version: string) => string;
+  /** Drops the upload's own records once its bytes belong to an object. */
+  forget: (version: string) => Promise<void>;
+};
+
+/** Upload records (offset, metadata) as JSON files by version, apart from the bytes. */
+class UploadRecords implements KvStore<Upload> {
+  private readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+  private file(key: string): string {
+    return path.join(this.dir, `${path.basename(key)}.json`);
+  }
+  async get(key: string): Promise<Upload | undefined> {
+    try {
+      return JSON.parse(await readFile(this.file(key), 'utf8')) as Upload;
+    } catch {
+      return undefined;
+    }
+  }
+  async set(key: string, value: Upload): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await writeFile(this.file(key), JSON.stringify(value));
+  }
+  async delete(key: string): Promise<void> {
+    await rm(this.file(key), { force: true });
+  }
+}
+
+/** Local disk: bytes under the local backend's root at their final place, records in a folder beside it. */
+export function localResumableStore(storageRoot: string, recordsDir: string): ResumableStore {
+  const records = new UploadRecords(recordsDir);
+  return {
+    store: new FileStore({ directory: storageRoot, configstore: records }),
+    idOf: (version) => `${version.slice(0, 2)}/${version}`,
+    forget: (version) => records.delete(version),
+  };
+}
+
+/** S3: the finished upload is the object at the S3 backend's key; its .info and .part records live under a separate prefix. */
+export function s3ResumableStore(clientConfig: S3ClientConfig, bucket: string, objectsPrefix: string, recordsPrefix: string): ResumableStore {
+  class Store extends S3Store {
+    protected override infoKey(id: string): string {
+      return `${recordsPrefix}${path.posix.basename(id)}.info`;
+    }
+    protected override partKey(id: string, isIncomplete = false): string {
+      return isIncomplete ? `${recordsPrefix}${path.posix.basename(id)}.part` : id;
+    }
+    async forget(version: string): Promise<void> {
+      await this.client.deleteObject({ Bucket: this.bucket, Key: this.infoKey(version) });
+      this.clearCache(`${objectsPrefix}${version.slice(0, 2)}/${version}`);
+    }
+  }
+  const store = new Store({ s3ClientConfig: { ...clientConfig, bucket }, partSize: 8 * 1024 * 1024 });
+  return { store, idOf: (version) => `${objectsPrefix}${version.slice(0, 2)}/${version}`, forget: (version) => store.forget(version) };
+}
+
+export type ResumableDeps = {
+  resumable: ResumableStore;
+  backend: Backend;
+  callAs: CallAs;
+  maxSize: number;
+  expirySeconds: number;
+  trustProxy: boolean;
+  log: Logger;
+};
+
+/** The tus error a hook throws: the storage error body, as JSON. */
+function tusError(err: unknown): { status_code: number; body: string } {
+  const e = toApiError(err);
+  return { status_code: e.status, body: JSON.stringify({ statusCode: String(e.status), error: e.code ?? e.kind, message: e.message }) };
+}
+
+export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySeconds, trustProxy, log }: ResumableDeps): RequestHandler {
+  const versionOf = (id: string) => path.posix.basename(id);
+  // The Express request behind srvx's web request: its `auth` is the gateway's verdict.
+  const callerOf = (req: unknown): Caller => {
+    const node = (req as { runtime?: { node?: { req?: Request } } }).runtime?.node?.req;
+    if (!node?.auth) throw new ApiError('unauthorized', 'Missing authorization', { status: 401 });
+    return { role: node.auth.role, claims: node.auth.claims, method: node.method, path: node.path };
+  };
+
+  const server = new Server({
+    path: '/upload/resumable',
+    datastore: resumable.store,
+    maxSize,
+    respectForwardedHeaders: trustProxy,
+    allowedHeaders: ['apikey', 'x-upsert', 'x-client-info'],
+    namingFunction: () => resumable.idOf(crypto.randomUUID()),
+    generateUrl: (_req, { proto, host, id }) => `${proto}://${host}/storage/v1/upload/resumable/${versionOf(id)}`,
+    getFileIdFromRequest: (_req, last) => (last && UUID.test(last) ? resumable.idOf(last) : undefined),
+    onIncomingRequest: async (req, id) => {
+      if (req.method === 'POST' || req.method === 'OPTIONS') return;
+      try {
+        await callAs(callerOf(req), 'select storage.require_resumable($1)', [versionOf(id)]);
+      } catch (err) {
+        throw tusError(err);
+      }
+    },
+    onUploadCreate: async (req, upload) => {
+      try {
+        const m = upload.metadata ?? {};
+        if (!m.bucketName || !m.objectName) throw new ApiError('invalid_request', 'Upload-Metadata must have bucketName and objectName', { code: 'InvalidRequest' });
+        const cache = m.cacheControl ?? '';
+        const cacheControl = `max-age=${/max-age=(\d+)/.exec(cache)?.[1] ?? (/^\d+$/.test(cache) ? cache : '3600')}`;
+        let userMetadata: string | null = null;
+        if (m.metadata) {
+          try {
+            userMetadata = JSON.stringify(JSON.parse(m.metadata));
+          } catch {
+            throw new ApiError('invalid_request', 'Upload-Metadata metadata must be JSON', { code: 'InvalidRequest' });
+          }
+        }
+        const upsert = req.headers.get('x-upsert') === 'true';
+        await callAs(callerOf(req), 'select storage.begin_resumable($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+          versionOf(upload.id), m.bucketName, m.objectName, upsert, upload.size ?? null, m.contentType || 'application/octet-stream', cacheControl, userMetadata, maxSize, expirySeconds,
+        ]);
+        return {};
+      } catch (err) {
+        throw tusError(err);
+      }
+    },
+    onUploadFinish: async (req, upload) => {
+      const version = versionOf(upload.id);
+      try {
+        const written = await backend.describe(version);
+        const head = await firstBytes(backend, version, written.size);
+        const [row] = await callAs<{ object_id: string; bucket_id: string; name: string; replaced_version: string | null }>(callerOf(req),
+          'select * from storage.finish_resumable($1, $2, $3)', [version, JSON.stringify({ size: written.size, eTag: written.etag }), detectType(head) ?? null]);
+        await resumable.forget(version).catch((err: Error) => log.warn({ version, error: err.message }, 'resumable upload record not removed'));
+        if (row!.replaced_version) await backend.remove([row!.replaced_version]);
+        return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Id: row!.object_id, Key: `${row!.bucket_id}/${row!.name}` }) };
+      } catch (err) {
+        // Refused at the end (a policy changed, the name was taken, the bytes are not allowed): nothing is kept.
+        await callAs(SERVICE, 'select storage.cancel_resumable($1)', [version]).catch(() => undefined);
+        await resumable.store.remove(upload.id).catch(() => undefined);
+        await resumable.forget(version).catch(() => undefined);
+        await backend.remove([version]).catch(() => undefined);
+        throw tusError(err);
+      }
+    },
+  });
+  server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
+    void callAs(SERVICE, 'select storage.cancel_resumable($1)', [versionOf(id)]).catch((err: Error) => log.warn({ error: err.message }, 'cancelled upload not recorded'));
+  });
+
+  return (req, res, next) => {
+    server.handle(req, res).catch(next);
+  };
+}
+
+async function firstBytes(backend: Backend, version: string, size: number): Promise<Buffer> {
+  if (size === 0) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of backend.read(version, { start: 0, end: Math.min(size, 512) - 1 })) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Deletes the bytes and records of expired unfinished uploads; the worker runs it. */
+export async function expireResumableUploads(deps: { resumable: ResumableStore; query: (sql: string) => Promise<{ rows: Array<{ id: string }> }>; log: Logger }): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rows } = await deps.query('select id from storage.expire_resumable_uploads(500) id');
+    for (const { id } of rows) {
+      await deps.resumable.store.remove(deps.resumable.idOf(id)).catch(() => undefined);
+      await deps.resumable.forget(id).catch(() => undefined);
+    }
+    total += rows.length;
+    if (rows.length < 500) break;
+  }
+  if (total > 0) deps.log.info({ expired: total }, 'expired resumable uploads deleted');
+  return total;
+}

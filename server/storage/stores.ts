@@ -1,0 +1,28 @@
+// Where storage keeps bytes, from the configuration: the object backend and the
+// resumable-upload store beside it. The server and the worker open the same.
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { LocalBackend, type Backend } from './backend.ts';
+import { localResumableStore, s3ResumableStore, type ResumableStore } from './resumable.ts';
+import { S3Backend, s3Client, s3ClientConfig, type S3Settings } from './s3-backend.ts';
+
+export type StorageStores = { backend: Backend; resumable: ResumableStore; check: () => Promise<void> };
+
+export function openStorageStores(config: Config): StorageStores {
+  if (config.STORAGE_BACKEND === 'local') {
+    const root = path.join(config.dataDir, 'storage');
+    return { backend: new LocalBackend(root), resumable: localResumableStore(root, path.join(config.dataDir, 'storage-resumable')), check: async () => undefined };
+  }
+  const settings: S3Settings = {
+    endpoint: config.STORAGE_S3_ENDPOINT,
+    region: config.STORAGE_S3_REGION,
+    bucket: config.STORAGE_S3_BUCKET!,
+    accessKeyId: config.STORAGE_S3_ACCESS_KEY_ID,
+    secretAccessKey: config.STORAGE_S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.STORAGE_S3_FORCE_PATH_STYLE ?? Boolean(config.STORAGE_S3_ENDPOINT),
+    prefix: config.STORAGE_S3_PREFIX,
+  };
+  const objects = `${settings.prefix}objects/`;
+  const backend = new S3Backend(s3Client(settings), settings.bucket, objects);
+  return { backend, resumable: s3ResumableStore(s3ClientConfig(settings), settings.bucket, objects, `${settings.prefix}resumable/`), check: () => backend.check() };
+}
