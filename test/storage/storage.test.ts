@@ -8,18 +8,22 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { startS3, type TestS3 } from '../helpers/s3.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
-describe('storage: buckets, objects and policies through supabase-js', () => {
+// The same suite on both backends: local files, and S3 (a local S3-compatible server).
+for (const backend of ['local', 's3'] as const) describe(`storage on ${backend === 'local' ? 'local files' : 'S3'}: buckets, objects and policies through supabase-js`, () => {
   let p: TestPlatform;
+  let s3: TestS3 | undefined;
   let admin: SupabaseClient;
   let ann: SupabaseClient;
   let bob: SupabaseClient;
   let annId: string;
   let annToken: string;
-  /** Byte files under DATA_DIR/storage, finished and partial (.part) alike. */
-  const storageFiles = () => {
+  /** Stored byte files: under DATA_DIR/storage, finished and partial (.part) alike; or S3 objects under objects/. */
+  const storageFiles = async (): Promise<number> => {
+    if (s3) return (await s3.keys('objects/')).length;
     const root = path.join(p.config.dataDir, 'storage');
     try {
       return readdirSync(root, { recursive: true }).filter((f) => String(f).length > 3).length;
@@ -60,7 +64,8 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
   };
 
   before(async () => {
-    p = await startTestPlatform({ WORKER: 'off', STORAGE_UPLOAD_LIMIT: String(64 * 1024) });
+    if (backend === 's3') s3 = await startS3();
+    p = await startTestPlatform({ WORKER: 'off', STORAGE_UPLOAD_LIMIT: String(64 * 1024), ...s3?.env });
     admin = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false } });
     const a = await signIn('ann@example.com');
     ann = a.client;
@@ -78,7 +83,10 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
       create policy "own folder: delete" on storage.objects for delete to authenticated
         using (bucket_id = 'docs' and (storage.foldername(name))[1] = auth.uid()::text);`);
   });
-  after(async () => stopTestPlatform(p));
+  after(async () => {
+    await stopTestPlatform(p);
+    await s3?.stop();
+  });
 
   it('creates, reads, lists and updates buckets; refuses bad ids and duplicates', async () => {
     assert.deepEqual(await admin.storage.createBucket('docs', { public: false }), { data: { name: 'docs' }, error: null });
@@ -155,9 +163,9 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
     assert.equal((big.error as { status?: number } | null)?.status, 413);
     const tooBigForAnyBucket = await admin.storage.from('docs').upload('huge.bin', Buffer.alloc(65 * 1024), { contentType: 'application/octet-stream' });
     assert.equal((tooBigForAnyBucket.error as { status?: number } | null)?.status, 413, 'the per-request ceiling holds');
-    const files = storageFiles();
+    const files = await storageFiles();
     assert.equal((await admin.storage.from('images').list()).data?.length, 1, 'refused uploads leave no row');
-    assert.equal(files, storageFiles(), 'and no bytes');
+    assert.equal(files, await storageFiles(), 'and no bytes');
   });
 
   it('reads public buckets without a key, and refuses that for private ones', async () => {
@@ -277,12 +285,12 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
 
   it('enforces the ceiling while streaming, and a cancelled upload leaves neither row nor bytes', async () => {
     const rows = await objectCount();
-    const files = storageFiles();
+    const files = await storageFiles();
     assert.equal(await streamUpload('docs/streamed-too-big.bin', 20, 4096), 413, 'a chunked body past the 64 KB ceiling is cut at the limit');
     assert.equal(await streamUpload('docs/streamed-cancelled.bin', 20, 1024, 8 * 1024), 'aborted');
-    for (let i = 0; i < 50 && storageFiles() !== files; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await storageFiles()) !== files; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(await objectCount(), rows, 'no row');
-    assert.equal(storageFiles(), files, 'no bytes, not even a partial file');
+    assert.equal(await storageFiles(), files, 'no bytes, not even a partial file');
     assert.equal(await streamUpload('docs/streamed-ok.bin', 4, 1024), 200, 'a chunked body within the limits is stored');
     assert.equal((await admin.storage.from('docs').download('streamed-ok.bin')).data?.size, 4096);
   });
@@ -299,9 +307,9 @@ describe('storage: buckets, objects and policies through supabase-js', () => {
     const del = await fetch(`${p.url}/storage/v1/bucket/archive`, { method: 'DELETE', headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}` } });
     assert.equal(del.status, 409);
     assert.deepEqual(await del.json(), { statusCode: '409', error: 'not_empty', message: 'The bucket you tried to delete is not empty' });
-    const before = storageFiles();
+    const before = await storageFiles();
     assert.equal((await admin.storage.emptyBucket('archive')).error, null);
-    assert.equal(storageFiles(), before - 1, 'emptying removes the bytes');
+    assert.equal(await storageFiles(), before - 1, 'emptying removes the bytes');
     assert.equal((await admin.storage.deleteBucket('archive')).error, null);
     assert.equal((await admin.storage.getBucket('archive')).error !== null, true);
   });
