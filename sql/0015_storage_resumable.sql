@@ -88,7 +88,8 @@ create table if not exists storage.resumable_uploads (
 create index if not exists resumable_uploads_expires_at on storage.resumable_uploads (expires_at);
 
 alter table storage.resumable_uploads enable row level security;
-grant select, insert, delete on storage.resumable_uploads to anon, authenticated, service_role;
+-- update: finishing locks the row (select ... for update).
+grant select, insert, update, delete on storage.resumable_uploads to anon, authenticated, service_role;
 -- An upload is continued, finished or cancelled only by whoever started it
 -- (anonymous uploads by anonymous callers); the service role bypasses this.
 drop policy if exists "resumable uploads are their creator's" on storage.resumable_uploads;

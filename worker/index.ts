@@ -1,11 +1,11 @@
 // graphile-worker: the slow and external work. Runs inside the server process
 // by default (WORKER=in-process) or alone with `npm run worker`, any number of
 // them, all against the same database.
-import { Logger as GraphileLogger, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
+import { Logger as GraphileLogger, parseCronItems, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../server/config.ts';
-import { platformTasks } from './tasks/index.ts';
+import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
 
 export type WorkerHandle = { runner: Runner; ready: () => boolean; stop: () => Promise<void> };
 
@@ -28,7 +28,7 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
     taskList: { ...platformTasks(opts.config, log), ...opts.extraTasks },
     noHandleSignals: true, // the process's own shutdown drains the worker in order
     pollInterval: 2000,
-    parsedCronItems: [], // scheduled jobs are declared by surfaces, not read from a crontab file
+    parsedCronItems: parseCronItems(PLATFORM_CRON), // declared by surfaces, not read from a crontab file
     logger: graphileLogger(log),
   });
   let failed = false;

@@ -184,19 +184,3 @@ async function firstBytes(backend: Backend, version: string, size: number): Prom
   for await (const chunk of backend.read(version, { start: 0, end: Math.min(size, 512) - 1 })) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
-
-/** Deletes the bytes and records of expired unfinished uploads; the worker runs it. */
-export async function expireResumableUploads(deps: { resumable: ResumableStore; query: (sql: string) => Promise<{ rows: Array<{ id: string }> }>; log: Logger }): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const { rows } = await deps.query('select id from storage.expire_resumable_uploads(500) id');
-    for (const { id } of rows) {
-      await deps.resumable.store.remove(deps.resumable.idOf(id)).catch(() => undefined);
-      await deps.resumable.forget(id).catch(() => undefined);
-    }
-    total += rows.length;
-    if (rows.length < 500) break;
-  }
-  if (total > 0) deps.log.info({ expired: total }, 'expired resumable uploads deleted');
-  return total;
-}
