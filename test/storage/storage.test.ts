@@ -4,11 +4,15 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
+import { newVersion } from '../../server/storage/backend.ts';
+import { openStorageStores } from '../../server/storage/stores.ts';
+import { sweepOrphanedBytes } from '../../server/storage/sweepers.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
@@ -301,6 +305,40 @@ for (const backend of ['local', 's3'] as const) describe(`storage on ${backend =
     const zero = await admin.storage.updateBucket('images', { public: true, fileSizeLimit: 0 });
     assert.equal((zero.error as { status?: number } | null)?.status, 400);
     await assert.rejects(p.adminPool.query(`update storage.buckets set allowed_mime_types = array['x'] where id = 'images'`), /allowed_mime_types must hold types/);
+  });
+
+  it('serves HTML and SVG inline only from a bucket that opts in', async () => {
+    const headers = { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' };
+    const created = await fetch(`${p.url}/storage/v1/bucket`, { method: 'POST', headers, body: JSON.stringify({ id: 'site', public: true, inline_active_content: true }) });
+    assert.equal(created.status, 200);
+    assert.equal(((await admin.storage.getBucket('site')).data as { inline_active_content?: boolean } | null)?.inline_active_content, true);
+    await admin.storage.from('site').upload('index.html', Buffer.from('<!doctype html><p>hi</p>'), { contentType: 'text/html' });
+    const page = await fetch(`${p.url}/storage/v1/object/public/site/index.html`);
+    assert.equal(page.headers.get('content-disposition'), null, 'shown inline');
+    assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+    await page.arrayBuffer();
+    const off = await fetch(`${p.url}/storage/v1/bucket/site`, { method: 'PUT', headers, body: JSON.stringify({ inline_active_content: false }) });
+    assert.equal(off.status, 200);
+    const again = await fetch(`${p.url}/storage/v1/object/public/site/index.html`);
+    assert.match(again.headers.get('content-disposition') ?? '', /^attachment/, 'an attachment once the bucket opts out');
+    await again.arrayBuffer();
+    assert.equal((await admin.storage.emptyBucket('site')).error, null);
+    assert.equal((await admin.storage.deleteBucket('site')).error, null);
+  });
+
+  it('sweeps bytes no row refers to, and keeps every object’s bytes', async () => {
+    const stores = openStorageStores(p.config);
+    const orphan = newVersion();
+    await stores.backend.write(orphan, Readable.from([Buffer.from('left behind by a crash')]), 1024);
+    const before = await storageFiles();
+    const query = (sql: string, values?: unknown[]) => p.adminPool.query(sql, values);
+    const fresh = await sweepOrphanedBytes(stores, query, p.log, 3600);
+    assert.equal(fresh.removed, 0, 'bytes younger than the grace period may belong to an upload in flight');
+    const swept = await sweepOrphanedBytes(stores, query, p.log, 0);
+    assert.equal(swept.removed, 1);
+    assert.equal(swept.scanned, before);
+    assert.equal(await storageFiles(), before - 1);
+    assert.equal(await (await admin.storage.from('docs').download('streamed-ok.bin')).data?.size, 4096, 'objects keep their bytes');
   });
 
   it('empties and deletes buckets: 409 not_empty while objects remain', async () => {
