@@ -24,7 +24,7 @@ const BIG = Number(process.env.BENCH_BIG_MB ?? 100) * 1024 * 1024;
 const SMALL_COUNT = Number(process.env.BENCH_SMALL_COUNT ?? 1000);
 const SMALL_CONCURRENCY = 16;
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 40);
-const RENDER_CONCURRENCY = Math.max(2, os.availableParallelism());
+const RENDER_CONCURRENCY = Number(process.env.BENCH_RENDER_CONCURRENCY ?? Math.max(2, os.availableParallelism()));
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
 const root = path.resolve(import.meta.dirname, '..');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -100,7 +100,7 @@ try {
   void spawnReady(['server/main.ts'], {
     DATABASE_URL: cluster.url, PORT: String(apiPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
     DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn',
-    STORAGE_UPLOAD_LIMIT: String(BIG * 2), STORAGE_RENDER_CACHE_BYTES: '0', STORAGE_IMAGE_MAX_INPUT_PIXELS: '20000000',
+    STORAGE_UPLOAD_LIMIT: String(Math.max(BIG * 2, 64 * 1024 * 1024)), STORAGE_RENDER_CACHE_BYTES: '0', STORAGE_IMAGE_MAX_INPUT_PIXELS: '20000000',
   }, () => false).catch((err: Error) => console.error(`pgbase server: ${err.message}`));
   for (let i = 0; i < 300; i++) {
     try {
@@ -184,8 +184,8 @@ try {
   }
 
   const rows: Array<[string, string, string, string, string]> = [
-    ['upload', '100 MB, MB/s', 'bare stream to file', 'upload', '0.5'],
-    ['download', '100 MB, MB/s', 'bare file to stream', 'download', '0.6'],
+    ['upload', 'upload 100 MB, MB/s', 'bare stream to file', 'upload', '0.5'],
+    ['download', 'download 100 MB, MB/s', 'bare file to stream', 'download', '0.6'],
     ['tus', '100 MB TUS in 6 MB chunks, MB/s', 'bare stream to file', 'tus', ''],
     ['smallUp', '1 KB uploads/s', 'bare: 1 KB to file', 'smallUp', ''],
     ['smallDown', '1 KB downloads/s', 'bare: 1 KB file to stream', 'smallDown', ''],
@@ -205,7 +205,12 @@ try {
   }
   console.log(`\n${lines.join('\n')}\n\nevery downloaded byte compared equal (md5)${missed ? `; ${missed} goal(s) missed` : ''}`);
 } finally {
-  for (const c of children) c.kill('SIGTERM');
   agent.destroy();
+  // The servers first, so they do not log the database going away.
+  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
+    if (c.exitCode !== null) return resolve();
+    c.once('exit', () => resolve());
+    c.kill('SIGTERM');
+  })));
   await cluster.stop();
 }

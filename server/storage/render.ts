@@ -91,9 +91,15 @@ export function imageRenderer(backend: Backend, limits: ImageLimits) {
 
   const render = async (source: RenderSource, t: Transform): Promise<{ body: Buffer; type: string }> => {
     if (source.size > MAX_SOURCE_BYTES) throw new ApiError('invalid_request', `Images larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB are not transformed`, { status: 422, code: 'InvalidImage' });
-    const chunks: Buffer[] = [];
-    for await (const chunk of backend.read(source.version)) chunks.push(chunk as Buffer);
-    const input = Buffer.concat(chunks);
+    // A local file is handed to sharp by path (libvips reads it directly, as fast
+    // as from memory); other backends' bytes are read into memory first.
+    let input: Buffer | string;
+    if (backend.localFile) input = backend.localFile(source.version);
+    else {
+      const chunks: Buffer[] = [];
+      for await (const chunk of backend.read(source.version)) chunks.push(chunk as Buffer);
+      input = Buffer.concat(chunks);
+    }
     let meta: Metadata;
     try {
       meta = await sharp(input).metadata();
