@@ -22,6 +22,9 @@ export function graphqlSurface(opts: { pool: pg.Pool; schemas: string[]; graphiq
   const build = (): Instance => {
     const pgl = postgraphile(presetFor(opts));
     const serv = pgl.createServ(grafserv);
+    // The schema is built eagerly; a failure (database not reachable yet) is
+    // answered per request by grafserv, and must not surface as an unhandled rejection.
+    Promise.resolve(pgl.getSchema()).catch(() => undefined);
     return { pgl, serv, handle: serv.createHandler() };
   };
   // Releasing the server releases its PostGraphile instance too.

@@ -23,7 +23,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, opts: 
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-test-data-')),
     MIGRATIONS_DIR: path.join(os.tmpdir(), 'pgbase-no-user-migrations'),
     SHUTDOWN_TIMEOUT_MS: '3000',
-    DB_CONNECT_TIMEOUT_MS: '1000',
+    DB_CONNECT_TIMEOUT_MS: '5000', // a loaded 2-core CI machine can take over a second to open a connection
     ...env,
   });
   let captured = '';

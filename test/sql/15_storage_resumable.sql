@@ -53,7 +53,7 @@ values ('aaaaaaaa-0000-4000-8000-000000000009', 'videos', 'old.mp4', 10, 'video/
 select is((select array_agg(e) from storage.expire_resumable_uploads() e), array['aaaaaaaa-0000-4000-8000-000000000009'::uuid],
   'expired uploads are taken off the books and named');
 select is((select array_agg(k order by k) from storage.orphaned_versions(array[
-  'aaaaaaaa-0000-4000-8000-000000000001', 'bbbbbbbb-0000-4000-8000-000000000000', 'bbbbbbbb-0000-4000-8000-000000000000.part'])),
+  'aaaaaaaa-0000-4000-8000-000000000001', 'bbbbbbbb-0000-4000-8000-000000000000', 'bbbbbbbb-0000-4000-8000-000000000000.part']) k),
   array['bbbbbbbb-0000-4000-8000-000000000000', 'bbbbbbbb-0000-4000-8000-000000000000.part'],
   'bytes no object refers to are orphans; an object''s are not');
 
