@@ -6,6 +6,7 @@ import { errorHandler, notFoundHandler } from './errors.ts';
 import { apiKeyGate, type OpenRoute } from './gateway.ts';
 import { healthHandler, type HealthState } from './health.ts';
 import { baseApp } from './http.ts';
+import { cors } from './cors.ts';
 
 export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[] };
 
@@ -14,6 +15,7 @@ export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realti
 
 export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
+  app.use(cors);
   // Row REST first: the busiest prefix meets the fewest layers.
   for (const prefix of SURFACE_PREFIXES) {
     // Several routers may share a prefix (/api holds the database proxy and the AI surface).

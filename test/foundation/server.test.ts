@@ -32,6 +32,21 @@ describe('project API server', () => {
     }
   });
 
+  it('answers browser preflights without a key, and lets pages read the headers the clients need', async () => {
+    const preflight = await fetch(`${p.url}/storage/v1/upload/resumable`, {
+      method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'apikey, authorization, upload-length, tus-resumable' },
+    });
+    assert.equal(preflight.status, 204, 'no apikey is needed for a preflight');
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    for (const h of ['apikey', 'authorization', 'x-client-info', 'upload-length', 'tus-resumable', 'prefer']) {
+      assert.ok(preflight.headers.get('access-control-allow-headers')!.split(', ').includes(h), h);
+    }
+    const actual = await fetch(`${p.url}/rest/v1/`, { headers: { origin: 'https://app.example' } });
+    assert.equal(actual.status, 401, 'the request itself still needs a key');
+    assert.equal(actual.headers.get('access-control-allow-origin'), '*', 'and its error is readable by the page');
+    assert.match(actual.headers.get('access-control-expose-headers') ?? '', /content-range/);
+  });
+
   it('gives every request an id, echoing a sane one it was sent', async () => {
     const generated = await fetch(`${p.url}/health`);
     assert.match(generated.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
