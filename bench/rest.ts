@@ -6,7 +6,7 @@
 // owner policy as a signed-in user; a single-row insert with
 // return=representation (after which the table must hold exactly as many new
 // rows as 2xx answers). Every server runs in its own process.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import pg from 'pg';
 import { migrate } from '../db/migrate.ts';
 import { signToken } from '../server/keys.ts';
 import { freePort, pgBinDir, startCluster } from '../test/helpers/cluster.ts';
+import { BenchProcesses } from './processes.ts';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -26,7 +27,7 @@ const SECRET = 'bench-secret-bench-secret-bench-secret!!';
 const root = path.resolve(import.meta.dirname, '..');
 
 const cluster = await startCluster();
-const children: ChildProcess[] = [];
+const processes = new BenchProcesses();
 try {
   await migrate(cluster.url);
   const setup = new pg.Client({ connectionString: cluster.url });
@@ -41,37 +42,15 @@ try {
     analyze public.items;`);
   await setup.end();
 
-  const start = async (args: string[], env: NodeJS.ProcessEnv, ready: (out: string) => boolean) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const check = (c: Buffer) => {
-        out += c.toString();
-        if (ready(out)) resolve();
-      };
-      child.stdout!.on('data', check);
-      child.stderr!.on('data', check);
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
-  };
   const apiPort = await freePort();
-  void start(['server/main.ts'], {
+  await processes.startPlatform(`http://127.0.0.1:${apiPort}`, {
     DATABASE_URL: cluster.url, PORT: String(apiPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
     DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
-  }, () => false).catch((err: Error) => console.error(`pgbase server: ${err.message}`));
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${apiPort}/health`)).ok) break;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  });
   const barePort = await freePort();
-  await start(['bench/bare-server.ts', String(barePort), cluster.url], {}, (o) => o.includes('ready'));
+  await processes.start(['bench/bare-server.ts', String(barePort), cluster.url], {}, (o) => o.includes('ready'));
   const pglPort = await freePort();
-  await start(['bench/postgraphile-server.ts', String(pglPort), cluster.url], {}, (o) => o.includes('ready'));
+  await processes.start(['bench/postgraphile-server.ts', String(pglPort), cluster.url], {}, (o) => o.includes('ready'));
 
   const anonKey = await signToken(SECRET, { role: 'anon' }, 3600);
   const serviceKey = await signToken(SECRET, { role: 'service_role' }, 3600);
@@ -158,7 +137,6 @@ try {
   console.log(`insert check: ${checked.ok} answers 2xx, ${added} new rows${checked.ok === added ? ' (equal)' : ' (MISMATCH)'}`);
   if (checked.ok !== added) process.exitCode = 1;
 } finally {
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  await processes.stop();
   await cluster.stop();
 }

@@ -8,7 +8,6 @@
 //   - JPEG (4032x3024) to 720 px per second, against sharp called directly
 // Every downloaded byte is compared with what was sent (md5); a mismatch fails
 // the run. The platform and the floor each run in their own process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,6 +17,7 @@ import * as tus from 'tus-js-client';
 import { migrate } from '../db/migrate.ts';
 import { signToken } from '../server/keys.ts';
 import { freePort, startCluster } from '../test/helpers/cluster.ts';
+import { BenchProcesses } from './processes.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BIG = Number(process.env.BENCH_BIG_MB ?? 100) * 1024 * 1024;
@@ -26,7 +26,6 @@ const SMALL_CONCURRENCY = 16;
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 40);
 const RENDER_CONCURRENCY = Number(process.env.BENCH_RENDER_CONCURRENCY ?? Math.max(2, os.availableParallelism()));
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
-const root = path.resolve(import.meta.dirname, '..');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
@@ -75,44 +74,22 @@ async function inParallel(count: number, concurrency: number, fn: (i: number) =>
 }
 
 const cluster = await startCluster();
-const children: ChildProcess[] = [];
+const processes = new BenchProcesses();
 const check = (ok: boolean, what: string) => {
   if (!ok) throw new Error(`bench check failed: ${what}`);
 };
 try {
   await migrate(cluster.url);
-  const spawnReady = async (args: string[], env: NodeJS.ProcessEnv, ready: (out: string) => boolean) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const onData = (c: Buffer) => {
-        out += c.toString();
-        if (ready(out)) resolve();
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
-  };
   const apiPort = await freePort();
   const api = `http://127.0.0.1:${apiPort}`;
-  void spawnReady(['server/main.ts'], {
+  await processes.startPlatform(api, {
     DATABASE_URL: cluster.url, PORT: String(apiPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
     DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn',
     STORAGE_UPLOAD_LIMIT: String(Math.max(BIG * 2, 64 * 1024 * 1024)), STORAGE_RENDER_CACHE_BYTES: '0', STORAGE_IMAGE_MAX_INPUT_PIXELS: '20000000',
-  }, () => false).catch((err: Error) => console.error(`pgbase server: ${err.message}`));
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${api}/health`)).ok) break;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  });
   const barePort = await freePort();
   const bare = `http://127.0.0.1:${barePort}`;
-  await spawnReady(['bench/bare-storage-server.ts', String(barePort), path.join(cluster.dir, 'bare')], {}, (o) => o.includes('ready'));
+  await processes.start(['bench/bare-storage-server.ts', String(barePort), path.join(cluster.dir, 'bare')], {}, (o) => o.includes('ready'));
 
   const service = await signToken(SECRET, { role: 'service_role' }, 3600);
   const auth = { apikey: service, authorization: `Bearer ${service}` };
@@ -206,11 +183,6 @@ try {
   console.log(`\n${lines.join('\n')}\n\nevery downloaded byte compared equal (md5)${missed ? `; ${missed} goal(s) missed` : ''}`);
 } finally {
   agent.destroy();
-  // The servers first, so they do not log the database going away.
-  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGTERM');
-  })));
+  await processes.stop();
   await cluster.stop();
 }

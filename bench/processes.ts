@@ -1,0 +1,53 @@
+// The processes a benchmark runs beside itself: the platform (`npm start`'s
+// entry) and its floors, each in its own process so they share no event loop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export class BenchProcesses {
+  private readonly children: ChildProcess[] = [];
+  private stopping = false;
+
+  /** Starts `node <args>` and resolves once its output satisfies `ready`. */
+  start(args: string[], env: NodeJS.ProcessEnv, ready: (out: string) => boolean): Promise<void> {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.children.push(child);
+    let out = '';
+    return new Promise<void>((resolve, reject) => {
+      const onData = (c: Buffer) => {
+        out += c.toString();
+        if (ready(out)) resolve();
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.on('exit', (code) => {
+        if (!this.stopping) reject(new Error(`exited ${code}: ${out}`));
+      });
+    });
+  }
+
+  /** Starts the platform and waits for /health on apiUrl. */
+  async startPlatform(apiUrl: string, env: NodeJS.ProcessEnv): Promise<void> {
+    void this.start(['server/main.ts'], env, () => false).catch((err: Error) => console.error(`pgbase server: ${err.message}`));
+    for (let i = 0; i < 300; i++) {
+      try {
+        if ((await fetch(`${apiUrl}/health`)).ok) return;
+      } catch {
+        // starting
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the platform did not become healthy');
+  }
+
+  /** Stops them all and waits, so none logs the database going away after it. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.children.map((c) => new Promise<void>((resolve) => {
+      if (c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once('exit', () => resolve());
+      c.kill('SIGTERM');
+    })));
+  }
+}
