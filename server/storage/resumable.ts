@@ -75,6 +75,14 @@ export function s3ResumableStore(clientConfig: S3ClientConfig, bucket: string, o
     protected override partKey(id: string, isIncomplete = false): string {
       return isIncomplete ? `${recordsPrefix}${path.posix.basename(id)}.part` : id;
     }
+    // @tus/s3-store's remove leaves a pending incomplete part (chunks under 5 MB) behind.
+    override async remove(id: string): Promise<void> {
+      try {
+        await super.remove(id);
+      } finally {
+        await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) }).catch(() => undefined);
+      }
+    }
     async forget(version: string): Promise<void> {
       await this.client.deleteObject({ Bucket: this.bucket, Key: this.infoKey(version) });
       this.clearCache(`${objectsPrefix}${version.slice(0, 2)}/${version}`);

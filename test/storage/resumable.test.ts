@@ -182,6 +182,22 @@ for (const backend of ['local', 's3'] as const) describe(`resumable upload on ${
     assert.deepEqual(await download(admin, 'docs', name), data);
   });
 
+  it('cancels an upload with DELETE: its bytes and its record go, and only its creator may', async () => {
+    const first = await tusUpload(randomBytes(3 * CHUNK), { token: ann.token, bucket: 'docs', name: `${ann.id}/cancelled.bin`, stopAfter: CHUNK });
+    const url = (first as { url: string }).url;
+    const version = url.split('/').pop()!;
+    // Unfinished bytes: a file on local disk; on S3, multipart parts beside an .info record.
+    const pending = async () => (s3 ? (await s3.keys(`resumable/${version}`)).length > 0 : await stored(version));
+    assert.equal(await pending(), true);
+    const del = (token: string) => fetch(url, { method: 'DELETE', headers: headersFor(token, { 'tus-resumable': '1.0.0' }) });
+    assert.equal((await del(bob.token)).status, 404, 'not by another user');
+    assert.equal((await del(ann.token)).status, 204);
+    for (let i = 0; i < 100 && (await unfinished()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await unfinished(), 0, 'the record is gone');
+    assert.equal(await pending(), false, 'and the bytes');
+    assert.equal((await offsetOf(url, ann.token)).status, 404);
+  });
+
   it('a worker job deletes expired unfinished uploads with their bytes', async () => {
     const name = `${ann.id}/abandoned.bin`;
     const first = await tusUpload(randomBytes(3 * CHUNK), { token: ann.token, bucket: 'docs', name, stopAfter: CHUNK });
