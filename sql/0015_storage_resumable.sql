@@ -217,4 +217,6 @@ as $$
 $$;
 revoke execute on function storage.expire_resumable_uploads(int), storage.orphaned_versions(text[]) from public;
 
+-- The sweeper looks objects up by byte key.
 create index if not exists objects_version on storage.objects (version);
+

@@ -74,6 +74,12 @@ class VariantCache {
   }
   set(key: string, value: { body: Buffer; type: string }): void {
     if (value.body.length > this.limit / 4) return; // one variant never crowds out the rest
+    // Two requests that missed together both store the variant: count it once.
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.body.length;
+    }
     this.entries.set(key, value);
     this.bytes += value.body.length;
     for (const [k, v] of this.entries) {

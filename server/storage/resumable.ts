@@ -15,10 +15,11 @@ import type { Request, RequestHandler } from 'express';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { ApiError, toApiError } from '../errors.ts';
+import { ApiError, errorBody, toApiError } from '../errors.ts';
 import { SERVICE, type CallAs, type Caller } from './calls.ts';
 import type { Backend } from './backend.ts';
-import { detectType } from './sniff.ts';
+import { cacheControlOf } from './object-meta.ts';
+import { detectType, HEAD_BYTES } from './sniff.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -30,6 +31,17 @@ export type ResumableStore = {
   /** Drops the upload's own records once its bytes belong to an object. */
   forget: (version: string) => Promise<void>;
 };
+
+/**
+ * Deletes everything an upload left: the store's bytes and records, and the
+ * bytes at the version's key (a finished upload's, which the store no longer
+ * tracks). Best effort: any of them may never have been written.
+ */
+export async function discardUpload(resumable: ResumableStore, backend: Backend, version: string): Promise<void> {
+  await resumable.store.remove(resumable.idOf(version)).catch(() => undefined);
+  await resumable.forget(version).catch(() => undefined);
+  await backend.remove([version]).catch(() => undefined);
+}
 
 /** Upload records (offset, metadata) as JSON files by version, apart from the bytes. */
 class UploadRecords implements KvStore<Upload> {
@@ -105,7 +117,7 @@ export type ResumableDeps = {
 /** The tus error a hook throws: the storage error body, as JSON. */
 function tusError(err: unknown): { status_code: number; body: string } {
   const e = toApiError(err);
-  return { status_code: e.status, body: JSON.stringify({ statusCode: String(e.status), error: e.code ?? e.kind, message: e.message }) };
+  return { status_code: e.status, body: JSON.stringify(errorBody('storage', e)) };
 }
 
 export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySeconds, trustProxy, log }: ResumableDeps): RequestHandler {
@@ -138,8 +150,7 @@ export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySec
       try {
         const m = upload.metadata ?? {};
         if (!m.bucketName || !m.objectName) throw new ApiError('invalid_request', 'Upload-Metadata must have bucketName and objectName', { code: 'InvalidRequest' });
-        const cache = m.cacheControl ?? '';
-        const cacheControl = `max-age=${/max-age=(\d+)/.exec(cache)?.[1] ?? (/^\d+$/.test(cache) ? cache : '3600')}`;
+        const cacheControl = cacheControlOf(m.cacheControl ?? undefined);
         let userMetadata: string | null = null;
         if (m.metadata) {
           try {
@@ -170,9 +181,7 @@ export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySec
       } catch (err) {
         // Refused at the end (a policy changed, the name was taken, the bytes are not allowed): nothing is kept.
         await callAs(SERVICE, 'select storage.cancel_resumable($1)', [version]).catch(() => undefined);
-        await resumable.store.remove(upload.id).catch(() => undefined);
-        await resumable.forget(version).catch(() => undefined);
-        await backend.remove([version]).catch(() => undefined);
+        await discardUpload(resumable, backend, version);
         throw tusError(err);
       }
     },
@@ -189,6 +198,6 @@ export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySec
 async function firstBytes(backend: Backend, version: string, size: number): Promise<Buffer> {
   if (size === 0) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
-  for await (const chunk of backend.read(version, { start: 0, end: Math.min(size, 512) - 1 })) chunks.push(chunk as Buffer);
+  for await (const chunk of backend.read(version, { start: 0, end: Math.min(size, HEAD_BYTES) - 1 })) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }

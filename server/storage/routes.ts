@@ -17,6 +17,7 @@ import { newVersion, type Backend } from './backend.ts';
 import { imageRenderer, parseTransform, type ImageLimits, type Transform } from './render.ts';
 import { resumableRoutes, type ResumableStore } from './resumable.ts';
 import { sniff } from './sniff.ts';
+import { cacheControlOf, type ObjectMeta } from './object-meta.ts';
 
 export type StorageDeps = {
   pool: pg.Pool;
@@ -158,7 +159,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
     let recorded;
     try {
       const metadata = {
-        eTag: written.etag, size: written.size, mimetype, cacheControl: `max-age=${file.cacheControl}`, lastModified: new Date().toISOString(),
+        eTag: written.etag, size: written.size, mimetype, cacheControl: file.cacheControl, lastModified: new Date().toISOString(),
         contentLength: written.size, httpStatusCode: 200,
       };
       [recorded] = await callAs<{ object_id: string; replaced_version: string | null }>(opts.recordAs, 'select * from storage.put_object($1, $2, $3, $4, $5, $6, $7)', [
@@ -184,7 +185,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
   // ---- reads ------------------------------------------------------------
 
   const sendObject = async (req: Request, res: Response, obj: ObjectRow) => {
-    const meta = (obj.metadata ?? {}) as { mimetype?: string; cacheControl?: string; eTag?: string; size?: number };
+    const meta = (obj.metadata ?? {}) as ObjectMeta;
     const size = Number(meta.size ?? 0);
     const etag = meta.eTag ?? `"${obj.version}"`;
     const type = meta.mimetype ?? 'application/octet-stream';
@@ -251,7 +252,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
 
   const infoRoute = route(async (req, res) => {
     const obj = await findObject(req, String(req.params.bucket), objectName(req));
-    const meta = (obj.metadata ?? {}) as { mimetype?: string; cacheControl?: string; eTag?: string; size?: number; lastModified?: string };
+    const meta = (obj.metadata ?? {}) as ObjectMeta;
     res.json({
       id: obj.id, name: obj.name, version: obj.version, bucket_id: obj.bucket_id, size: meta.size ?? null, content_type: meta.mimetype ?? null,
       cache_control: meta.cacheControl ?? null, etag: meta.eTag ?? null, metadata: obj.user_metadata ?? null, last_modified: meta.lastModified ?? obj.updated_at,
@@ -409,7 +410,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
 
   const renderer = imageRenderer(backend, images);
   const renderObject = (req: Request, res: Response, obj: ObjectRow, t: Transform) => {
-    const meta = (obj.metadata ?? {}) as { size?: number; cacheControl?: string };
+    const meta = (obj.metadata ?? {}) as ObjectMeta;
     return renderer(req, res, { version: obj.version, size: Number(meta.size ?? 0), cacheControl: meta.cacheControl ?? 'max-age=3600', updatedAt: new Date(obj.updated_at) }, t);
   };
   const renderAuthenticated = route(async (req, res) => {
@@ -509,8 +510,8 @@ type IncomingFile = { stream: Readable; contentType: string; cacheControl: strin
 /** The file in a request: the raw body, or the file part of a multipart form (supabase-js sends Blobs that way). */
 function fileOf(req: Request): Promise<IncomingFile> {
   const type = String(req.headers['content-type'] ?? '');
-  const cacheHeader = String(req.headers['cache-control'] ?? '');
-  const cacheControl = /max-age=(\d+)/.exec(cacheHeader)?.[1] ?? (/^\d+$/.test(cacheHeader) ? cacheHeader : '3600');
+  const cacheHeader = req.headers['cache-control'];
+  const cacheControl = cacheControlOf(cacheHeader);
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
     const meta = req.headers['x-metadata'];
     return Promise.resolve({
@@ -537,7 +538,7 @@ function fileOf(req: Request): Promise<IncomingFile> {
       resolve({
         stream,
         contentType: fields.contentType || info.mimeType || 'application/octet-stream',
-        cacheControl: /^\d+$/.test(fields.cacheControl ?? '') ? fields.cacheControl! : cacheControl,
+        cacheControl: /^\d+$/.test(fields.cacheControl ?? '') ? cacheControlOf(fields.cacheControl) : cacheControl,
         userMetadata: fields.metadata ? validJson(fields.metadata) : undefined,
       });
     });

@@ -4,7 +4,8 @@
 // matter for that decision are recognised; unknown bytes detect nothing.
 import { PassThrough, type Readable } from 'node:stream';
 
-const HEAD_BYTES = 512;
+/** How many first bytes decide the type. */
+export const HEAD_BYTES = 512;
 
 export function detectType(head: Buffer): string | undefined {
   const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b);

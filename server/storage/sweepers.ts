@@ -4,6 +4,7 @@
 // decides what is garbage (storage.expire_resumable_uploads,
 // storage.orphaned_versions); these only delete what it names.
 import type { Logger } from 'pino';
+import { discardUpload } from './resumable.ts';
 import type { StorageStores } from './stores.ts';
 
 type Query = (sql: string, values?: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>;
@@ -14,13 +15,7 @@ export async function expireResumableUploads(stores: StorageStores, query: Query
   let total = 0;
   for (;;) {
     const { rows } = await query('select id::text from storage.expire_resumable_uploads($1) id', [BATCH]);
-    for (const row of rows) {
-      const id = String(row.id);
-      // The store may never have written anything (a creation that failed half-way): removal is best effort.
-      await stores.resumable.store.remove(stores.resumable.idOf(id)).catch(() => undefined);
-      await stores.resumable.forget(id).catch(() => undefined);
-      await stores.backend.remove([id]).catch(() => undefined);
-    }
+    for (const row of rows) await discardUpload(stores.resumable, stores.backend, String(row.id));
     total += rows.length;
     if (rows.length > 0) log.info({ expired: total }, 'expired resumable uploads deleted');
     if (rows.length < BATCH) return total;

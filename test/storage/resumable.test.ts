@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -13,6 +14,8 @@ import * as tus from 'tus-js-client';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
+import { newVersion } from '../../server/storage/backend.ts';
+import { openStorageStores } from '../../server/storage/stores.ts';
 
 const CHUNK = 64 * 1024;
 
@@ -66,7 +69,7 @@ for (const backend of ['local', 's3'] as const) describe(`resumable upload on ${
     });
   const offsetOf = async (url: string, token: string) => {
     const res = await fetch(url, { method: 'HEAD', headers: headersFor(token, { 'tus-resumable': '1.0.0' }) });
-    return { status: res.status, offset: res.headers.get('upload-offset'), length: res.headers.get('upload-length') };
+    return { status: res.status, offset: res.headers.get('upload-offset'), length: res.headers.get('upload-length'), tus: res.headers.get('tus-resumable') };
   };
   const download = async (client: SupabaseClient, bucket: string, name: string) => Buffer.from(await (await client.storage.from(bucket).download(name)).data!.arrayBuffer());
   const unfinished = async () => Number((await p.adminPool.query('select count(*) from storage.resumable_uploads')).rows[0].count);
@@ -147,6 +150,9 @@ for (const backend of ['local', 's3'] as const) describe(`resumable upload on ${
     assert.equal(progress.status, 200);
     assert.equal(Number(progress.offset), 2 * CHUNK, 'HEAD reports the bytes received');
     assert.equal(Number(progress.length), data.length);
+    assert.equal(progress.tus, '1.0.0', 'answers carry Tus-Resumable: 1.0.0');
+    const noVersion = await fetch(url, { method: 'HEAD', headers: headersFor(ann.token) });
+    assert.equal(noVersion.status, 412, 'a request without Tus-Resumable is refused');
     assert.equal((await offsetOf(url, bob.token)).status, 404, "another user cannot see ann's upload");
     const patch = await fetch(url, { method: 'PATCH', headers: headersFor(bob.token, { 'tus-resumable': '1.0.0', 'upload-offset': String(2 * CHUNK), 'content-type': 'application/offset+octet-stream' }), body: Buffer.alloc(10) });
     assert.equal(patch.status, 404, 'nor write to it');
@@ -211,5 +217,16 @@ for (const backend of ['local', 's3'] as const) describe(`resumable upload on ${
     assert.equal(await unfinished(), 0, 'the job took it off the books');
     for (let i = 0; i < 100 && (await stored(version)); i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(await stored(version), false, 'and deleted its bytes');
+  });
+
+  it('the scheduled sweeper job removes bytes no row refers to, and no others', async () => {
+    const stores = openStorageStores(p.config);
+    const orphan = newVersion();
+    await stores.backend.write(orphan, Readable.from([Buffer.from('left by a crash')]), 1024);
+    const { rows: [kept] } = await p.adminPool.query(`select version from storage.objects where name = $1`, [`${ann.id}/big.bin`]);
+    await p.adminPool.query(`select graphile_worker.add_job('storage_sweep_orphans', '{"graceSeconds": 0}')`);
+    for (let i = 0; i < 200 && (await stored(orphan)); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await stored(orphan), false, 'the orphan is gone');
+    assert.equal(await stored(kept.version), true, "an object's bytes stay");
   });
 });
