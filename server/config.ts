@@ -85,6 +85,15 @@ const schema = z.object({
   AUTH_CAPTCHA_VERIFY_URL: url.optional().describe("the provider's siteverify endpoint (default: the provider's own)"),
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
+  REALTIME_MAX_CHANNELS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(100).describe('channels one WebSocket may join'),
+  REALTIME_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024).describe('largest client message (broadcast, track, join) and REST broadcast payload'),
+  REALTIME_MAX_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(100).describe('client messages per second per socket (heartbeats not counted)'),
+  REALTIME_MAX_QUEUED_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 ** 3).default(8 * 1024 * 1024).describe('bytes waiting to be written to one socket before it is disconnected as too slow'),
+  REALTIME_HEARTBEAT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000).describe('a socket silent this long is closed (two 30 s heartbeat intervals)'),
+  REALTIME_NODE_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5000).describe('how often this process tells the database it is alive'),
+  REALTIME_NODE_REAP_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000).describe('a process silent this long is gone: its presences leave, its subscriptions end'),
+  REALTIME_MESSAGE_RETENTION_SECONDS: z.coerce.number().int().min(60).default(3 * 86_400).describe('how long rows stay in realtime.messages'),
+
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),

@@ -19,6 +19,7 @@ import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { openStorageStores } from './storage/stores.ts';
+import { realtimeService, type RealtimeService } from './realtime/index.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
@@ -40,6 +41,7 @@ export type Platform = {
   requestPool: pg.Pool;
   embedded: EmbeddedPostgres | undefined;
   worker: WorkerHandle | undefined;
+  realtime: RealtimeService;
   health: HealthState;
   /** Things to close during shutdown after HTTP has drained (WebSocket servers, ...). */
   onShutdown: (hook: () => Promise<void>) => void;
@@ -111,16 +113,21 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       },
       trustProxy: config.TRUST_PROXY !== 'false', log,
     });
+    const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
+    shutdownHooks.push(() => realtime.stop());
+    cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter },
       { prefix: '/auth/v1', router: auth.router, open: auth.open },
       { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }) },
       { prefix: '/storage/v1', router: storage.router, open: storage.open },
+      { prefix: '/realtime/v1', router: realtime.router },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }) },
       ...(opts.surfaces ?? []),
     ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
     apiPort = (api.address() as AddressInfo).port;
+    realtime.attach(api);
     const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool, storage: storage.service })] }), config.PLATFORM_PORT, config.HOST);
     cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
 
@@ -131,7 +138,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
 
     let stopping: Promise<void> | undefined;
     return {
-      config, keys, log, url, platformUrl, adminPool, requestPool, health, worker,
+      config, keys, log, url, platformUrl, adminPool, requestPool, health, worker, realtime,
       adminUrl: target.adminUrl,
       embedded: target.embedded,
       onShutdown: (hook) => shutdownHooks.push(hook),

@@ -5,15 +5,17 @@ import type { Logger } from 'pino';
 import type { Config } from '../../server/config.ts';
 import { authMailTask } from './auth-mail.ts';
 import { authSmsTask } from './auth-sms.ts';
+import { REALTIME_CRON, realtimeTasks } from './realtime.ts';
 import { STORAGE_CRON, storageTasks } from './storage.ts';
 
 /** Scheduled jobs, by the surface that declares them. */
-export const PLATFORM_CRON = [...STORAGE_CRON];
+export const PLATFORM_CRON = [...STORAGE_CRON, ...REALTIME_CRON];
 
 export function platformTasks(config: Config, log: Logger): TaskList {
   return {
     auth_send_mail: authMailTask(config, log),
     auth_send_sms: authSmsTask(config, log),
     ...storageTasks(config, log),
+    ...realtimeTasks(config, log),
   };
 }

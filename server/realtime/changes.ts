@@ -1,0 +1,55 @@
+// Row changes arrive from the capture triggers in commit order. They are
+// routed in batches: while one realtime.route_changes call runs, the changes
+// that arrive meanwhile gather into the next, so a busy database costs a few
+// calls a second rather than one per change. SQL decides who sees what; this
+// only batches, keeps the order and hands the answer to the hub.
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Hub, RoutedChange } from './hub.ts';
+
+type Captured = { schema: string; table: string; type: string; commit_timestamp: string; record: unknown; old_record: unknown };
+
+const MAX_BATCH = 1000;
+
+export class ChangeRouter {
+  private pending: Captured[] = [];
+  private running = false;
+  private idle: Array<() => void> = [];
+  private readonly opts: { pool: pg.Pool; nodeId: string; hub: Hub; log: Logger };
+
+  constructor(opts: { pool: pg.Pool; nodeId: string; hub: Hub; log: Logger }) {
+    this.opts = opts;
+  }
+
+  push(body: Record<string, unknown>): void {
+    const c = body as Captured;
+    if (typeof c.schema !== 'string' || typeof c.table !== 'string') return;
+    if (!this.opts.hub.watches(c.schema, c.table)) return;
+    this.pending.push(c);
+    if (!this.running) void this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, MAX_BATCH);
+      try {
+        const { rows } = await this.opts.pool.query<{ change: number; subscription_ids: string[]; record: Record<string, unknown> | null; old_record: Record<string, unknown> | null; columns: RoutedChange['columns'] }>(
+          'select change, subscription_ids, record, old_record, columns from realtime.route_changes($1, $2::jsonb)',
+          [this.opts.nodeId, JSON.stringify(batch)],
+        );
+        this.opts.hub.changes(rows.map((r) => ({ ...r, change: batch[r.change - 1]! })));
+      } catch (err) {
+        this.opts.log.error({ error: (err as Error).message, changes: batch.length }, 'routing row changes failed: this batch is not delivered');
+      }
+    }
+    this.running = false;
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Resolves once everything received so far has been routed (shutdown, tests). */
+  settled(): Promise<void> {
+    if (!this.running && this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+}

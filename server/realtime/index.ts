@@ -1,0 +1,219 @@
+// Realtime on the project port:
+//   GET  /realtime/v1/websocket                 the Phoenix socket (apikey, vsn, log_level)
+//   POST /realtime/v1/api/broadcast             server-side broadcast (service role)
+//   POST /realtime/v1/api/broadcast/{topic}/events/{event}   one message (supabase-js httpSend)
+// Each process keeps its own sockets; the database carries what must reach
+// the others (bus.ts), decides who sees which row change (changes.ts) and
+// holds presence.
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import express, { type Router } from 'express';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import type { Config } from '../config.ts';
+import { ApiError, errorBody } from '../errors.ts';
+import { verifyToken } from '../keys.ts';
+import { redactUrl } from '../log.ts';
+import { RealtimeBus } from './bus.ts';
+import { ChangeRouter } from './changes.ts';
+import { Connection, type RealtimeContext } from './connection.ts';
+import { Hub } from './hub.ts';
+import { VSNS, type UserPayload, type Vsn } from './protocol.ts';
+
+export type RealtimeService = {
+  router: Router;
+  /** Serves the WebSocket on this HTTP server's upgrade requests. */
+  attach: (server: http.Server) => void;
+  nodeId: string;
+  hub: Hub;
+  /** Resolves once row changes received so far are routed. */
+  settled: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+const SOCKET_PATH = /^\/realtime\/v1\/(?:socket\/)?websocket\/?$/;
+const LOG_LEVELS = new Set(['error', 'warn', 'info', 'debug']);
+
+export async function realtimeService(opts: { config: Config; adminUrl: string; adminPool: pg.Pool; requestPool: pg.Pool; jwtSecret: string; log: Logger }): Promise<RealtimeService> {
+  const { config } = opts;
+  const log = opts.log.child({ component: 'realtime' });
+  const nodeId = randomUUID();
+  const hub = new Hub();
+  const router = new ChangeRouter({ pool: opts.adminPool, nodeId, hub, log });
+  const connections = new Set<Connection>();
+  const bus: RealtimeBus = new RealtimeBus({
+    url: opts.adminUrl,
+    pool: opts.adminPool,
+    nodeId,
+    heartbeatMs: config.REALTIME_NODE_HEARTBEAT_MS,
+    reapMs: config.REALTIME_NODE_REAP_MS,
+    log,
+    onEvent: ({ kind, body }) => {
+      if (kind === 'change') router.push(body);
+      else if (kind === 'broadcast') deliverRelayed(body);
+      else if (kind === 'presence') {
+        if (typeof body.topic === 'string') hub.presenceDiff(body.topic, body.private === true, { joins: body.joins ?? {}, leaves: body.leaves ?? {} });
+      }
+    },
+    onReaped: () => {
+      for (const c of connections) c.close(1011, 'realtime node restarted its state');
+    },
+  });
+
+  function deliverRelayed(body: Record<string, unknown>): void {
+    if (body.node === nodeId) return; // this process delivered it already
+    if (typeof body.topic !== 'string' || typeof body.event !== 'string') return;
+    const payload: UserPayload =
+      typeof body.binary === 'string'
+        ? { encoding: 'binary', bytes: Buffer.from(body.binary, 'base64') }
+        : { encoding: 'json', json: Buffer.from(JSON.stringify(body.payload ?? {})) };
+    hub.broadcast({ subTopic: body.topic, private: body.private === true, userEvent: body.event, payload });
+  }
+
+  await bus.start();
+
+  const ctx: RealtimeContext = {
+    hub, bus, nodeId,
+    adminPool: opts.adminPool,
+    requestPool: opts.requestPool,
+    jwtSecret: opts.jwtSecret,
+    limits: {
+      maxChannels: config.REALTIME_MAX_CHANNELS_PER_SOCKET,
+      maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES,
+      maxEventsPerSecond: config.REALTIME_MAX_EVENTS_PER_SECOND,
+      maxQueuedBytes: config.REALTIME_MAX_QUEUED_BYTES,
+    },
+    log,
+  };
+
+  // Frames past the payload limit are still read (up to twice the limit) so
+  // that the client gets a reply saying so; beyond that ws closes with 1009.
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: config.REALTIME_MAX_PAYLOAD_BYTES * 2 + 64 * 1024 });
+  let draining = false;
+  let stopping: Promise<void> | undefined;
+
+  function refuse(socket: Duplex, status: number, kind: ConstructorParameters<typeof ApiError>[0], message: string, code?: string): void {
+    const body = JSON.stringify(errorBody('realtime', new ApiError(kind, message, code ? { status, code } : { status })));
+    const reason = status === 400 ? 'Bad Request' : status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Service Unavailable';
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+
+  async function upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!SOCKET_PATH.test(url.pathname)) return refuse(socket, 404, 'not_found', 'WebSockets are served at /realtime/v1/websocket');
+    if (draining) return refuse(socket, 503, 'service_unavailable', 'the server is shutting down');
+    const vsn = url.searchParams.get('vsn');
+    if (vsn === null) return refuse(socket, 400, 'invalid_request', 'the vsn query parameter is required: 1.0.0 or 2.0.0');
+    if (!(VSNS as readonly string[]).includes(vsn)) return refuse(socket, 400, 'invalid_request', `unsupported vsn ${JSON.stringify(vsn)}: use 1.0.0 or 2.0.0`);
+    const logLevel = url.searchParams.get('log_level');
+    if (logLevel !== null && !LOG_LEVELS.has(logLevel)) return refuse(socket, 400, 'invalid_request', 'log_level must be error, warn, info or debug');
+    const header = req.headers.apikey ?? req.headers['x-api-key'];
+    const apikey = url.searchParams.get('apikey') ?? (typeof header === 'string' ? header : null);
+    if (!apikey) return refuse(socket, 401, 'unauthorized', 'No API key found in request (apikey query parameter)');
+    const verdict = await verifyToken(opts.jwtSecret, apikey);
+    if (!verdict.ok) return refuse(socket, 401, 'unauthorized', verdict.reason === 'expired' ? 'API key or token has expired' : 'Invalid API key or token');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const socketLog = log.child({ vsn, path: redactUrl(req.url ?? '') });
+      if (logLevel) socketLog.level = logLevel;
+      const connection = new Connection(ctx, ws, vsn as Vsn, apikey, verdict.claims, socketLog);
+      connections.add(connection);
+      ws.on('close', () => connections.delete(connection));
+      socketLog.debug({ socket: connection.id }, 'realtime socket connected');
+    });
+  }
+
+  // A socket silent for the heartbeat timeout (about two client intervals) is half-open: close it.
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - config.REALTIME_HEARTBEAT_TIMEOUT_MS;
+    for (const c of connections) if (c.lastSeen < cutoff) c.close(1000, 'heartbeat timeout');
+  }, Math.min(5000, Math.max(250, config.REALTIME_HEARTBEAT_TIMEOUT_MS / 4)));
+  sweep.unref();
+
+  return {
+    router: broadcastRoutes({ hub, bus, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES }),
+    attach: (server) => {
+      server.on('upgrade', (req, socket, head) => {
+        socket.on('error', () => undefined);
+        upgrade(req, socket, head).catch((err: Error) => {
+          log.error({ error: err.message }, 'realtime upgrade failed');
+          socket.destroy();
+        });
+      });
+    },
+    nodeId,
+    hub,
+    settled: () => router.settled(),
+    stop: () => (stopping ??= (async () => {
+      draining = true;
+      clearInterval(sweep);
+      for (const c of connections) c.close(1001, 'server shutting down');
+      await bus.stop();
+      wss.close();
+    })()),
+  };
+}
+
+/** REST broadcast: the service-role key only (spec part 5). */
+function broadcastRoutes(opts: { hub: Hub; bus: RealtimeBus; maxPayloadBytes: number }): Router {
+  const router = express.Router();
+  const requireServiceRole: express.RequestHandler = (req, _res, next) => {
+    if (!req.auth?.bearer) return next(new ApiError('unauthorized', 'Authorization: Bearer <service-role key> is required'));
+    if (req.auth.role !== 'service_role') return next(new ApiError('forbidden', 'REST broadcast requires the service-role key'));
+    next();
+  };
+  const publish = (topic: string, event: string, isPrivate: boolean, payload: UserPayload, parsed: unknown) => {
+    opts.hub.broadcast({ subTopic: topic, private: isPrivate, userEvent: event, payload });
+    opts.bus.relay(
+      payload.encoding === 'json'
+        ? { topic, event, private: isPrivate, payload: parsed }
+        : { topic, event, private: isPrivate, binary: payload.bytes.toString('base64') },
+    );
+  };
+
+  router.post('/api/broadcast', requireServiceRole, express.json({ limit: Math.max(1024 * 1024, opts.maxPayloadBytes * 4) }), (req, res, next) => {
+    const messages = (req.body as { messages?: unknown } | undefined)?.messages;
+    if (!Array.isArray(messages)) return next(new ApiError('invalid_request', 'messages (an array) is required'));
+    if (messages.length > 1000) return next(new ApiError('invalid_request', 'at most 1000 messages per request'));
+    const checked: Array<{ topic: string; event: string; payload: unknown; private: boolean; bytes: Buffer }> = [];
+    for (const [i, m] of messages.entries()) {
+      const { topic, event, payload, private: isPrivate } = (m ?? {}) as Record<string, unknown>;
+      if (typeof topic !== 'string' || !topic) return next(new ApiError('invalid_request', `messages[${i}].topic (a string) is required`));
+      if (typeof event !== 'string' || !event) return next(new ApiError('invalid_request', `messages[${i}].event (a string) is required`));
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return next(new ApiError('invalid_request', `messages[${i}].payload (an object) is required`));
+      if (isPrivate !== undefined && typeof isPrivate !== 'boolean') return next(new ApiError('invalid_request', `messages[${i}].private must be a boolean`));
+      const bytes = Buffer.from(JSON.stringify(payload));
+      if (bytes.length > opts.maxPayloadBytes) return next(new ApiError('payload_too_large', `messages[${i}].payload is over ${opts.maxPayloadBytes} bytes`));
+      checked.push({ topic: topic.replace(/^realtime:/, ''), event, payload, private: isPrivate === true, bytes });
+    }
+    // All or nothing: nothing is sent until every message is known good.
+    for (const m of checked) publish(m.topic, m.event, m.private, { encoding: 'json', json: m.bytes }, m.payload);
+    res.status(202).json({ message: 'ok' });
+  });
+
+  router.post(
+    '/api/broadcast/:topic/events/:event',
+    requireServiceRole,
+    express.raw({ type: () => true, limit: opts.maxPayloadBytes }),
+    (req, res, next) => {
+      const topic = String(req.params.topic);
+      const event = String(req.params.event);
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const isPrivate = req.query.private === 'true';
+      if (req.is('application/octet-stream')) {
+        publish(topic, event, isPrivate, { encoding: 'binary', bytes: body }, undefined);
+      } else {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          return next(new ApiError('invalid_request', 'the body must be JSON, or application/octet-stream for a binary payload'));
+        }
+        publish(topic, event, isPrivate, { encoding: 'json', json: Buffer.from(JSON.stringify(parsed)) }, parsed);
+      }
+      res.status(202).json({ message: 'ok' });
+    },
+  );
+  return router;
+}

@@ -1,0 +1,75 @@
+// Helpers for realtime tests: supabase-js clients on a chosen protocol
+// version, channels awaited until subscribed, and inboxes that wait for what
+// a callback receives.
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import type { TestPlatform } from './platform.ts';
+
+export type Vsn = '1.0.0' | '2.0.0';
+
+export function client(p: TestPlatform, vsn: Vsn, key = p.keys.anonKey): SupabaseClient {
+  return createClient(p.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { vsn, heartbeatIntervalMs: 5000 },
+  });
+}
+
+/** A signed-up user's client (auto-confirm is on in tests), with its id and token. */
+export async function userClient(p: TestPlatform, vsn: Vsn, email: string): Promise<{ sb: SupabaseClient; id: string; token: string }> {
+  const sb = client(p, vsn);
+  const { data, error } = await sb.auth.signUp({ email, password: 'correct horse battery' });
+  if (error || !data.session || !data.user) throw new Error(`sign-up failed: ${error?.message}`);
+  await sb.realtime.setAuth(data.session.access_token);
+  return { sb, id: data.user.id, token: data.session.access_token };
+}
+
+/** Subscribes and resolves on SUBSCRIBED; rejects with the server's reason otherwise. */
+export function subscribed(channel: RealtimeChannel, timeoutMs = 10_000): Promise<RealtimeChannel> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('subscribe timed out')), timeoutMs);
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') {
+        clearTimeout(timer);
+        resolve(channel);
+      } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT' || status === 'CLOSED') {
+        clearTimeout(timer);
+        reject(err ?? new Error(status));
+      }
+    });
+  });
+}
+
+/** Collects what a callback receives; `next` waits for the first item (seen or to come) that matches. */
+export class Inbox<T> {
+  readonly items: T[] = [];
+  private waiters: Array<{ match: (item: T) => boolean; resolve: (item: T) => void }> = [];
+
+  readonly push = (item: T): void => {
+    this.items.push(item);
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.match(item)) return true;
+      w.resolve(item);
+      return false;
+    });
+  };
+
+  next(match: (item: T) => boolean = () => true, timeoutMs = 10_000): Promise<T> {
+    const seen = this.items.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`nothing matching arrived within ${timeoutMs} ms (got ${JSON.stringify(this.items).slice(0, 500)})`)), timeoutMs);
+      this.waiters.push({ match, resolve: (item) => (clearTimeout(timer), resolve(item)) });
+    });
+  }
+
+  /** Waits until `count` items have arrived. */
+  async count(count: number, timeoutMs = 10_000): Promise<T[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.items.length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} items, got ${this.items.length}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return this.items;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
