@@ -10,10 +10,16 @@ import type { Hub, RoutedChange } from './hub.ts';
 type Captured = { schema: string; table: string; type: string; commit_timestamp: string; record: unknown; old_record: unknown };
 
 const MAX_BATCH = 1000;
+// A routing call costs about the same for one change as for hundreds (one
+// policy query per subscriber), so changes gather for this long after the
+// previous call began, unless a full batch is already waiting.
+const GATHER_MS = 20;
+const FULL_BATCH = 250;
 
 export class ChangeRouter {
   private pending: Captured[] = [];
   private running = false;
+  private lastStart = 0;
   private idle: Array<() => void> = [];
   private readonly opts: { pool: pg.Pool; nodeId: string; hub: Hub; log: Logger };
 
@@ -32,6 +38,9 @@ export class ChangeRouter {
   private async run(): Promise<void> {
     this.running = true;
     while (this.pending.length > 0) {
+      const waited = performance.now() - this.lastStart;
+      if (this.pending.length < FULL_BATCH && waited < GATHER_MS) await new Promise((r) => setTimeout(r, GATHER_MS - waited));
+      this.lastStart = performance.now();
       const batch = this.pending.splice(0, MAX_BATCH);
       try {
         const { rows } = await this.opts.pool.query<{ change: number; subscription_ids: string[]; record: Record<string, unknown> | null; old_record: Record<string, unknown> | null; columns: RoutedChange['columns'] }>(

@@ -4,7 +4,7 @@
 -- policies for other roles ignored, no policy meaning no row, bypass for
 -- service_role and for tables without RLS.
 begin;
-select plan(12);
+select plan(13);
 
 create table public.docs (id int primary key, owner uuid, team text, archived boolean not null default false);
 insert into public.docs values
@@ -60,6 +60,10 @@ select is(realtime.policy_expr('public.locked', 'authenticated', 'select'), '(((
 
 select ok(realtime.valid_role('authenticated') and realtime.valid_role('service_role'), 'the API roles may subscribe');
 select ok(not realtime.valid_role('postgres') and not realtime.valid_role('no_such_role'), 'a superuser or unknown role named in a token may not');
+
+select is(realtime.hoist_context_calls($q$(auth.uid() = owner) and (team = 'auth.uid() it''s') and my.auth.uid() is null$q$),
+  $q$((select auth.uid()) = owner) and (team = 'auth.uid() it''s') and my.auth.uid() is null$q$,
+  'context calls are evaluated once per query, never inside string literals or other schemas'' functions');
 
 select * from finish();
 rollback;
