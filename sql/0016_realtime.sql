@@ -199,6 +199,7 @@ $$;
 create unlogged table if not exists realtime.presence (
   node uuid not null references realtime.nodes (id) on delete cascade,
   socket text not null,
+  channel text not null,                 -- the joined channel (socket/join ref)
   topic text not null,
   private boolean not null,
   key text not null,
@@ -244,24 +245,21 @@ create trigger relay_presence after insert or update or delete on realtime.prese
   for each row execute function realtime.relay_presence();
 
 -- track: the connection's one entry on the channel, replaced on re-track.
-create or replace function realtime.track(node uuid, socket text, topic text, private boolean, key text, meta jsonb) returns void
+create or replace function realtime.track(node uuid, socket text, channel text, topic text, private boolean, key text, meta jsonb) returns void
 language sql
 set search_path = ''
 as $$
-  insert into realtime.presence as p (node, socket, topic, private, key, ref, meta)
-  values (node, socket, topic, private, key, gen_random_uuid()::text, meta)
+  insert into realtime.presence as p (node, socket, channel, topic, private, key, ref, meta)
+  values (node, socket, channel, topic, private, key, gen_random_uuid()::text, meta)
   on conflict (topic, private, node, socket) do update
-    set key = excluded.key, ref = excluded.ref, meta = excluded.meta, tracked_at = clock_timestamp();
+    set channel = excluded.channel, key = excluded.key, ref = excluded.ref, meta = excluded.meta, tracked_at = clock_timestamp();
 $$;
 
--- untrack one channel, or every channel of a connection (topic null).
-create or replace function realtime.untrack(node uuid, socket text, topic text default null, private boolean default null) returns void
+create or replace function realtime.untrack(node uuid, channel text) returns void
 language sql
 set search_path = ''
 as $$
-  delete from realtime.presence p
-   where p.node = untrack.node and p.socket = untrack.socket
-     and (untrack.topic is null or (p.topic = untrack.topic and p.private = untrack.private));
+  delete from realtime.presence p where p.node = untrack.node and p.channel = untrack.channel;
 $$;
 
 create or replace function realtime.presence_state(topic text, private boolean) returns jsonb
@@ -349,16 +347,33 @@ $$;
 
 -- Runs with the subscriber's role and claims set, as a request would: the
 -- claims in request.jwt.claims and, so that auth.uid() need not parse JSON
--- for every row, the legacy single-claim settings too.
+-- for every row, the legacy single-claim settings too. With nulls: back to
+-- the session's own role and no claims.
 create or replace function realtime.become(role_name name, claims jsonb) returns void
 language sql
 set search_path = ''
 as $$
-  select set_config('request.jwt.claims', claims::text, true),
+  select set_config('request.jwt.claims', coalesce(claims::text, ''), true),
          set_config('request.jwt.claim.sub', coalesce(claims ->> 'sub', ''), true),
          set_config('request.jwt.claim.role', coalesce(claims ->> 'role', ''), true),
          set_config('request.jwt.claim.email', coalesce(claims ->> 'email', ''), true),
-         set_config('role', role_name, true);
+         set_config('role', coalesce(role_name, 'none'), true);
+$$;
+
+-- The role a subscriber's claims name (anon when none), refused unless it is
+-- one the server's login role can become.
+create or replace function realtime.subscriber_role(claims jsonb) returns name
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  role_name text := coalesce(nullif(claims ->> 'role', ''), 'anon');
+begin
+  if not realtime.valid_role(role_name) then
+    raise exception 'role "%" cannot subscribe to changes', role_name using errcode = '22023', hint = 'invalid_subscription';
+  end if;
+  return role_name;
+end
 $$;
 
 -- The API roles a token may name: those the server's login role can become.
@@ -394,7 +409,7 @@ begin
   execute format(
     'select bool_or(extension = ''broadcast'' and (%1$s)) as br, bool_or(extension = ''broadcast'' and (%2$s)) as bw,
             bool_or(extension = ''presence'' and (%1$s)) as pr, bool_or(extension = ''presence'' and (%2$s)) as pw
-       from unnest($1) with ordinality as messages(%3$s, realtime_ord)',
+       from unnest($1) as messages(%3$s)',
     read_expr, write_expr, cols)
   into result
   using array[
@@ -417,20 +432,20 @@ comment on function realtime.channel_access(text) is
 create unlogged table if not exists realtime.subscription (
   id bigint generated always as identity primary key,
   node uuid not null references realtime.nodes (id) on delete cascade,
+  socket text not null,
   channel text not null,
   schema_name name not null,
   table_name name,                       -- null: every published table of the schema
   event text not null check (event in ('*', 'INSERT', 'UPDATE', 'DELETE')),
   filter text,                           -- as the client sent it
-  filter_column name,
-  filter_op text check (filter_op in ('eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in')),
-  filter_values text[],
+  filter_sql text not null default 'true', -- the same, as a condition on the row (built by realtime.subscribe)
   claims jsonb not null,
   claims_role name not null,
   created_at timestamptz not null default now()
 );
 create index if not exists subscription_node_entity on realtime.subscription (node, schema_name, table_name);
 create index if not exists subscription_channel on realtime.subscription (node, channel);
+create index if not exists subscription_socket on realtime.subscription (node, socket);
 revoke all on realtime.subscription from public;
 
 -- Tables whose changes stream: those in the publication, outside the
@@ -450,13 +465,13 @@ $$;
 --   pg_publication_missing  there is no publication supabase_realtime
 --   invalid_subscription    unknown table or column, table not published,
 --                           bad event, filter or role
-create or replace function realtime.subscribe(node uuid, channel text, claims jsonb, bindings jsonb) returns setof bigint
+create or replace function realtime.subscribe(node uuid, socket text, channel text, claims jsonb, bindings jsonb) returns setof bigint
 language plpgsql
 set search_path = ''
 as $$
 declare
   binding jsonb;
-  role_name text := coalesce(nullif(claims ->> 'role', ''), 'anon');
+  role_name name;
   ev text;
   sch text;
   tbl text;
@@ -466,6 +481,7 @@ declare
   op text;
   vals text[];
   col_type text;
+  condition text;
   rel regclass;
   new_id bigint;
   ids bigint[] := '{}';
@@ -474,9 +490,7 @@ begin
     raise exception 'the publication supabase_realtime does not exist; create it with: create publication supabase_realtime'
       using errcode = '55000', hint = 'pg_publication_missing';
   end if;
-  if not realtime.valid_role(role_name) then
-    raise exception 'role "%" cannot subscribe to changes', role_name using errcode = '22023', hint = 'invalid_subscription';
-  end if;
+  role_name := realtime.subscriber_role(claims);
   if jsonb_typeof(bindings) <> 'array' then
     raise exception 'postgres_changes must be an array' using errcode = '22023', hint = 'invalid_subscription';
   end if;
@@ -485,7 +499,7 @@ begin
     sch := binding ->> 'schema';
     tbl := nullif(nullif(binding ->> 'table', ''), '*');
     flt := nullif(binding ->> 'filter', '');
-    col := null; op := null; vals := null;
+    condition := 'true';
     if ev not in ('*', 'INSERT', 'UPDATE', 'DELETE') then
       raise exception 'event must be INSERT, UPDATE, DELETE or *, got "%"', binding ->> 'event' using errcode = '22023', hint = 'invalid_subscription';
     end if;
@@ -532,9 +546,15 @@ begin
       exception when others then
         raise exception 'filter value for column "%" is not a valid %: %', col, col_type, sqlerrm using errcode = '22023', hint = 'invalid_subscription';
       end;
+      condition := case op
+        when 'in' then format('%I in (%s)', col, (select string_agg(quote_literal(v), ', ') from unnest(vals) v))
+        else format('%I %s %L', col,
+                    case op when 'eq' then '=' when 'neq' then '<>' when 'lt' then '<' when 'lte' then '<=' when 'gt' then '>' else '>=' end,
+                    vals[1])
+      end;
     end if;
-    insert into realtime.subscription (node, channel, schema_name, table_name, event, filter, filter_column, filter_op, filter_values, claims, claims_role)
-    values (subscribe.node, subscribe.channel, sch, tbl, ev, flt, col, op, vals, claims, role_name)
+    insert into realtime.subscription (node, socket, channel, schema_name, table_name, event, filter, filter_sql, claims, claims_role)
+    values (subscribe.node, subscribe.socket, subscribe.channel, sch, tbl, ev, flt, condition, claims, role_name)
     returning id into new_id;
     ids := ids || new_id;
   end loop;
@@ -544,25 +564,23 @@ $$;
 
 -- A channel's token changed (access_token): its bindings route with the new claims.
 create or replace function realtime.update_claims(node uuid, channel text, claims jsonb) returns void
-language plpgsql
-set search_path = ''
-as $$
-declare
-  role_name text := coalesce(nullif(claims ->> 'role', ''), 'anon');
-begin
-  if not realtime.valid_role(role_name) then
-    raise exception 'role "%" cannot subscribe to changes', role_name using errcode = '22023', hint = 'invalid_subscription';
-  end if;
-  update realtime.subscription s set claims = update_claims.claims, claims_role = role_name
-   where s.node = update_claims.node and s.channel = update_claims.channel;
-end
-$$;
-
-create or replace function realtime.unsubscribe(node uuid, channel text) returns void
 language sql
 set search_path = ''
 as $$
-  delete from realtime.subscription s where s.node = unsubscribe.node and s.channel = unsubscribe.channel;
+  update realtime.subscription s set claims = update_claims.claims, claims_role = realtime.subscriber_role(update_claims.claims)
+   where s.node = update_claims.node and s.channel = update_claims.channel;
+$$;
+
+-- What a channel leaves behind when it closes (its presence and its
+-- subscriptions), or with channel null, everything of a closed socket.
+create or replace function realtime.release(node uuid, socket text, channel text default null) returns void
+language sql
+set search_path = ''
+as $$
+  delete from realtime.presence p
+   where p.node = release.node and p.socket = release.socket and (release.channel is null or p.channel = release.channel);
+  delete from realtime.subscription s
+   where s.node = release.node and s.socket = release.socket and (release.channel is null or s.channel = release.channel);
 $$;
 
 -- The capture trigger: every committed row change of a published table, to
@@ -706,9 +724,7 @@ declare
   sub record;
   rel regclass;
   rows_table text;
-  quals jsonb;
   visible integer[];
-  filter_sql text;
   routed_change integer[] := '{}';
   routed_id bigint[] := '{}';
   routed_role name[] := '{}';
@@ -721,43 +737,39 @@ begin
   loop
     rel := to_regclass(format('%I.%I', ent.sch, ent.tbl));
     continue when rel is null;
-    continue when not exists (
-      select 1 from realtime.subscription s
-       where s.node = route_changes.node and s.schema_name = ent.sch and (s.table_name is null or s.table_name = ent.tbl));
-    -- The row each change is checked on (the new row, or the old one for a
-    -- delete), typed as the table's columns, built once for all subscribers
-    -- in a temporary table dropped at commit. (Rebuilding the rows from JSON
-    -- per subscriber cost twice as much.)
-    rows_table := 'realtime_rows_' || rel::oid;
-    if to_regclass('pg_temp.' || rows_table) is not null then
-      execute format('drop table pg_temp.%I', rows_table);
-    end if;
-    execute format(
-      'create temp table %I on commit drop as
-         select (jsonb_populate_record(null::%s, coalesce(nullif(c -> ''record'', ''null''), c -> ''old_record''))).*,
-                ord::integer as realtime_ord, c ->> ''type'' as realtime_op
-           from jsonb_array_elements($1) with ordinality e(c, ord)
-          where c ->> ''schema'' = $2 and c ->> ''table'' = $3', rows_table, rel)
-      using changes, ent.sch, ent.tbl;
-    execute format('grant select on pg_temp.%I to public', rows_table);
-    -- Each role's policies, once per batch.
-    select jsonb_object_agg(r.claims_role, realtime.hoist_context_calls(realtime.policy_expr(rel, r.claims_role, 'select'))) into quals
-      from (select distinct s.claims_role from realtime.subscription s
-             where s.node = route_changes.node and s.schema_name = ent.sch and (s.table_name is null or s.table_name = ent.tbl)) r;
+    rows_table := null;
+    -- This node's subscriptions to the table, each with its role's policies
+    -- (computed once per role).
     for sub in
-      select s.*, quals ->> s.claims_role as role_qual
-        from realtime.subscription s
-       where s.node = route_changes.node and s.schema_name = ent.sch and (s.table_name is null or s.table_name = ent.tbl)
-       order by s.claims_role, s.id
+      with subs as (
+        select s.* from realtime.subscription s
+         where s.node = route_changes.node and s.schema_name = ent.sch and (s.table_name is null or s.table_name = ent.tbl)
+      ), quals as (
+        select r.claims_role, realtime.hoist_context_calls(realtime.policy_expr(rel, r.claims_role, 'select')) as role_qual
+          from (select distinct claims_role from subs) r
+      )
+      select subs.*, quals.role_qual from subs join quals using (claims_role)
+       order by subs.claims_role, subs.id
     loop
       continue when sub.role_qual = 'false';
-      filter_sql := case
-        when sub.filter_op is null then 'true'
-        when sub.filter_op = 'in' then format('%I in (%s)', sub.filter_column, (select string_agg(quote_literal(v), ', ') from unnest(sub.filter_values) v))
-        else format('%I %s %L', sub.filter_column,
-                    case sub.filter_op when 'eq' then '=' when 'neq' then '<>' when 'lt' then '<' when 'lte' then '<=' when 'gt' then '>' else '>=' end,
-                    sub.filter_values[1])
-      end;
+      if rows_table is null then
+        -- The row each change is checked on (the new row, or the old one
+        -- for a delete), typed as the table's columns, built once for all
+        -- subscribers in a temporary table dropped at commit. (Rebuilding
+        -- the rows from JSON per subscriber cost twice as much.)
+        rows_table := 'realtime_rows_' || rel::oid;
+        if to_regclass('pg_temp.' || rows_table) is not null then
+          execute format('drop table pg_temp.%I', rows_table);
+        end if;
+        execute format(
+          'create temp table %I on commit drop as
+             select (jsonb_populate_record(null::%s, coalesce(nullif(c -> ''record'', ''null''), c -> ''old_record''))).*,
+                    ord::integer as realtime_ord, c ->> ''type'' as realtime_op
+               from jsonb_array_elements($1) with ordinality e(c, ord)
+              where c ->> ''schema'' = $2 and c ->> ''table'' = $3', rows_table, rel)
+          using changes, ent.sch, ent.tbl;
+        execute format('grant select on pg_temp.%I to public', rows_table);
+      end if;
       -- As the subscriber: the policies see its role and claims, and any
       -- table a policy reads is read with its rights. The rows are aliased
       -- as the table, so policies that name it resolve.
@@ -765,8 +777,9 @@ begin
       execute format(
         'select coalesce(array_agg(realtime_ord order by realtime_ord), ''{}'') from pg_temp.%I as %I
           where ($1 = ''*'' or realtime_op = $1) and (%s) and (%s)',
-        rows_table, ent.tbl, sub.role_qual, filter_sql)
+        rows_table, ent.tbl, sub.role_qual, sub.filter_sql)
         into visible using sub.event;
+      -- Back to the caller's own role (the subscriber's may not call realtime.become).
       perform set_config('role', 'none', true);
       if cardinality(visible) > 0 then
         routed_change := routed_change || visible;
@@ -776,11 +789,7 @@ begin
       end if;
     end loop;
   end loop;
-  perform set_config('role', 'none', true);
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.jwt.claim.sub', '', true);
-  perform set_config('request.jwt.claim.role', '', true);
-  perform set_config('request.jwt.claim.email', '', true);
+  perform realtime.become(null, null);
 
   -- Shape each (change, role): only the columns that role may select, and
   -- the old row as the replica identity shows it.
@@ -837,8 +846,8 @@ $$;
 -- executable by PUBLIC unless revoked).
 revoke execute on function
   realtime.node_heartbeat(uuid, interval), realtime.node_leave(uuid),
-  realtime.track(uuid, text, text, boolean, text, jsonb), realtime.untrack(uuid, text, text, boolean),
+  realtime.track(uuid, text, text, text, boolean, text, jsonb), realtime.untrack(uuid, text), realtime.release(uuid, text, text),
   realtime.presence_state(text, boolean),
-  realtime.subscribe(uuid, text, jsonb, jsonb), realtime.update_claims(uuid, text, jsonb), realtime.unsubscribe(uuid, text),
+  realtime.subscribe(uuid, text, text, jsonb, jsonb), realtime.update_claims(uuid, text, jsonb),
   realtime.route_changes(uuid, jsonb), realtime.become(name, jsonb), realtime.sync_capture(), realtime.prune(interval)
 from public;

@@ -6,6 +6,7 @@
 // reconnects.
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Broadcast } from './hub.ts';
 
 export type BusEvent = { kind: string; body: Record<string, unknown> };
 
@@ -20,6 +21,29 @@ export type BusOptions = {
   /** The database reaped this node while it stalled: its presences and subscriptions are gone. */
   onReaped: () => void;
 };
+
+/**
+ * A broadcast as it travels between processes: {topic, event, private} with
+ * the JSON `payload`, or the bytes base64-encoded in `binary`. SQL's
+ * realtime.relay_message sends the same shape (JSON payloads only).
+ */
+function toRelay(b: Broadcast, parsed: () => unknown): Record<string, unknown> {
+  const head = { topic: b.subTopic, event: b.userEvent, private: b.private };
+  return b.payload.encoding === 'json' ? { ...head, payload: parsed() } : { ...head, binary: b.payload.bytes.toString('base64') };
+}
+
+export function fromRelay(body: Record<string, unknown>): Broadcast | undefined {
+  if (typeof body.topic !== 'string' || typeof body.event !== 'string') return undefined;
+  return {
+    subTopic: body.topic,
+    private: body.private === true,
+    userEvent: body.event,
+    payload:
+      typeof body.binary === 'string'
+        ? { encoding: 'binary', bytes: Buffer.from(body.binary, 'base64') }
+        : { encoding: 'json', json: Buffer.from(JSON.stringify(body.payload ?? {})) },
+  };
+}
 
 export class RealtimeBus {
   /** How many other server processes are alive; 0 means nothing needs relaying out. */
@@ -146,10 +170,10 @@ export class RealtimeBus {
     this.opts.onEvent({ kind, body: body as Record<string, unknown> });
   }
 
-  /** Sends a broadcast to the other processes (not back to this one). Batched per tick. */
-  relay(body: Record<string, unknown>): void {
+  /** Sends a broadcast to the other processes (not back to this one). Batched per tick; nothing when alone. */
+  relay(b: Broadcast, parsed: () => unknown): void {
     if (this.peers === 0) return;
-    this.outgoing.push({ ...body, node: this.opts.nodeId });
+    this.outgoing.push({ ...toRelay(b, parsed), node: this.opts.nodeId });
     if (!this.flushing) {
       this.flushing = true;
       setImmediate(() => void this.flush());

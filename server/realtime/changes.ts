@@ -20,7 +20,6 @@ export class ChangeRouter {
   private pending: Captured[] = [];
   private running = false;
   private lastStart = 0;
-  private idle: Array<() => void> = [];
   private readonly opts: { pool: pg.Pool; nodeId: string; hub: Hub; log: Logger };
 
   constructor(opts: { pool: pg.Pool; nodeId: string; hub: Hub; log: Logger }) {
@@ -53,12 +52,5 @@ export class ChangeRouter {
       }
     }
     this.running = false;
-    for (const resolve of this.idle.splice(0)) resolve();
-  }
-
-  /** Resolves once everything received so far has been routed (shutdown, tests). */
-  settled(): Promise<void> {
-    if (!this.running && this.pending.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
   }
 }

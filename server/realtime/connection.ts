@@ -8,8 +8,7 @@ import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { asRole } from '../../db/as-role.ts';
 import { verifyToken, type Claims } from '../keys.ts';
-import type { RealtimeBus } from './bus.ts';
-import { PUBLIC_ACCESS, type Access, type Binding, type Channel, type Hub, type Sink } from './hub.ts';
+import { PUBLIC_ACCESS, type Access, type Broadcast, type Channel, type Hub, type Sink } from './hub.ts';
 import { decodeBinary, decodeText, encode, ProtocolError, reply, type Frame, type Message, type UserPayload, type Vsn } from './protocol.ts';
 
 export type Limits = {
@@ -21,7 +20,8 @@ export type Limits = {
 
 export type RealtimeContext = {
   hub: Hub;
-  bus: RealtimeBus;
+  /** Delivers a broadcast here and relays it to the other processes. */
+  publish: (b: Broadcast, parsed: () => unknown) => void;
   adminPool: pg.Pool;
   requestPool: pg.Pool;
   nodeId: string;
@@ -67,7 +67,6 @@ export class Connection implements Sink {
   private claims: Claims;
   private readonly channels = new Map<string, Channel>();
   private readonly queues = new Map<string, Promise<void>>();
-  private tracked = new Set<string>();
   private windowStart = 0;
   private windowCount = 0;
   private closed = false;
@@ -139,19 +138,19 @@ export class Connection implements Sink {
     const message = m;
     switch (message.event) {
       case 'phx_join':
-        return this.enqueue(message.topic, () => this.join(message));
+        return this.enqueue(message, () => this.join(message));
       case 'phx_leave':
-        return this.enqueue(message.topic, () => this.leave(message));
+        return this.enqueue(message, () => this.leave(message));
       case 'broadcast':
         if (!this.channels.has(message.topic) && !this.queues.has(message.topic)) return this.unmatched(message);
         // A joined channel with nothing before it: deliver now, without a turn of the queue.
         if (!this.queues.has(message.topic)) return this.broadcast(message, binaryPush);
-        return this.enqueue(message.topic, async () => this.broadcast(message, binaryPush));
+        return this.enqueue(message, async () => this.broadcast(message, binaryPush));
       case 'presence':
       case 'presence_diff':
-        return this.enqueue(message.topic, () => this.presence(message));
+        return this.enqueue(message, () => this.presence(message));
       case 'access_token':
-        return this.enqueue(message.topic, () => this.accessToken(message));
+        return this.enqueue(message, () => this.accessToken(message));
       case 'phx_close':
         return;
       default:
@@ -173,10 +172,18 @@ export class Connection implements Sink {
     this.push(reply(m, 'error', { reason: 'unmatched_topic', message: `not joined to ${m.topic}` }));
   }
 
-  /** Runs fn after everything already queued for the topic. */
-  private enqueue(topic: string, fn: () => Promise<void>): void {
+  /**
+   * Handles m after everything already queued for its topic. A failure (the
+   * database unreachable, ...) is logged and answered, so the client's push
+   * does not wait for a reply that never comes.
+   */
+  private enqueue(m: Message, fn: () => Promise<void>): void {
+    const topic = m.topic;
     const previous = this.queues.get(topic) ?? Promise.resolve();
-    const next = previous.then(fn).catch((err: Error) => this.log.error({ error: err.message, topic }, 'realtime message handling failed'));
+    const next = previous.then(fn).catch((err: Error) => {
+      this.log.error({ error: err.message, topic, event: m.event }, 'realtime message handling failed');
+      this.push(reply(m, 'error', { reason: 'internal', message: 'the message could not be handled; retry shortly' }));
+    });
     this.queues.set(topic, next);
     void next.then(() => {
       if (this.queues.get(topic) === next) this.queues.delete(topic);
@@ -195,7 +202,7 @@ export class Connection implements Sink {
     try {
       const { channel, notice } = await this.openChannel(m);
       if (this.closed) {
-        await this.releaseChannel(channel);
+        await this.release(channel);
         return;
       }
       this.channels.set(m.topic, channel);
@@ -218,8 +225,7 @@ export class Connection implements Sink {
         this.push(reply(m, 'error', { reason: err.reason, message: err.message }));
         return;
       }
-      this.log.error({ error: (err as Error).message, topic: m.topic }, 'channel join failed');
-      this.push(reply(m, 'error', { reason: 'internal', message: 'the channel could not be joined; retry shortly' }));
+      throw err;
     }
   }
 
@@ -264,8 +270,8 @@ export class Connection implements Sink {
     }
     if (config.postgresChanges.length > 0) {
       try {
-        const { rows } = await this.ctx.adminPool.query<{ id: string }>('select realtime.subscribe($1, $2, $3::jsonb, $4::jsonb) as id', [
-          this.ctx.nodeId, channel.key, JSON.stringify(claims), JSON.stringify(config.postgresChanges),
+        const { rows } = await this.ctx.adminPool.query<{ id: string }>('select realtime.subscribe($1, $2, $3, $4::jsonb, $5::jsonb) as id', [
+          this.ctx.nodeId, this.id, channel.key, JSON.stringify(claims), JSON.stringify(config.postgresChanges),
         ]);
         channel.bindings = rows.map((r, i) => {
           const b = config.postgresChanges[i]!;
@@ -323,7 +329,7 @@ export class Connection implements Sink {
     const ms = Math.min(exp * 1000 - Date.now(), MAX_TIMER_MS);
     channel.expiry = setTimeout(() => {
       if (this.channels.get(channel.topic) !== channel) return;
-      this.enqueue(channel.topic, () => this.shutdownChannel(channel, 'Token has expired'));
+      this.enqueue({ join_ref: channel.joinRef, ref: null, topic: channel.topic, event: 'expiry', payload: {} }, () => this.shutdownChannel(channel, 'Token has expired'));
     }, Math.max(ms, 0));
     channel.expiry.unref();
   }
@@ -340,17 +346,14 @@ export class Connection implements Sink {
     if (channel.expiry) clearTimeout(channel.expiry);
     if (leave) this.push(reply(leave, 'ok'));
     this.push({ join_ref: channel.joinRef, ref: channel.joinRef, topic: channel.topic, event: 'phx_close', payload: {} });
-    await this.releaseChannel(channel);
+    await this.release(channel);
   }
 
-  /** The channel's rows in SQL: its presence and its subscriptions. */
-  private async releaseChannel(channel: Channel): Promise<void> {
-    const work: Array<Promise<unknown>> = [];
-    if (this.tracked.delete(channel.key)) {
-      work.push(this.ctx.adminPool.query('select realtime.untrack($1, $2, $3, $4)', [this.ctx.nodeId, this.id, channel.subTopic, channel.private]));
-    }
-    if (channel.bindings.length > 0) work.push(this.ctx.adminPool.query('select realtime.unsubscribe($1, $2)', [this.ctx.nodeId, channel.key]));
-    await Promise.all(work).catch((err: Error) => this.log.warn({ error: err.message }, 'releasing a channel failed (the node reaper will)'));
+  /** The channel's rows in SQL (its presence and its subscriptions), or with no channel the whole socket's. */
+  private async release(channel?: Channel): Promise<void> {
+    await this.ctx.adminPool
+      .query('select realtime.release($1, $2, $3)', [this.ctx.nodeId, this.id, channel?.key ?? null])
+      .catch((err: Error) => this.log.warn({ error: err.message }, 'releasing realtime rows failed (the node reaper will)'));
   }
 
   private async leave(m: Message): Promise<void> {
@@ -396,12 +399,7 @@ export class Connection implements Sink {
       this.push(reply(m, 'error', { reason: 'private_unauthorized', message: `no policy on realtime.messages lets this token send to ${channel.subTopic}` }));
       return;
     }
-    this.ctx.hub.broadcast({ subTopic: channel.subTopic, private: channel.private, userEvent, payload, origin: this });
-    this.ctx.bus.relay(
-      payload.encoding === 'json'
-        ? { topic: channel.subTopic, event: userEvent, private: channel.private, payload: parsed }
-        : { topic: channel.subTopic, event: userEvent, private: channel.private, binary: payload.bytes.toString('base64') },
-    );
+    this.ctx.publish({ subTopic: channel.subTopic, private: channel.private, userEvent, payload, origin: this }, () => parsed);
     if (channel.ack) this.push(reply(m, 'ok'));
   }
 
@@ -422,9 +420,7 @@ export class Connection implements Sink {
       return;
     }
     if (action === 'untrack') {
-      if (this.tracked.delete(channel.key)) {
-        await this.ctx.adminPool.query('select realtime.untrack($1, $2, $3, $4)', [this.ctx.nodeId, this.id, channel.subTopic, channel.private]);
-      }
+      await this.ctx.adminPool.query('select realtime.untrack($1, $2)', [this.ctx.nodeId, channel.key]);
       this.push(reply(m, 'ok'));
       return;
     }
@@ -434,10 +430,9 @@ export class Connection implements Sink {
     }
     const enabling = !channel.presenceEnabled;
     channel.presenceEnabled = true;
-    await this.ctx.adminPool.query('select realtime.track($1, $2, $3, $4, $5, $6::jsonb)', [
-      this.ctx.nodeId, this.id, channel.subTopic, channel.private, channel.presenceKey, JSON.stringify(meta),
+    await this.ctx.adminPool.query('select realtime.track($1, $2, $3, $4, $5, $6, $7::jsonb)', [
+      this.ctx.nodeId, this.id, channel.key, channel.subTopic, channel.private, channel.presenceKey, JSON.stringify(meta),
     ]);
-    this.tracked.add(channel.key);
     this.push(reply(m, 'ok'));
     // Tracking is what turned presence on: the state so far, as Supabase does.
     if (enabling) await this.sendPresenceState(channel);
@@ -500,17 +495,7 @@ export class Connection implements Sink {
       this.ctx.hub.remove(channel);
       if (channel.expiry) clearTimeout(channel.expiry);
     }
-    const work: Array<Promise<unknown>> = [];
-    if (this.tracked.size > 0) work.push(this.ctx.adminPool.query('select realtime.untrack($1, $2)', [this.ctx.nodeId, this.id]));
-    for (const channel of channels) {
-      if (channel.bindings.length > 0) work.push(this.ctx.adminPool.query('select realtime.unsubscribe($1, $2)', [this.ctx.nodeId, channel.key]));
-    }
-    this.tracked.clear();
-    void Promise.all(work).catch((err: Error) => this.log.warn({ error: err.message }, 'releasing a closed socket failed (the node reaper will)'));
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
+    if (channels.length > 0) void this.release();
   }
 }
 

@@ -55,11 +55,7 @@ export class Hub {
     let set = this.topics.get(key);
     if (!set) this.topics.set(key, (set = new Set()));
     set.add(channel);
-    this.bind(channel, channel.bindings);
-  }
-
-  bind(channel: Channel, bindings: Binding[]): void {
-    for (const b of bindings) {
+    for (const b of channel.bindings) {
       this.bySubscription.set(b.id, channel);
       const w = `${b.schema}.${b.table ?? '*'}`;
       this.watched.set(w, (this.watched.get(w) ?? 0) + 1);
@@ -83,12 +79,6 @@ export class Hub {
   /** Whether any channel here listens to changes of this table. */
   watches(schema: string, table: string): boolean {
     return this.watched.has(`${schema}.${table}`) || this.watched.has(`${schema}.*`);
-  }
-
-  get channelCount(): number {
-    let n = 0;
-    for (const set of this.topics.values()) n += set.size;
-    return n;
   }
 
   broadcast(b: Broadcast): void {
@@ -152,10 +142,5 @@ export class Hub {
         channel.sink.send(encode(channel.sink.vsn, { join_ref: null, ref: null, topic: channel.topic, event: 'postgres_changes', payload: { ids, data } }));
       }
     }
-  }
-
-  /** Every channel, for shutdown. */
-  all(): Channel[] {
-    return [...this.topics.values()].flatMap((set) => [...set]);
   }
 }

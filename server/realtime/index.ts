@@ -16,20 +16,16 @@ import type { Config } from '../config.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { verifyToken } from '../keys.ts';
 import { redactUrl } from '../log.ts';
-import { RealtimeBus } from './bus.ts';
+import { fromRelay, RealtimeBus } from './bus.ts';
 import { ChangeRouter } from './changes.ts';
 import { Connection, type RealtimeContext } from './connection.ts';
-import { Hub } from './hub.ts';
-import { VSNS, type UserPayload, type Vsn } from './protocol.ts';
+import { Hub, type Broadcast } from './hub.ts';
+import { VSNS, type Vsn } from './protocol.ts';
 
 export type RealtimeService = {
   router: Router;
   /** Serves the WebSocket on this HTTP server's upgrade requests. */
   attach: (server: http.Server) => void;
-  nodeId: string;
-  hub: Hub;
-  /** Resolves once row changes received so far are routed. */
-  settled: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -52,7 +48,11 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     log,
     onEvent: ({ kind, body }) => {
       if (kind === 'change') router.push(body);
-      else if (kind === 'broadcast') deliverRelayed(body);
+      // A process's own broadcasts were delivered here already.
+      else if (kind === 'broadcast' && body.node !== nodeId) {
+        const b = fromRelay(body);
+        if (b) hub.broadcast(b);
+      }
       else if (kind === 'presence') {
         if (typeof body.topic === 'string') hub.presenceDiff(body.topic, body.private === true, { joins: body.joins ?? {}, leaves: body.leaves ?? {} });
       }
@@ -62,20 +62,16 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     },
   });
 
-  function deliverRelayed(body: Record<string, unknown>): void {
-    if (body.node === nodeId) return; // this process delivered it already
-    if (typeof body.topic !== 'string' || typeof body.event !== 'string') return;
-    const payload: UserPayload =
-      typeof body.binary === 'string'
-        ? { encoding: 'binary', bytes: Buffer.from(body.binary, 'base64') }
-        : { encoding: 'json', json: Buffer.from(JSON.stringify(body.payload ?? {})) };
-    hub.broadcast({ subTopic: body.topic, private: body.private === true, userEvent: body.event, payload });
-  }
+  /** A broadcast from this process (a socket or REST): to its own subscribers now, to the other processes through the bus. */
+  const publish = (b: Broadcast, parsed: () => unknown): void => {
+    hub.broadcast(b);
+    bus.relay(b, parsed);
+  };
 
   await bus.start();
 
   const ctx: RealtimeContext = {
-    hub, bus, nodeId,
+    hub, publish, nodeId,
     adminPool: opts.adminPool,
     requestPool: opts.requestPool,
     jwtSecret: opts.jwtSecret,
@@ -132,7 +128,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
   sweep.unref();
 
   return {
-    router: broadcastRoutes({ hub, bus, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES }),
+    router: broadcastRoutes({ publish, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES }),
     attach: (server) => {
       server.on('upgrade', (req, socket, head) => {
         socket.on('error', () => undefined);
@@ -142,9 +138,6 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
         });
       });
     },
-    nodeId,
-    hub,
-    settled: () => router.settled(),
     stop: () => (stopping ??= (async () => {
       draining = true;
       clearInterval(sweep);
@@ -156,20 +149,12 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
 }
 
 /** REST broadcast: the service-role key only (spec part 5). */
-function broadcastRoutes(opts: { hub: Hub; bus: RealtimeBus; maxPayloadBytes: number }): Router {
+function broadcastRoutes(opts: { publish: (b: Broadcast, parsed: () => unknown) => void; maxPayloadBytes: number }): Router {
   const router = express.Router();
   const requireServiceRole: express.RequestHandler = (req, _res, next) => {
     if (!req.auth?.bearer) return next(new ApiError('unauthorized', 'Authorization: Bearer <service-role key> is required'));
     if (req.auth.role !== 'service_role') return next(new ApiError('forbidden', 'REST broadcast requires the service-role key'));
     next();
-  };
-  const publish = (topic: string, event: string, isPrivate: boolean, payload: UserPayload, parsed: unknown) => {
-    opts.hub.broadcast({ subTopic: topic, private: isPrivate, userEvent: event, payload });
-    opts.bus.relay(
-      payload.encoding === 'json'
-        ? { topic, event, private: isPrivate, payload: parsed }
-        : { topic, event, private: isPrivate, binary: payload.bytes.toString('base64') },
-    );
   };
 
   router.post('/api/broadcast', requireServiceRole, express.json({ limit: Math.max(1024 * 1024, opts.maxPayloadBytes * 4) }), (req, res, next) => {
@@ -188,7 +173,7 @@ function broadcastRoutes(opts: { hub: Hub; bus: RealtimeBus; maxPayloadBytes: nu
       checked.push({ topic: topic.replace(/^realtime:/, ''), event, payload, private: isPrivate === true, bytes });
     }
     // All or nothing: nothing is sent until every message is known good.
-    for (const m of checked) publish(m.topic, m.event, m.private, { encoding: 'json', json: m.bytes }, m.payload);
+    for (const m of checked) opts.publish({ subTopic: m.topic, private: m.private, userEvent: m.event, payload: { encoding: 'json', json: m.bytes } }, () => m.payload);
     res.status(202).json({ message: 'ok' });
   });
 
@@ -202,7 +187,7 @@ function broadcastRoutes(opts: { hub: Hub; bus: RealtimeBus; maxPayloadBytes: nu
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const isPrivate = req.query.private === 'true';
       if (req.is('application/octet-stream')) {
-        publish(topic, event, isPrivate, { encoding: 'binary', bytes: body }, undefined);
+        opts.publish({ subTopic: topic, private: isPrivate, userEvent: event, payload: { encoding: 'binary', bytes: body } }, () => undefined);
       } else {
         let parsed: unknown;
         try {
@@ -210,7 +195,7 @@ function broadcastRoutes(opts: { hub: Hub; bus: RealtimeBus; maxPayloadBytes: nu
         } catch {
           return next(new ApiError('invalid_request', 'the body must be JSON, or application/octet-stream for a binary payload'));
         }
-        publish(topic, event, isPrivate, { encoding: 'json', json: Buffer.from(JSON.stringify(parsed)) }, parsed);
+        opts.publish({ subTopic: topic, private: isPrivate, userEvent: event, payload: { encoding: 'json', json: Buffer.from(JSON.stringify(parsed)) } }, () => parsed);
       }
       res.status(202).json({ message: 'ok' });
     },

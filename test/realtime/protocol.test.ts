@@ -120,6 +120,26 @@ describe('realtime protocol with a raw WebSocket client', () => {
     });
   }
 
+  it('refuses a join whose access_token is invalid or expired, and takes the spec\'s presence_diff {action, data} from a client', async () => {
+    const s = await raw(p, `apikey=${key}&vsn=2.0.0`);
+    s.send(['1', '1', 'realtime:tokened', 'phx_join', { config: {}, access_token: 'not-a-jwt' }]);
+    assert.deepEqual((await s.frames.next((f) => f.ref === '1')).payload, { status: 'error', response: { reason: 'unauthorized', message: 'Invalid token' } });
+    const expired = await signToken(p.keys.jwtSecret, { role: 'authenticated', sub: '00000000-0000-4000-8000-000000000001' }, -5);
+    s.send(['2', '2', 'realtime:tokened', 'phx_join', { config: {}, access_token: expired }]);
+    assert.equal((await s.frames.next((f) => f.ref === '2')).payload.response.message, 'Token has expired');
+
+    s.send(['3', '3', 'realtime:spec-presence', 'phx_join', { config: { presence: { key: 'k1', enabled: true } } }]);
+    await s.frames.next((f) => f.ref === '3');
+    assert.deepEqual((await s.frames.next((f) => f.event === 'presence_state')).payload, {});
+    s.send(['3', '4', 'realtime:spec-presence', 'presence_diff', { action: 'track', data: { mood: 'fine' } }]);
+    assert.equal((await s.frames.next((f) => f.ref === '4')).payload.status, 'ok');
+    const diff = await s.frames.next((f) => f.event === 'presence_diff');
+    assert.equal(diff.payload.joins.k1.metas[0].mood, 'fine');
+    s.send(['3', '5', 'realtime:spec-presence', 'presence_diff', { action: 'untrack' }]);
+    assert.equal((await s.frames.next((f) => f.event === 'presence_diff' && Object.keys(f.payload.leaves).length > 0)).payload.leaves.k1.metas[0].mood, 'fine');
+    s.ws.close();
+  });
+
   it('carries binary broadcasts (vsn 2.0.0 kind 3 in, kind 4 out) untouched; a 1.0.0 socket gets JSON ones only', async () => {
     const sender = await raw(p, `apikey=${key}&vsn=2.0.0`);
     const modern = await raw(p, `apikey=${key}&vsn=2.0.0`);
@@ -237,6 +257,15 @@ describe('realtime protocol with a raw WebSocket client', () => {
     await sleep(200);
     assert.equal(sharedGot.items.length, 0);
     assert.equal(sharedGot.items.length, 0, "bob's private channel hears neither the refused send nor the public channel's");
+
+    // A refreshed token that may no longer read the channel closes it (access_token re-evaluates).
+    const system = new Inbox<{ status: string; message: string }>();
+    const revoked = ann.sb.channel(`room:${ann.id}`);
+    revoked.on('system', {}, system.push);
+    await ann.sb.realtime.setAuth(bob.token);
+    assert.equal((await system.next((m) => m.status === 'error')).message, `You no longer have permission to read from this Channel topic: room:${ann.id}`);
+    for (let i = 0; i < 50 && revoked.state !== 'closed'; i++) await sleep(20);
+    assert.equal(revoked.state, 'closed', 'the server closed the channel (phx_close)');
     await ann.sb.removeAllChannels();
     await bob.sb.removeAllChannels();
     await stranger.removeAllChannels();

@@ -110,7 +110,7 @@ describe('realtime across two replicas on one database', () => {
     await subscribed(ch);
     // A replica that crashed: registered, tracked someone, then stopped beating.
     await db.query(`insert into realtime.nodes (id, seen_at) values ('00000000-0000-4000-8000-00000000dead', now())`);
-    await db.query(`select realtime.track('00000000-0000-4000-8000-00000000dead', 's', 'reaped', false, 'ghost', '{}')`);
+    await db.query(`select realtime.track('00000000-0000-4000-8000-00000000dead', 's', 's/1', 'reaped', false, 'ghost', '{}')`);
     await db.query(`update realtime.nodes set seen_at = now() - interval '1 hour' where id = '00000000-0000-4000-8000-00000000dead'`);
     assert.equal((await leaves.next((l) => l.key === 'ghost', 5000)).key, 'ghost');
     assert.equal((await db.query(`select count(*)::int as n from realtime.nodes where id = '00000000-0000-4000-8000-00000000dead'`)).rows[0].n, 0);

@@ -2,21 +2,23 @@
 -- channel); channel messages in realtime.messages, whose policies decide
 -- private channels through realtime.channel_access() and realtime.topic().
 begin;
-select plan(12);
+select plan(13);
 
 insert into realtime.nodes (id) values ('00000000-0000-4000-8000-000000000001'), ('00000000-0000-4000-8000-000000000002');
-select realtime.track('00000000-0000-4000-8000-000000000001', 'socket-a', 'lobby', false, 'ann', '{"status": "online"}');
-select realtime.track('00000000-0000-4000-8000-000000000002', 'socket-b', 'lobby', false, 'ann', '{"status": "phone"}');
-select realtime.track('00000000-0000-4000-8000-000000000001', 'socket-a', 'lobby', false, 'ann', '{"status": "away"}');
-select realtime.track('00000000-0000-4000-8000-000000000001', 'socket-a', 'lobby', true, 'ann', '{"status": "private"}');
+select realtime.track('00000000-0000-4000-8000-000000000001', 'socket-a', 'socket-a/1', 'lobby', false, 'ann', '{"status": "online"}');
+select realtime.track('00000000-0000-4000-8000-000000000002', 'socket-b', 'socket-b/1', 'lobby', false, 'ann', '{"status": "phone"}');
+select realtime.track('00000000-0000-4000-8000-000000000001', 'socket-a', 'socket-a/1', 'lobby', false, 'ann', '{"status": "away"}');
+select realtime.track('00000000-0000-4000-8000-000000000001', 'socket-a', 'socket-a/2', 'lobby', true, 'ann', '{"status": "private"}');
 
 select is((select jsonb_array_length(realtime.presence_state('lobby', false) -> 'ann' -> 'metas')), 2, 'one entry per connection under a key: re-tracking replaces, a second connection adds');
 select is((select realtime.presence_state('lobby', false) -> 'ann' -> 'metas' -> 0 ->> 'status'), 'phone', 'entries keep the order they were tracked in');
 select ok((select realtime.presence_state('lobby', false) -> 'ann' -> 'metas' -> 1 ? 'phx_ref'), 'each entry carries its phx_ref');
 select is((select realtime.presence_state('lobby', true) -> 'ann' -> 'metas' -> 0 ->> 'status'), 'private', 'the private channel of a name is a different channel');
 
-select realtime.untrack('00000000-0000-4000-8000-000000000001', 'socket-a');
-select is((select count(*)::int from realtime.presence where node = '00000000-0000-4000-8000-000000000001'), 0, 'untrack without a topic ends every channel of the connection');
+select realtime.untrack('00000000-0000-4000-8000-000000000001', 'socket-a/2');
+select is((select count(*)::int from realtime.presence where socket = 'socket-a'), 1, 'untrack ends one channel''s entry');
+select realtime.release('00000000-0000-4000-8000-000000000001', 'socket-a');
+select is((select count(*)::int from realtime.presence where node = '00000000-0000-4000-8000-000000000001'), 0, 'releasing a closed socket ends every channel of the connection');
 delete from realtime.nodes where id = '00000000-0000-4000-8000-000000000002';
 select is(realtime.presence_state('lobby', false), '{}'::jsonb, 'a reaped node takes its presences with it');
 select is((select others from realtime.node_heartbeat('00000000-0000-4000-8000-000000000003')), 1, 'a heartbeat counts the other live nodes');
