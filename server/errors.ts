@@ -123,6 +123,8 @@ const SQLSTATE_STATUS: Array<[RegExp, number, ErrorKind]> = [
   [/^42P01$/, 404, 'not_found'], // undefined_table
   [/^42883$/, 404, 'not_found'], // undefined_function
   [/^(42P0[2-9]|428C9|42804|42846|42725)$/, 400, 'invalid_request'], // parameters, generated columns, types
+  [/^42P17$/, 500, 'internal'], // infinite recursion (in a policy): the schema's fault, not the request's
+  [/^42/, 400, 'invalid_request'], // the rest of class 42: undefined type, syntax, ambiguity
   [/^25006$/, 405, 'invalid_request'], // read_only_sql_transaction
   [/^P0001$/, 400, 'invalid_request'], // raise_exception
   [/^54001$/, 500, 'internal'],

@@ -87,7 +87,8 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
   return found[0]!;
 }
 
-export type SelectContext = { cache: SchemaCache; params: Params; scopes: Map<string, Scope>; next: () => string };
+/** `next(name)` gives a fresh quoted alias for a relation named `name` (`"tags_1"`, as PostgREST names them). */
+export type SelectContext = { cache: SchemaCache; params: Params; scopes: Map<string, Scope>; next: (name: string) => string };
 export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }>; inner: string[] };
 
 /** The select list of one relation (aliased `alias`), embeds included. */
@@ -114,8 +115,8 @@ function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: str
   const key = item.alias ?? item.name;
   const childPath = path ? `${path}.${key}` : key;
   const scope = ctx.scopes.get(childPath) ?? emptyScope();
-  const child = ctx.next();
-  const junction = ctx.next();
+  const child = ctx.next(r.target.name);
+  const junction = ctx.next('junction');
   const toOne = r.kind === 'many-to-one';
   const childSelect = buildSelect(r.target, item.select, child, childPath, ctx);
   const conditions = [r.on(parentAlias, child, junction), ...scope.conditions.map((c) => logicSql(c, ctx.params, child)), ...childSelect.inner];

@@ -62,7 +62,8 @@ export function parseField(raw: string): Field {
   return { name, json };
 }
 
-const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?$/;
+/** A cast is one type name (an identifier, optionally an array of it): never a phrase, so it cannot carry SQL. */
+const CAST = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\[\])?$/;
 
 export function parseSelect(input: string | undefined): SelectItem[] {
   if (input === undefined || input.trim() === '' || input.trim() === '*') return [{ kind: 'star' }];
@@ -131,8 +132,12 @@ export function parseCondition(column: string, expression: string): Condition {
   return { kind: 'filter', field: parseField(column), negate, op, quant, config, value: m[3]! };
 }
 
+/** How deep and/or may nest: far past any hand-written filter, well short of a stack or planner limit. */
+export const MAX_LOGIC_DEPTH = 32;
+
 /** `or=(a.eq.1,and(b.gt.2,c.is.null))` */
-export function parseLogic(key: 'and' | 'or' | 'not.and' | 'not.or', value: string): Logic {
+export function parseLogic(key: 'and' | 'or' | 'not.and' | 'not.or', value: string, depth = 1): Logic {
+  if (depth > MAX_LOGIC_DEPTH) throw grammarError(`"${key}" is nested more than ${MAX_LOGIC_DEPTH} levels deep`);
   const negate = key.startsWith('not.');
   const op = key.replace('not.', '') as 'and' | 'or';
   const body = value.trim();
@@ -140,7 +145,7 @@ export function parseLogic(key: 'and' | 'or' | 'not.and' | 'not.or', value: stri
   const items = splitTop(body.slice(1, -1)).map((raw): Condition | Logic => {
     const item = raw.trim();
     const nested = /^(not\.)?(and|or)(\([\s\S]*\))$/.exec(item);
-    if (nested) return parseLogic(`${nested[1] ?? ''}${nested[2]}` as 'and' | 'or' | 'not.and' | 'not.or', nested[3]!);
+    if (nested) return parseLogic(`${nested[1] ?? ''}${nested[2]}` as 'and' | 'or' | 'not.and' | 'not.or', nested[3]!, depth + 1);
     // column.op.value, where the column may hold a JSON path (which contains no dots)
     const m = /^([^.]+)\.([\s\S]+)$/.exec(item);
     if (!m) throw grammarError(`"${item}" is not a condition`);

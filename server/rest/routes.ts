@@ -226,10 +226,12 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
     const items = parseSelect(q.get('select') ?? undefined);
     const { top, scopes } = scopedQuery(q, embedPaths(items));
     let n = 0;
-    const built = buildSelect(rel, items, '_pgrst_0', '', { cache, params, scopes, next: () => `_pgrst_${++n}` });
+    // The table is its own alias, so a database error names it as PostgREST's do ("column notes.x does not exist").
+    const self = ident(rel.name);
+    const built = buildSelect(rel, items, self, '', { cache, params, scopes, next: (name) => ident(`${name.slice(0, 50)}_${++n}`) });
     const select = selectListSql(built);
-    const where = whereSql(top.conditions, params, '_pgrst_0', built.inner);
-    const order = orderSql(parseOrder(q.get('order') ?? undefined), params, '_pgrst_0');
+    const where = whereSql(top.conditions, params, self, built.inner);
+    const order = orderSql(parseOrder(q.get('order') ?? undefined), params, self);
     let limit = parseNonNegative('limit', q.get('limit') ?? undefined);
     let offset = parseNonNegative('offset', q.get('offset') ?? undefined) ?? 0;
     const range = /^(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
@@ -248,8 +250,8 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
                        from json_each_text(row_to_json(_pgrst_source)) j(k, v)), E'\\n'), '')`
       : strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
     // count=exact counts; planned asks the planner; estimated counts exactly up to 1000 rows and estimates past that.
-    const exactCount = `(select count(*) from ${relationName(rel)} _pgrst_0${where})::int`;
-    const sql = `with _pgrst_source as (select ${select} from ${relationName(rel)} _pgrst_0${where}${order}${page})
+    const exactCount = `(select count(*) from ${relationName(rel)} ${self}${where})::int`;
+    const sql = `with _pgrst_source as (select ${select} from ${relationName(rel)} ${self}${where}${order}${page})
       select ${agg}::text as body, count(*)::int as page_rows,
              ${prefer.count === 'exact' || prefer.count === 'estimated' ? exactCount : 'null::int'} as total
         from _pgrst_source`;
@@ -261,7 +263,7 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
             const result = await c.query<Page>(sql, params.values);
             const counted = result.rows[0]!;
             if (prefer.count === 'planned' || (counted.total ?? 0) > 1000) {
-              const plan = await c.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`explain (format json) select 1 from ${relationName(rel)} _pgrst_0${where}`, params.values);
+              const plan = await c.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`explain (format json) select 1 from ${relationName(rel)} ${self}${where}`, params.values);
               counted.total = plan.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
             }
             return result;

@@ -24,13 +24,28 @@ export function fieldSql(f: Field, params: Params, table?: string): string {
   return sql;
 }
 
+// SQL spellings a URL may use for a type, by the catalog name they stand for:
+// a cast is quoted (so no keyword or phrase reaches SQL) and quoted names do
+// not fold these aliases.
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'int4', integer: 'int4', smallint: 'int2', bigint: 'int8', real: 'float4', float: 'float8', boolean: 'bool',
+  decimal: 'numeric', dec: 'numeric', char: 'bpchar', character: 'bpchar',
+};
+
+/** `::"type"` or `::"type"[]` for a cast the grammar accepted (one identifier, optional []). */
+export function castSql(cast: string): string {
+  const array = cast.endsWith('[]');
+  const name = (array ? cast.slice(0, -2) : cast).toLowerCase();
+  return `::${ident(TYPE_ALIASES[name] ?? name)}${array ? '[]' : ''}`;
+}
+
 /**
  * One column of a select list: its expression (cast when asked) and the name it
  * gets in the JSON (its alias, else the last JSON key, else the column).
  */
 export function columnSql(item: Extract<SelectItem, { kind: 'column' }>, params: Params, table?: string): { expr: string; name: string } {
   const expr = fieldSql(item.field, params, table);
-  return { expr: item.cast ? `(${expr})::${item.cast}` : expr, name: item.alias ?? item.field.json.at(-1)?.key ?? item.field.name };
+  return { expr: item.cast ? `(${expr})${castSql(item.cast)}` : expr, name: item.alias ?? item.field.json.at(-1)?.key ?? item.field.name };
 }
 
 /** A select list without embeds (writes' RETURNING, functions). */

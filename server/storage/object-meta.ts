@@ -9,3 +9,26 @@ export function cacheControlOf(sent: string | undefined): string {
   const value = sent ?? '';
   return `max-age=${/max-age=(\d+)/.exec(value)?.[1] ?? (/^\d+$/.test(value) ? value : '3600')}`;
 }
+
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/** One media type with optional parameters (RFC 9110): `image/png`, `text/plain; charset=utf-8`; never a list. */
+const MEDIA_TYPE = new RegExp(`^(${TOKEN})/(${TOKEN})(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"[^"\\\\\\r\\n]*"))*$`);
+
+/**
+ * Types a browser shows inline without running anything: images other than
+ * SVG, audio, video, fonts, PDF, plain text and data formats. Everything else
+ * (HTML, XML, XSL, SVG, unknown types) goes out as an attachment unless the
+ * bucket opted in to inline active content.
+ */
+const INLINE_SAFE = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon|tiff|heic|heif)|audio\/[^/]+|video\/[^/]+|font\/[^/]+|application\/(pdf|json|octet-stream|javascript)|text\/(plain|csv|css|javascript|markdown))$/;
+
+/**
+ * The Content-Type an object is served with: its stored type when that is one
+ * well-formed media type, else application/octet-stream (as an attachment);
+ * and whether a browser may show it inline.
+ */
+export function servedType(stored: string | undefined): { header: string; inlineSafe: boolean } {
+  const m = stored === undefined ? null : MEDIA_TYPE.exec(stored.trim());
+  if (!m) return { header: 'application/octet-stream', inlineSafe: false };
+  return { header: stored!.trim(), inlineSafe: INLINE_SAFE.test(`${m[1]}/${m[2]}`.toLowerCase()) };
+}

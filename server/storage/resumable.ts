@@ -142,6 +142,7 @@ export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySec
       if (req.method === 'POST' || req.method === 'OPTIONS') return;
       try {
         await callAs(callerOf(req), 'select storage.require_resumable($1)', [versionOf(id)]);
+        if (req.method === 'HEAD') await finishOnHead(req, id);
       } catch (err) {
         throw tusError(err);
       }
@@ -171,21 +172,56 @@ export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySec
     onUploadFinish: async (req, upload) => {
       const version = versionOf(upload.id);
       try {
-        const written = await backend.describe(version);
-        const head = await firstBytes(backend, version, written.size);
-        const [row] = await callAs<{ object_id: string; bucket_id: string; name: string; replaced_version: string | null }>(callerOf(req),
-          'select * from storage.finish_resumable($1, $2, $3)', [version, JSON.stringify({ size: written.size, eTag: written.etag }), detectType(head) ?? null]);
-        await resumable.forget(version).catch((err: Error) => log.warn({ version, error: err.message }, 'resumable upload record not removed'));
-        if (row!.replaced_version) await backend.remove([row!.replaced_version]);
-        return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Id: row!.object_id, Key: `${row!.bucket_id}/${row!.name}` }) };
+        const row = await finish(callerOf(req), version);
+        await forget(version);
+        return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Id: row.object_id, Key: `${row.bucket_id}/${row.name}` }) };
       } catch (err) {
-        // Refused at the end (a policy changed, the name was taken, the bytes are not allowed): nothing is kept.
-        await callAs(SERVICE, 'select storage.cancel_resumable($1)', [version]).catch(() => undefined);
-        await discardUpload(resumable, backend, version);
         throw tusError(err);
       }
     },
   });
+
+  /**
+   * Records the object of an upload whose bytes are all written (policies and
+   * type checked again). Refused (a policy changed, the name was taken, the
+   * bytes are not allowed): nothing is kept. Any other failure (the database
+   * restarting) keeps the upload, and its next HEAD finishes it.
+   */
+  const finish = async (caller: Caller, version: string) => {
+    try {
+      const written = await backend.describe(version);
+      const head = await firstBytes(backend, version, written.size);
+      const [row] = await callAs<{ object_id: string; bucket_id: string; name: string; replaced_version: string | null }>(caller,
+        'select * from storage.finish_resumable($1, $2, $3)', [version, JSON.stringify({ size: written.size, eTag: written.etag }), detectType(head) ?? null]);
+      if (row!.replaced_version) await backend.remove([row!.replaced_version]);
+      return row!;
+    } catch (err) {
+      if (toApiError(err).status < 500) {
+        await callAs(SERVICE, 'select storage.cancel_resumable($1)', [version]).catch(() => undefined);
+        await discardUpload(resumable, backend, version);
+      } else log.warn({ version, error: (err as Error).message }, 'resumable upload complete but not recorded; kept for its next HEAD');
+      throw err;
+    }
+  };
+  const forget = (version: string) =>
+    resumable.forget(version).catch((err: Error) => log.warn({ version, error: err.message }, 'resumable upload record not removed'));
+
+  /**
+   * A HEAD on an upload whose bytes all arrived but whose object was not
+   * recorded (the database was away at the last chunk): record it now, so the
+   * client, which takes offset = length as done, finds its object. The
+   * upload's record goes once this HEAD has answered from it.
+   */
+  const finishOnHead = async (req: Parameters<NonNullable<ConstructorParameters<typeof Server>[0]['onIncomingRequest']>>[0], id: string) => {
+    const upload = await resumable.store.getUpload(id).catch(() => undefined);
+    if (!upload || upload.size === undefined || upload.offset !== upload.size) return;
+    const version = versionOf(id);
+    await finish(callerOf(req), version);
+    const res = (req as { runtime?: { node?: { res?: import('node:http').ServerResponse } } }).runtime?.node?.res;
+    if (res) res.once('close', () => void forget(version));
+    else await forget(version);
+  };
+
   server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
     void callAs(SERVICE, 'select storage.cancel_resumable($1)', [versionOf(id)]).catch((err: Error) => log.warn({ error: err.message }, 'cancelled upload not recorded'));
   });

@@ -11,13 +11,13 @@ import { Readable } from 'node:stream';
 import { asRole } from '../../db/as-role.ts';
 import { ApiError, route } from '../errors.ts';
 import type { OpenRoute } from '../gateway.ts';
-import { signToken, verifyToken } from '../keys.ts';
 import { SERVICE, storageCalls, storageError, type Caller } from './calls.ts';
 import { newVersion, type Backend } from './backend.ts';
 import { imageRenderer, parseTransform, type ImageLimits, type Transform } from './render.ts';
 import { resumableRoutes, type ResumableStore } from './resumable.ts';
 import { sniff } from './sniff.ts';
-import { cacheControlOf, type ObjectMeta } from './object-meta.ts';
+import { cacheControlOf, servedType, type ObjectMeta } from './object-meta.ts';
+import { signedUrls, type SignedOperation } from './signed-url.ts';
 
 export type StorageDeps = {
   pool: pg.Pool;
@@ -38,8 +38,9 @@ type ObjectRow = {
 type BucketRules = { id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null; inline_active_content: boolean; type_allowed: boolean };
 
 const SIGNED_URL_MAX = 604_800;
-/** Types a browser would run if served inline; sent as attachments. */
-const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)\b/i;
+
+const TRANSFORM_KEYS = ['width', 'height', 'resize', 'quality', 'format'] as const;
+const pick = (from: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, from[k]]));
 
 /** The object name of a route ending in `*path`. */
 export function objectName(req: Request): string {
@@ -74,6 +75,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
   const callAs = storageCalls(pool);
   const call = <R>(req: Request, sql: string, values: unknown[]) => callAs<R>(ctx(req), sql, values);
   const callAsService = <R>(sql: string, values: unknown[]) => callAs<R>(SERVICE, sql, values);
+  const signed = signedUrls(jwtSecret);
 
   // ---- buckets ----------------------------------------------------------
 
@@ -131,7 +133,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
    * form) into the backend under a new key, within the upload ceiling and the
    * bucket's limit, then records it with storage.put_object as `recordAs`.
    */
-  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: Caller }) => {
+  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: Caller; spend?: { jti: string; exp: number } }) => {
     const file = await fileOf(req);
     const mimetype = file.contentType || 'application/octet-stream';
     // The rules first, so nothing is stored for a write they refuse.
@@ -162,9 +164,10 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
         eTag: written.etag, size: written.size, mimetype, cacheControl: file.cacheControl, lastModified: new Date().toISOString(),
         contentLength: written.size, httpStatusCode: 200,
       };
-      [recorded] = await callAs<{ object_id: string; replaced_version: string | null }>(opts.recordAs, 'select * from storage.put_object($1, $2, $3, $4, $5, $6, $7)', [
-        bucket, name, version, JSON.stringify(metadata), opts.upsert, file.userMetadata ?? null, sniffer.detected() ?? null,
-      ]);
+      const args = [bucket, name, version, JSON.stringify(metadata), opts.upsert, file.userMetadata ?? null, sniffer.detected() ?? null];
+      [recorded] = await callAs<{ object_id: string; replaced_version: string | null }>(opts.recordAs, opts.spend
+        ? 'select * from storage.put_signed_object($8, to_timestamp($9), $1, $2, $3, $4, $5, $6, $7)'
+        : 'select * from storage.put_object($1, $2, $3, $4, $5, $6, $7)', opts.spend ? [...args, opts.spend.jti, opts.spend.exp] : args);
     } catch (err) {
       await backend.remove([version]);
       throw err;
@@ -188,16 +191,17 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
     const meta = (obj.metadata ?? {}) as ObjectMeta;
     const size = Number(meta.size ?? 0);
     const etag = meta.eTag ?? `"${obj.version}"`;
-    const type = meta.mimetype ?? 'application/octet-stream';
-    res.setHeader('Content-Type', type);
+    const type = servedType(meta.mimetype);
+    res.setHeader('Content-Type', type.header);
     res.setHeader('Cache-Control', meta.cacheControl ?? 'max-age=3600');
     res.setHeader('ETag', etag);
     res.setHeader('Last-Modified', new Date(obj.updated_at).toUTCString());
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', 'sandbox');
     const fileName = obj.name.split('/').pop() ?? 'download';
     const download = typeof req.query.download === 'string' ? req.query.download || fileName : undefined;
-    if (download !== undefined || (ACTIVE_CONTENT.test(type) && !obj.inline_active_content)) {
+    if (download !== undefined || (!type.inlineSafe && !obj.inline_active_content)) {
       res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(download ?? fileName)}`);
     }
     const match = req.headers['if-none-match'];
@@ -330,7 +334,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
     const transformations = transform && typeof transform === 'object' ? parseTransform(transform as Record<string, unknown>, images) : undefined;
     // The caller must be able to read the object now; the token then stands in for them.
     await findObject(req, bucket, name);
-    const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, ...(transformations ? { transformations } : {}) }, seconds);
+    const token = await signed.sign(transformations ? 'render' : 'object', { url: `${bucket}/${name}`, ...(transformations ? { transformations } : {}) }, seconds);
     return `/${transformations ? 'render/image' : 'object'}/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`;
   };
 
@@ -366,20 +370,13 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
     res.json({ signedURL: await mint(req, String(req.params.bucket), objectName(req), seconds, transform) });
   }));
 
-  /** A token's claims, if it signs exactly this bucket and path. */
-  const signedFor = async (req: Request, bucket: string, name: string) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    if (!token) throw new ApiError('invalid_request', 'Missing token', { code: 'InvalidJWT' });
-    const verdict = await verifyToken(jwtSecret, token);
-    if (!verdict.ok) throw new ApiError('invalid_request', verdict.reason === 'expired' ? 'jwt expired' : 'invalid signature', { code: 'InvalidJWT' });
-    if (verdict.claims.url !== `${bucket}/${name}`) throw new ApiError('invalid_request', 'The token does not match this object', { code: 'InvalidSignature' });
-    return verdict.claims;
-  };
+  /** The claims of the request's token, if it was minted for this route's operation on exactly this bucket and path. */
+  const signedFor = (req: Request, op: SignedOperation, bucket: string, name: string) => signed.verify(op, req.query.token, bucket, name);
 
   const signedRead = route(async (req, res) => {
     const bucket = String(req.params.bucket);
     const name = objectName(req);
-    await signedFor(req, bucket, name);
+    await signedFor(req, 'object', bucket, name);
     await sendObject(req, res, await findObject(req, bucket, name, true));
   });
   router.get('/object/sign/:bucket/*path', signedRead);
@@ -391,18 +388,18 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
     const upsert = String(req.headers['x-upsert'] ?? '') === 'true';
     // The caller must be able to write this name now; the token then stands in for them.
     await call(req, 'select storage.can_upload($1, $2, $3)', [bucket, name, upsert]);
-    const token = await signToken(jwtSecret, { url: `${bucket}/${name}`, upsert, owner: req.auth!.claims.sub ?? null, role: req.auth!.role }, expiresIn(req.body, 7200));
+    const token = await signed.sign('upload', { url: `${bucket}/${name}`, upsert, owner: req.auth!.claims.sub ?? null, signer_role: req.auth!.role }, expiresIn(req.body, 7200));
     res.json({ url: `/object/upload/sign/${encodePath(bucket)}/${encodePath(name)}?token=${token}`, token });
   }));
 
   router.put('/object/upload/sign/:bucket/*path', route(async (req, res) => {
     const bucket = String(req.params.bucket);
     const name = objectName(req);
-    const claims = await signedFor(req, bucket, name);
-    // Recorded as the signer: their role and sub, so owner and policies are theirs.
-    const role = typeof claims.role === 'string' ? claims.role : 'anon';
+    const claims = await signedFor(req, 'upload', bucket, name);
+    // Recorded as the signer: their role and sub, so owner and policies are theirs; the token is spent with the write.
+    const role = claims.signer_role ?? 'anon';
     const signer: Caller = { role, claims: { role, ...(typeof claims.owner === 'string' ? { sub: claims.owner } : {}) } };
-    const result = await upload(req, bucket, name, { upsert: claims.upsert === true, recordAs: signer });
+    const result = await upload(req, bucket, name, { upsert: claims.upsert === true, recordAs: signer, spend: { jti: claims.jti!, exp: claims.exp! } });
     res.json({ Id: result.id, Key: result.key });
   }));
 
@@ -425,8 +422,13 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
   const renderSigned = route(async (req, res) => {
     const bucket = String(req.params.bucket);
     const name = objectName(req);
-    const claims = await signedFor(req, bucket, name);
+    const claims = await signedFor(req, 'render', bucket, name);
     const t = parseTransform((claims.transformations ?? {}) as Record<string, unknown>, images);
+    // Options in the URL may repeat the signed ones, never change them.
+    const asked = TRANSFORM_KEYS.filter((k) => k in req.query);
+    if (asked.length > 0 && JSON.stringify(parseTransform({ ...t, ...pick(req.query, asked) }, images)) !== JSON.stringify(t)) {
+      throw new ApiError('invalid_request', 'The transformation does not match the signed one', { code: 'InvalidSignature' });
+    }
     await renderObject(req, res, await findObject(req, bucket, name, true), t);
   });
   for (const [mode, handler] of [['authenticated', renderAuthenticated], ['public', renderPublic], ['sign', renderSigned]] as const) {

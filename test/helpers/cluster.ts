@@ -60,7 +60,7 @@ export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cl
   const fast = opts.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
   let child: ChildProcess | undefined;
 
-  const start = async () => {
+  const start = async (deadline = Date.now() + 30_000): Promise<void> => {
     child = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'max_connections=400', ...fast], {
       ...owner,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -70,9 +70,15 @@ export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cl
     child.stderr!.on('data', (c: Buffer) => {
       stderr = (stderr + c.toString()).slice(-4000);
     });
-    const deadline = Date.now() + 30_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`test postgres exited: ${stderr}`);
+      if (child.exitCode !== null) {
+        // Right after a SIGKILL the old backends may still hold shared memory for a moment: try again.
+        if (/pre-existing shared memory block/.test(stderr) && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 200));
+          return start(deadline);
+        }
+        throw new Error(`test postgres exited: ${stderr}`);
+      }
       const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
       client.on('error', () => undefined);
       try {

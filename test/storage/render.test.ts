@@ -86,7 +86,7 @@ describe('image transformation with sharp', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await shape(res), { width: 100, height: 67, format: 'jpeg' });
     const widened = await fetch(`${signed.data!.signedUrl}&width=1000`);
-    assert.equal((await shape(widened)).width, 100, 'the URL cannot ask for more than the token says');
+    assert.equal(widened.status, 400, 'the URL cannot ask for more than the token says');
     const altered = await fetch(signed.data!.signedUrl.replace(/token=([^&]+)/, (_m, t: string) => `token=${t.slice(0, -2)}xx`));
     assert.equal(altered.status, 400);
     const bad = await ann.storage.from('private').createSignedUrl(`${annId}/photo.jpg`, 60, { transform: { width: -5 } });
