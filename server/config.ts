@@ -31,6 +31,7 @@ const schema = z.object({
   DB_AUTHENTICATOR_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL').optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   EMBEDDED_DB_PORT: port.default(54322),
+  EMBEDDED_DB_ROOT_HOME: z.string().min(1).default('/var/lib/pgbase').describe('as root only: where the embedded cluster and a copy of its binaries go, so the "postgres" user can reach them'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3000),
   MIGRATIONS_DIR: z.string().min(1).default('./migrations'),

@@ -32,7 +32,8 @@ function freshSecret(field: (typeof SECRET_FIELDS)[number]): string {
 
 export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
   const file = path.join(dataDir, 'secrets.json');
-  await fs.mkdir(dataDir, { recursive: true });
+  // DATA_DIR holds secrets: private to the user running the server.
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const fresh = Object.fromEntries(SECRET_FIELDS.map((f) => [f, freshSecret(f)])) as LocalSecrets;
   try {
     await fs.writeFile(file, JSON.stringify(fresh, null, 2) + '\n', { flag: 'wx', mode: 0o600 });

@@ -4,6 +4,7 @@
 // and the reverse on stop: refuse new work, drain HTTP, stop the worker, close
 // the pools, stop the embedded database last.
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TaskList } from 'graphile-worker';
 import type pg from 'pg';
@@ -168,6 +169,7 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
     embeddedPort: config.EMBEDDED_DB_PORT,
+    embeddedRootHome: path.resolve(config.EMBEDDED_DB_ROOT_HOME),
     embeddedPassword: () => local!.db_password,
     log,
   });

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type pg from 'pg';
+import './graphile-env.ts';
 import { postgraphile, type PostGraphileInstance } from 'postgraphile';
 import { makePgService } from 'postgraphile/adaptors/pg';
 import { defaultMaskError } from 'postgraphile/grafserv';
