@@ -18,11 +18,29 @@ export async function openDatabase(opts: {
 }): Promise<DatabaseTarget> {
   if (opts.databaseUrl) {
     await waitForDatabase(opts.databaseUrl, 60_000, opts.log);
+    await checkServerVersion(opts.databaseUrl);
     return { adminUrl: opts.databaseUrl, embedded: undefined };
   }
   const embedded = new EmbeddedPostgres({ dataDir: opts.dataDir, port: opts.embeddedPort, password: opts.embeddedPassword(), rootPlacement: opts.embeddedRootHome, log: opts.log.child({ component: 'embedded-postgres' }) });
   await embedded.start();
   return { adminUrl: embedded.url, embedded };
+}
+
+/** The oldest PostgreSQL the migrations and tests are run on (CI runs 15 and the embedded 17). */
+export const MIN_SERVER_VERSION = 150000;
+
+/** Refuses a server older than we support, naming what it is and what to do. */
+export async function checkServerVersion(url: string, min = MIN_SERVER_VERSION): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ num: string; version: string }>(`select current_setting('server_version_num') as num, current_setting('server_version') as version`);
+    if (Number(rows[0]!.num) < min) {
+      throw new Error(`DATABASE_URL points at PostgreSQL ${rows[0]!.version}; pgbase needs PostgreSQL 15 or later (15, 16 and 17 are supported): upgrade it, or unset DATABASE_URL to use the embedded PostgreSQL 17`);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 export async function waitForDatabase(url: string, timeoutMs: number, log: Logger): Promise<void> {

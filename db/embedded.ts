@@ -104,9 +104,9 @@ export class EmbeddedPostgres {
     this.bins = await binaries();
     this.owner = await runAsUser(this.opts.log);
     if (this.owner) await this.placeForPostgresUser();
-    await this.initialiseOnce();
     await this.stopLeftover();
     await this.checkPortFree();
+    await this.initialiseOnce();
     await this.launch();
   }
 
@@ -127,6 +127,9 @@ export class EmbeddedPostgres {
       return;
     }
     const base = this.opts.rootPlacement ?? '/var/lib/pgbase';
+    // Ours to open for traversal (never listing): the 'postgres' user walks through it to the cluster and binaries.
+    await fs.mkdir(base, { recursive: true, mode: 0o711 }).catch(() => undefined);
+    await fs.chmod(base, ((await fs.stat(base)).mode & 0o777) | 0o011).catch(() => undefined);
     const id = createHash('sha256').update(await fs.realpath(dataDir)).digest('hex').slice(0, 16);
     const placement: Placement = recorded ?? { cluster: path.join(base, id, 'pg'), binaries: null };
     if (!(await this.canRun(this.bins!.postgres))) {
@@ -136,10 +139,14 @@ export class EmbeddedPostgres {
       const bin = path.join(placement.binaries, 'bin');
       this.bins = { postgres: path.join(bin, 'postgres'), initdb: path.join(bin, 'initdb'), pg_ctl: path.join(bin, 'pg_ctl') };
     }
+    const parent = path.dirname(placement.cluster);
     try {
-      await fs.mkdir(path.dirname(placement.cluster), { recursive: true, mode: 0o755 });
+      await fs.mkdir(parent, { recursive: true, mode: 0o755 });
     } catch (err) {
-      throw new Error(`Cannot create ${path.dirname(placement.cluster)} for the embedded database: make it writable by root, set DATA_DIR to a folder the "postgres" user can traverse, or set DATABASE_URL`, { cause: err });
+      throw new Error(`Cannot create ${parent} for the embedded database: make it writable by root, set EMBEDDED_DB_ROOT_HOME to another folder, or set DATABASE_URL`, { cause: err });
+    }
+    if (!(await this.canRun(parent))) {
+      throw new Error(`The "postgres" system user cannot reach ${parent}: set EMBEDDED_DB_ROOT_HOME to a folder on a path every user can traverse, or set DATABASE_URL`);
     }
     if (!recorded || recorded.binaries !== placement.binaries) {
       await fs.writeFile(path.join(dataDir, PLACEMENT_FILE), JSON.stringify(placement, null, 2) + '\n', { mode: 0o600 });

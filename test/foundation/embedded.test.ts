@@ -3,7 +3,8 @@
 // hard kill of the server that leaves an orphan postmaster for the next start.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -12,12 +13,23 @@ import { freePort } from '../helpers/cluster.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pgbase-embedded-'));
+// As root, the cluster goes where the 'postgres' user can reach it: here, not /var/lib/pgbase.
+const rootHome = mkdtempSync(path.join(os.tmpdir(), 'pgbase-root-home-'));
 const ports = { PORT: 0, PLATFORM_PORT: 0, EMBEDDED_DB_PORT: 0 };
-const env = () => ({ ...process.env, DATA_DIR: dataDir, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), LOG_LEVEL: 'info', DATABASE_URL: '', JWT_SECRET: '' });
+const env = () => ({
+  ...process.env, DATA_DIR: dataDir, EMBEDDED_DB_ROOT_HOME: rootHome, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+  LOG_LEVEL: 'info', DATABASE_URL: '', JWT_SECRET: '', GRAPHILE_ENV: '', NODE_ENV: '',
+});
+
+/** The cluster's folder: DATA_DIR/pg, or (as root) the one recorded in DATA_DIR. */
+function clusterDir(): string {
+  const placement = path.join(dataDir, 'embedded-db.json');
+  return existsSync(placement) ? (JSON.parse(readFileSync(placement, 'utf8')) as { cluster: string }).cluster : path.join(dataDir, 'pg');
+}
 
 /** Processes whose command line names our cluster directory. */
 function postgresProcesses(): number[] {
-  const needle = path.join(dataDir, 'pg');
+  const needle = clusterDir();
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -67,6 +79,7 @@ describe('npm start on the embedded database', () => {
     }
     for (const pid of postgresProcesses()) process.kill(pid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(rootHome, { recursive: true, force: true });
   });
 
   it('starts, serves, survives a Postgres crash, stops cleanly and restarts quickly', async () => {
@@ -80,6 +93,12 @@ describe('npm start on the embedded database', () => {
     assert.ok(firstStart < 60_000, `first start took ${firstStart} ms`);
     assert.match(current.output(), /"msg":"pgbase is up at http:\/\/localhost:\d+"/);
     assert.equal((await fetch(`http://127.0.0.1:${ports.PLATFORM_PORT}/health`)).status, 200, 'the control plane is up too');
+    assert.doesNotMatch(current.output(), /GRAPHILE_ENV/, 'no Grafast banner: GRAPHILE_ENV follows our configuration');
+    assert.equal(statSync(dataDir).mode & 0o077, 0, 'DATA_DIR stays private to the user running the server');
+    if (process.getuid?.() === 0) {
+      assert.ok(clusterDir().startsWith(rootHome), 'as root, the cluster lives under EMBEDDED_DB_ROOT_HOME');
+      assert.ok(!existsSync(path.join(dataDir, 'pg')), 'and not in DATA_DIR');
+    }
 
     // npm run keys: one JSON object whose keys and database URL work.
     const keysRun = spawnSync('npm', ['run', '--silent', 'keys'], { cwd: root, env: env(), encoding: 'utf8' });
@@ -103,7 +122,7 @@ describe('npm start on the embedded database', () => {
     assert.ok(rows[0].n >= 4, 'db_url reaches the migrated database');
 
     // Postgres crashes: health turns 503, the server restarts it and recovers.
-    const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const postmaster = Number(readFileSync(path.join(clusterDir(), 'postmaster.pid'), 'utf8').split('\n')[0]);
     process.kill(postmaster, 'SIGKILL');
     await waitForHealth(503, 10_000, current);
     await waitForHealth(200, 30_000, current);
@@ -114,7 +133,7 @@ describe('npm start on the embedded database', () => {
     const code = await current.exited;
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(postgresProcesses(), [], `no postgres left behind (npm exited ${code})`);
-    assert.ok(!existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'Postgres shut down cleanly');
+    assert.ok(!existsSync(path.join(clusterDir(), 'postmaster.pid')), 'Postgres shut down cleanly');
     assert.match(current.output(), /"msg":"shutdown complete"/);
 
     // Later start: the cluster is kept, so it is quick.
@@ -140,6 +159,24 @@ describe('npm start on the embedded database', () => {
     current.child.kill('SIGTERM');
     assert.equal(await current.exited, 0);
     assert.deepEqual(postgresProcesses(), []);
+  });
+
+  it('a busy EMBEDDED_DB_PORT stops the start with one line naming the variable', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const saved = ports.EMBEDDED_DB_PORT;
+    ports.EMBEDDED_DB_PORT = (holder.address() as net.AddressInfo).port;
+    try {
+      current = launch(process.execPath, ['server/main.ts']);
+      assert.equal(await current.exited, 1);
+      const lines = current.output().trim().split('\n').filter((l) => /"level":(50|60)/.test(l));
+      assert.equal(lines.length, 1, current.output());
+      assert.match(lines[0]!, new RegExp(`EMBEDDED_DB_PORT ${ports.EMBEDDED_DB_PORT} is already in use.*set EMBEDDED_DB_PORT to a free port`));
+      assert.doesNotMatch(current.output(), /restarting|LOG:|FATAL:/, 'no restart attempt, no Postgres log');
+    } finally {
+      ports.EMBEDDED_DB_PORT = saved;
+      holder.close();
+    }
   });
 
   it('npm run migrate starts the embedded database, applies user migrations, and stops it', async () => {

@@ -1,6 +1,6 @@
-// A throwaway PostgreSQL cluster from the Debian server binaries (the same
-// PostgreSQL 15 that carries pgTAP), for the test run and for tests that need
-// to kill and restart their own database.
+// A throwaway PostgreSQL cluster, for the test run and for tests that need to
+// kill and restart their own database: the embedded PostgreSQL users get (with
+// pgTAP added), or Debian's PostgreSQL 15, the oldest we support.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, chownSync } from 'node:fs';
 import net from 'node:net';
@@ -8,9 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
+/** Debian's PostgreSQL binaries (the client tools benchmarks need, such as pgbench, live here). */
 export function pgBinDir(): string | undefined {
   const candidates = [process.env.PG_BINDIR, ...['18', '17', '16', '15'].map((v) => `/usr/lib/postgresql/${v}/bin`)];
   return candidates.find((dir) => dir && existsSync(path.join(dir, 'initdb')));
+}
+
+/** The server test clusters run: TEST_PG_BINDIR (set by `npm test`: the embedded PostgreSQL by default), else Debian's. */
+export function serverBinDir(): string | undefined {
+  return process.env.TEST_PG_BINDIR || pgBinDir();
 }
 
 export async function freePort(): Promise<number> {
@@ -43,7 +49,7 @@ export type Cluster = {
 };
 
 export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cluster> {
-  const bin = pgBinDir();
+  const bin = serverBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found (apt-get install postgresql-15)');
   const owner = postgresUser();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pgbase-test-pg-'));
@@ -61,17 +67,18 @@ export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cl
   let child: ChildProcess | undefined;
 
   const start = async (deadline = Date.now() + 30_000): Promise<void> => {
-    child = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'max_connections=400', ...fast], {
+    const proc = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'max_connections=400', ...fast], {
       ...owner,
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
     });
+    child = proc;
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => {
+    proc.stderr!.on('data', (c: Buffer) => {
       stderr = (stderr + c.toString()).slice(-4000);
     });
     for (;;) {
-      if (child.exitCode !== null) {
+      if (proc.exitCode !== null) {
         // Right after a SIGKILL the old backends may still hold shared memory for a moment: try again.
         if (/pre-existing shared memory block/.test(stderr) && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 200));
@@ -105,7 +112,7 @@ export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cl
       c.kill(signal);
     }
     await waitExit(c);
-    child = undefined;
+    if (child === c) child = undefined;
   };
 
   const stop = async () => {
