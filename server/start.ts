@@ -18,6 +18,7 @@ import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
 import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
+import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { openStorageStores } from './storage/stores.ts';
 import { realtimeService, type RealtimeService } from './realtime/index.ts';
@@ -105,9 +106,11 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     graphqlRouter.use(graphql.handler);
     const stores = openStorageStores(config);
     await stores.check();
+    const resumableLocks = pgLocker({ connectionString: target.adminUrl, maxHeld: 32, log });
+    cleanups.push(() => resumableLocks.close());
     const storage = storageRoutes({
       pool: requestPool, backend: stores.backend, jwtSecret: keys.jwtSecret, uploadLimit: config.STORAGE_UPLOAD_LIMIT,
-      resumable: { store: stores.resumable, maxSize: config.STORAGE_RESUMABLE_LIMIT, expirySeconds: config.STORAGE_RESUMABLE_EXPIRY },
+      resumable: { store: stores.resumable, locker: resumableLocks, maxSize: config.STORAGE_RESUMABLE_LIMIT, expirySeconds: config.STORAGE_RESUMABLE_EXPIRY },
       images: {
         maxInputPixels: config.STORAGE_IMAGE_MAX_INPUT_PIXELS, maxDimension: config.STORAGE_IMAGE_MAX_DIMENSION,
         maxOutputBytes: config.STORAGE_IMAGE_MAX_OUTPUT_BYTES, cacheBytes: config.STORAGE_RENDER_CACHE_BYTES,

@@ -9,7 +9,7 @@
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { EVENTS, Server } from '@tus/server';
-import type { DataStore, KvStore, Upload } from '@tus/utils';
+import type { DataStore, KvStore, Locker, Upload } from '@tus/utils';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { Request, RequestHandler } from 'express';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -106,6 +106,8 @@ export function s3ResumableStore(clientConfig: S3ClientConfig, bucket: string, o
 
 export type ResumableDeps = {
   resumable: ResumableStore;
+  /** Shared by every replica (Postgres advisory locks): one writer per upload at a time. */
+  locker: Locker;
   backend: Backend;
   callAs: CallAs;
   maxSize: number;
@@ -120,7 +122,7 @@ function tusError(err: unknown): { status_code: number; body: string } {
   return { status_code: e.status, body: JSON.stringify(errorBody('storage', e)) };
 }
 
-export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySeconds, trustProxy, log }: ResumableDeps): RequestHandler {
+export function resumableRoutes({ resumable, locker, backend, callAs, maxSize, expirySeconds, trustProxy, log }: ResumableDeps): RequestHandler {
   const versionOf = (id: string) => path.posix.basename(id);
   // The Express request behind srvx's web request: its `auth` is the gateway's verdict.
   const callerOf = (req: unknown): Caller => {
@@ -132,6 +134,7 @@ export function resumableRoutes({ resumable, backend, callAs, maxSize, expirySec
   const server = new Server({
     path: '/upload/resumable',
     datastore: resumable.store,
+    locker,
     maxSize,
     respectForwardedHeaders: trustProxy,
     allowedHeaders: ['apikey', 'x-upsert', 'x-client-info'],

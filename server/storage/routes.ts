@@ -14,6 +14,7 @@ import type { OpenRoute } from '../gateway.ts';
 import { SERVICE, storageCalls, storageError, type Caller } from './calls.ts';
 import { newVersion, type Backend } from './backend.ts';
 import { imageRenderer, parseTransform, type ImageLimits, type Transform } from './render.ts';
+import type { Locker } from '@tus/utils';
 import { resumableRoutes, type ResumableStore } from './resumable.ts';
 import { sniff } from './sniff.ts';
 import { cacheControlOf, servedType, type ObjectMeta } from './object-meta.ts';
@@ -25,7 +26,7 @@ export type StorageDeps = {
   jwtSecret: string;
   /** Per-request ceiling for plain uploads, in bytes. */
   uploadLimit: number;
-  resumable: { store: ResumableStore; maxSize: number; expirySeconds: number };
+  resumable: { store: ResumableStore; locker: Locker; maxSize: number; expirySeconds: number };
   images: ImageLimits;
   trustProxy: boolean;
   log: Logger;
@@ -439,7 +440,7 @@ export function storageRoutes({ pool, backend, jwtSecret, uploadLimit, resumable
   // ---- resumable upload (TUS) ------------------------------------------
 
   const tus = resumableRoutes({
-    resumable: resumable.store, backend, callAs, maxSize: resumable.maxSize, expirySeconds: resumable.expirySeconds, trustProxy, log,
+    resumable: resumable.store, locker: resumable.locker, backend, callAs, maxSize: resumable.maxSize, expirySeconds: resumable.expirySeconds, trustProxy, log,
   });
   router.all('/upload/resumable', tus);
   router.all('/upload/resumable/*rest', tus);
