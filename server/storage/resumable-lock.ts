@@ -9,18 +9,27 @@ import type { Lock, Locker, RequestRelease } from '@tus/utils';
 import { ERRORS } from '@tus/utils';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { ApiError, errorBody } from '../errors.ts';
 
 const CHANNEL = 'storage_resumable_release';
 /** Locks of uploads live in their own advisory-lock key space (the first of the two int4 keys). */
 const KEY_SPACE = 0x7475_7301; // "tus" 1
+
+/** The database is away: a TUS error in the storage body shape, which the client retries. */
+const UNAVAILABLE = { status_code: 503, body: JSON.stringify(errorBody('storage', new ApiError('service_unavailable', 'The database is unavailable; retry shortly'))) };
 
 export type PgLocker = Locker & { close: () => Promise<void> };
 
 export function pgLocker(opts: { connectionString: string; maxHeld: number; acquireTimeoutMs?: number; log: Logger }): PgLocker {
   const { log } = opts;
   const acquireTimeoutMs = opts.acquireTimeoutMs ?? 30_000;
-  const connections = new pg.Pool({ connectionString: opts.connectionString, max: opts.maxHeld, idleTimeoutMillis: 10_000, application_name: 'pgbase:resumable-locks' });
-  connections.on('error', (err) => log.warn({ error: err.message }, 'resumable lock connection lost'));
+  const connections = new pg.Pool({
+    connectionString: opts.connectionString, max: opts.maxHeld, idleTimeoutMillis: 10_000, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'pgbase:resumable-locks',
+  });
+  const lost = (err: Error) => log.warn({ error: err.message }, 'resumable lock connection lost');
+  // Idle and checked-out connections alike: a lost one must never become an uncaught error.
+  connections.on('error', lost);
+  connections.on('connect', (client) => client.on('error', lost));
   /** This replica's held locks: upload id -> how to ask its request to let go. */
   const held = new Map<string, RequestRelease>();
   let closed = false;
@@ -53,7 +62,9 @@ export function pgLocker(opts: { connectionString: string; maxHeld: number; acqu
     return {
       lock: async (stopSignal: AbortSignal, requestRelease: RequestRelease) => {
         const deadline = Date.now() + acquireTimeoutMs;
-        const c = await connections.connect();
+        const c = await connections.connect().catch(() => {
+          throw UNAVAILABLE;
+        });
         try {
           for (let asked = false; ; ) {
             const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as ok', [KEY_SPACE, id]);
@@ -67,7 +78,7 @@ export function pgLocker(opts: { connectionString: string; maxHeld: number; acqu
           }
         } catch (err) {
           c.release();
-          throw err;
+          throw err === ERRORS.ERR_LOCK_TIMEOUT ? err : UNAVAILABLE;
         }
         client = c;
         held.set(id, requestRelease);

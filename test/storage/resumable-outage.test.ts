@@ -3,7 +3,9 @@
 // HEAD, once the database is back, records the object byte-identical.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { startCluster, type Cluster } from '../helpers/cluster.ts';
@@ -58,9 +60,16 @@ describe('resumable upload across a database outage at the last chunk', () => {
       const patched = await tusRequest('PATCH', location, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, data.subarray(offset, offset + chunk));
       assert.equal(patched.status, 204, patched.body);
     }
-    // The last chunk: the database goes away while its bytes stream in.
+    // The last chunk: the database goes away while its bytes stream in (once
+    // the first of them are on disk, so the request's checks have passed).
+    const version = location.split('/').pop()!;
+    const partial = path.join(p.config.dataDir, 'storage', version.slice(0, 2), version);
+    const whileWriting = async () => {
+      for (let i = 0; i < 200 && !(existsSync(partial) && statSync(partial).size > data.length - chunk); i++) await new Promise((r) => setTimeout(r, 25));
+      await cluster.kill('SIGKILL');
+    };
     const last = await tusRequest('PATCH', location, { 'upload-offset': String(data.length - chunk), 'content-type': 'application/offset+octet-stream' },
-      data.subarray(data.length - chunk), () => cluster.kill('SIGKILL'));
+      data.subarray(data.length - chunk), whileWriting);
     assert.equal(last.status, 503, `the finish waits for the database: ${last.body}`);
     assert.match(last.body, /retry shortly/);
 
