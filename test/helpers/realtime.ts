@@ -2,6 +2,7 @@
 // version, channels awaited until subscribed, and inboxes that wait for what
 // a callback receives.
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
 import type { TestPlatform } from './platform.ts';
 
 export type Vsn = '1.0.0' | '2.0.0';
@@ -73,3 +74,25 @@ export class Inbox<T> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type Frame = { join_ref: string | null; ref: string | null; topic: string; event: string; payload: any };
+
+/** A raw socket speaking vsn 2.0.0 (or 1.0.0), with an inbox of decoded frames. */
+export async function raw(p: TestPlatform, query: string): Promise<{ ws: WebSocket; frames: Inbox<Frame>; binary: Inbox<Buffer>; send: (f: unknown[]) => void; closed: Promise<number> }> {
+  const ws = new WebSocket(`${p.url.replace('http', 'ws')}/realtime/v1/websocket?${query}`);
+  const frames = new Inbox<Frame>();
+  const binary = new Inbox<Buffer>();
+  const v1 = query.includes('vsn=1.0.0');
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return binary.push(data as Buffer);
+    const parsed = JSON.parse(String(data));
+    frames.push(v1 ? parsed : { join_ref: parsed[0], ref: parsed[1], topic: parsed[2], event: parsed[3], payload: parsed[4] });
+  });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const send = (f: unknown[]) => ws.send(JSON.stringify(v1 ? { join_ref: f[0], ref: f[1], topic: f[2], event: f[3], payload: f[4] } : f));
+  return { ws, frames, binary, send, closed };
+}

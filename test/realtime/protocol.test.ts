@@ -9,29 +9,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { signToken } from '../../server/keys.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { client, Inbox, sleep, subscribed, userClient } from '../helpers/realtime.ts';
-
-type Frame = { join_ref: string | null; ref: string | null; topic: string; event: string; payload: any };
-
-/** A raw socket speaking vsn 2.0.0 (or 1.0.0), with an inbox of decoded frames. */
-async function raw(p: TestPlatform, query: string): Promise<{ ws: WebSocket; frames: Inbox<Frame>; binary: Inbox<Buffer>; send: (f: unknown[]) => void; closed: Promise<number> }> {
-  const ws = new WebSocket(`${p.url.replace('http', 'ws')}/realtime/v1/websocket?${query}`);
-  const frames = new Inbox<Frame>();
-  const binary = new Inbox<Buffer>();
-  const v1 = query.includes('vsn=1.0.0');
-  ws.on('message', (data, isBinary) => {
-    if (isBinary) return binary.push(data as Buffer);
-    const parsed = JSON.parse(String(data));
-    frames.push(v1 ? parsed : { join_ref: parsed[0], ref: parsed[1], topic: parsed[2], event: parsed[3], payload: parsed[4] });
-  });
-  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  const send = (f: unknown[]) => ws.send(JSON.stringify(v1 ? { join_ref: f[0], ref: f[1], topic: f[2], event: f[3], payload: f[4] } : f));
-  return { ws, frames, binary, send, closed };
-}
+import { client, Inbox, raw, sleep, subscribed, userClient } from '../helpers/realtime.ts';
 
 /** The HTTP answer to an upgrade that is refused. */
 function refusedUpgrade(p: TestPlatform, query: string): Promise<{ status: number; body: any }> {
