@@ -1,14 +1,15 @@
 // The project API on PORT: one prefix per surface, each behind the key gate,
-// each answering in its own error shape. Surfaces mount their routers here.
+// each answering in the error shape it declares. Surfaces mount their routers here.
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler, errorShape, notFoundHandler, plainShape, type ErrorShape } from './errors.ts';
 import { apiKeyGate, type OpenRoute } from './gateway.ts';
 import { healthHandler, type HealthState } from './health.ts';
 import { baseApp } from './http.ts';
 import { cors } from './cors.ts';
 
-export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[] };
+/** A surface: its prefix, routes, the paths open without a key, and the error body its clients parse. */
+export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape };
 
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
 export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api'] as const;
@@ -21,7 +22,8 @@ export function createApp(opts: { log: Logger; jwtSecret: string; health: Health
     // Several routers may share a prefix (/api holds the database proxy and the AI surface).
     const surfaces = (opts.surfaces ?? []).filter((s) => s.prefix === prefix);
     const handlers = surfaces.flatMap((s) => (s.router ? [s.router] : []));
-    app.use(prefix, apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? [])), ...handlers, notFoundHandler);
+    const shape = surfaces.find((s) => s.errorShape)?.errorShape ?? plainShape;
+    app.use(prefix, errorShape(shape), apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? [])), ...handlers, notFoundHandler);
   }
   app.get('/health', healthHandler(opts.health));
   app.use(notFoundHandler);

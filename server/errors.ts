@@ -1,8 +1,9 @@
 // Every error leaves the server through this module: handlers throw (or pass to
-// next) an ApiError or any other error; one function maps it to a status and a
-// body in the shape of the surface the request is on. Internal causes are
-// logged with the request id, never sent.
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+// next) an ApiError, usually a named one from their surface's catalogue, or any
+// other error; one function maps it to a status and a body in the shape the
+// route declared (ErrorShape). Internal causes are logged with the request id,
+// never sent.
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 
 export type ErrorKind =
   | 'invalid_request'
@@ -45,8 +46,24 @@ export class ApiError extends Error {
   }
 }
 
-/** The surfaces, each with the error body its official client parses. */
-export type Surface = 'auth' | 'rest' | 'storage' | 'realtime' | 'graphql' | 'api' | 'platform' | 'system';
+/**
+ * A surface's error body: what its official client parses. Each surface
+ * declares its own (server/rest/errors.ts, server/auth/errors.ts, ...) when it
+ * is mounted, and a route may declare another for itself: the error handler
+ * reads the one in force from res.locals, never from the URL.
+ */
+export type ErrorShape = (e: ApiError, req: Request, res: Response) => unknown;
+
+/** The plain shape, `{error}` (with `details` when there are some): the control of routes that declare nothing. */
+export const plainShape: ErrorShape = (e) => (e.details === undefined ? { error: e.message } : { error: e.message, details: e.details });
+
+/** Middleware declaring the error shape for the routes after it. */
+export function errorShape(shape: ErrorShape): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.errorShape = shape;
+    next();
+  };
+}
 
 const HTTP_TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
@@ -55,44 +72,18 @@ const HTTP_TITLES: Record<number, string> = {
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export function surfaceOf(path: string): Surface {
-  if (path.startsWith('/auth/v1')) return 'auth';
-  if (path.startsWith('/rest/v1')) return 'rest';
-  if (path.startsWith('/storage/v1')) return 'storage';
-  if (path.startsWith('/realtime/v1')) return 'realtime';
-  if (path.startsWith('/graphql/v1')) return 'graphql';
-  if (path.startsWith('/api/platform')) return 'platform';
-  if (path.startsWith('/api/')) return 'api';
-  return 'system';
+/** The standard reason phrase of a status, for shapes that carry one. */
+export function httpTitle(status: number): string | undefined {
+  return HTTP_TITLES[status];
 }
 
-/** GoTrue's response API version: clients that send it get {code: <error code>, msg}. */
-export const AUTH_API_VERSION = '2024-01-01';
-
-export function errorBody(surface: Surface, e: ApiError, authApiVersion?: string): unknown {
-  switch (surface) {
-    case 'auth': {
-      // GoTrue: {code: <status>, error_code, msg}; from API version 2024-01-01 on, {code: <error code>, msg}.
-      const errorCode = e.code ?? e.kind;
-      const body: Record<string, unknown> =
-        authApiVersion && authApiVersion >= AUTH_API_VERSION ? { code: errorCode, msg: e.message } : { code: e.status, error_code: errorCode, msg: e.message };
-      if (e.details !== undefined && typeof e.details === 'object') Object.assign(body, e.details);
-      return body;
-    }
-    case 'rest': // PostgREST: {code, message, details, hint} plus the spec's kind
-      return { code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind === 'forbidden' ? 'rls_denied' : e.kind };
-    case 'storage': // Supabase Storage: {statusCode, error, message}, statusCode as a string
-      return { statusCode: String(e.status), error: e.code ?? HTTP_TITLES[e.status] ?? 'Error', message: e.message };
-    case 'graphql':
-      return { errors: [{ message: e.message, extensions: { code: e.code ?? e.kind } }] };
-    case 'realtime':
-      return { error: e.kind, message: e.message };
-    case 'platform': // the spec: code unauthorized on 401
-      return { code: e.code ?? e.kind, message: e.message };
-    case 'api':
-    case 'system':
-      return e.details === undefined ? { error: e.message } : { error: e.message, details: e.details };
-  }
+/**
+ * One named error of a surface's catalogue: its status, code and message in
+ * one place, the kind derived from the status unless given.
+ */
+export function apiError(status: number, code: string | undefined, message: string, opts: { kind?: ErrorKind; details?: unknown; cause?: unknown } = {}): ApiError {
+  const kind = opts.kind ?? KIND_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
+  return new ApiError(kind, message, { status, ...(code === undefined ? {} : { code }), details: opts.details, cause: opts.cause });
 }
 
 // Connection-level failures: the database is down or restarting. These become a
@@ -173,23 +164,17 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal', 'Internal server error', { cause: err });
 }
 
-export function sendError(req: Request, res: Parameters<RequestHandler>[1], err: unknown): void {
-  const apiError = toApiError(err);
+export function sendError(req: Request, res: Response, err: unknown): void {
+  const e = toApiError(err);
   const log = (req as Request & { log?: { error: (o: object, m: string) => void; warn: (o: object, m: string) => void } }).log;
-  if (apiError.status >= 500) log?.error({ err: apiError.cause ?? err }, apiError.message);
+  if (e.status >= 500) log?.error({ err: e.cause ?? err }, e.message);
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  if (apiError.status === 503) res.setHeader('Retry-After', '1');
-  const surface = surfaceOf(req.originalUrl);
-  let version: string | undefined;
-  if (surface === 'auth') {
-    const asked = req.headers['x-supabase-api-version'];
-    version = typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : undefined;
-    if (version && version >= AUTH_API_VERSION) res.setHeader('X-Supabase-Api-Version', AUTH_API_VERSION);
-  }
-  res.status(apiError.status).json(errorBody(surface, apiError, version));
+  if (e.status === 503) res.setHeader('Retry-After', '1');
+  const shape = (res.locals.errorShape as ErrorShape | undefined) ?? plainShape;
+  res.status(e.status).json(shape(e, req, res));
 }
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => sendError(req, res, err);

@@ -20,6 +20,12 @@ import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
 import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
+import { authShape } from './auth/errors.ts';
+import { plainShape } from './errors.ts';
+import { graphqlShape } from './graphql/errors.ts';
+import { realtimeShape } from './realtime/errors.ts';
+import { restShape } from './rest/errors.ts';
+import { storageShape } from './storage/errors.ts';
 import { openStorageStores } from './storage/stores.ts';
 import { realtimeService, type RealtimeService } from './realtime/index.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
@@ -121,12 +127,12 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
     const surfaces: Surface[] = [
-      { prefix: '/graphql/v1', router: graphqlRouter },
-      { prefix: '/auth/v1', router: auth.router, open: auth.open },
-      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }) },
-      { prefix: '/storage/v1', router: storage.router, open: storage.open },
-      { prefix: '/realtime/v1', router: realtime.router },
-      { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }) },
+      { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
+      { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },
+      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }), errorShape: restShape },
+      { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
+      { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
+      { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
       ...(opts.surfaces ?? []),
     ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);

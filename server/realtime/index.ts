@@ -13,7 +13,8 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config.ts';
-import { ApiError, errorBody } from '../errors.ts';
+import { ApiError } from '../errors.ts';
+import { realtimeBody } from './errors.ts';
 import { verifyToken } from '../keys.ts';
 import { redactUrl } from '../log.ts';
 import { fromRelay, RealtimeBus } from './bus.ts';
@@ -91,7 +92,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
   let stopping: Promise<void> | undefined;
 
   function refuse(socket: Duplex, status: number, kind: ConstructorParameters<typeof ApiError>[0], message: string, code?: string): void {
-    const body = JSON.stringify(errorBody('realtime', new ApiError(kind, message, code ? { status, code } : { status })));
+    const body = JSON.stringify(realtimeBody(new ApiError(kind, message, code ? { status, code } : { status })));
     const reason = status === 400 ? 'Bad Request' : status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Service Unavailable';
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }

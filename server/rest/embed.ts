@@ -7,7 +7,7 @@
 // `!inner` keeps only parents that have a match; `...rel(cols)` spreads a
 // to-one relation's columns into the parent; rel.col=..., rel.order=...,
 // rel.limit=... scope filters, ordering and paging to the embedded rows.
-import { ApiError } from '../errors.ts';
+import { restErrors } from './errors.ts';
 import type { Condition, EmbedItem, Logic, OrderTerm, SelectItem } from './grammar.ts';
 import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
 import { columnSql, ident, logicSql, orderSql, type Params } from './sql.ts';
@@ -77,12 +77,10 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     }
   }
   if (found.length === 0) {
-    throw new ApiError('invalid_request', `Could not find a relationship between '${parent.name}' and '${item.name}' in the schema cache`, { code: 'PGRST200' });
+    throw restErrors.noRelationship(parent.name, item.name);
   }
   if (found.length > 1) {
-    throw new ApiError('invalid_request', `Could not embed because more than one relationship was found for '${parent.name}' and '${item.name}'`, {
-      status: 300, code: 'PGRST201', details: found.map((r) => r.describe).join('; '),
-    });
+    throw restErrors.ambiguousRelationship(parent.name, item.name, found.map((r) => r.describe).join('; '));
   }
   return found[0]!;
 }
@@ -125,7 +123,7 @@ function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: str
   if (item.join === 'inner') out.inner.push(`exists (select 1 from ${from}${where})`);
 
   if (item.spread) {
-    if (!toOne) throw new ApiError('invalid_request', `A spread ("...${item.name}") needs a to-one relationship`, { code: 'PGRST119' });
+    if (!toOne) throw restErrors.spreadNeedsToOne(item.name);
     const cols = childSelect.columns.flatMap((c) =>
       c.name === null ? r.target.columns.map((col) => ({ expr: `${child}.${ident(col.name)}`, name: col.name })) : [c as { expr: string; name: string }],
     );

@@ -4,7 +4,7 @@
 //   or=(...), and=(...), not.or=(...)            nested logic
 //   order=col.desc.nullslast,...   limit=   offset=
 // Anything that does not parse is a 400 PGRST100 naming the part.
-import { ApiError } from '../errors.ts';
+import { restErrors } from './errors.ts';
 
 export type Field = { name: string; json: Array<{ arrow: '->' | '->>'; key: string }> };
 export type EmbedItem = { kind: 'embed'; alias: string | null; name: string; hint: string | null; join: 'inner' | 'left' | null; spread: boolean; select: SelectItem[] };
@@ -19,9 +19,7 @@ export type OrderTerm = { field: Field; dir: 'asc' | 'desc' | null; nulls: 'firs
 
 export const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns', 'and', 'or', 'not.and', 'not.or']);
 
-export function grammarError(message: string, details: string | null = null): ApiError {
-  return new ApiError('invalid_request', message, { code: 'PGRST100', details });
-}
+const grammarError = restErrors.grammar;
 
 /** Splits on a separator at nesting depth 0, honouring parentheses and double quotes. */
 export function splitTop(input: string, sep = ','): string[] {

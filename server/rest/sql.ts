@@ -3,8 +3,8 @@
 // Postgres infers it from the column); casts and operators come from fixed
 // lists. No input reaches SQL text.
 import type { Condition, Field, Logic, OrderTerm, SelectItem } from './grammar.ts';
-import { grammarError, splitTop } from './grammar.ts';
-import { ApiError } from '../errors.ts';
+import { splitTop } from './grammar.ts';
+import { restErrors } from './errors.ts';
 
 export class Params {
   readonly values: unknown[] = [];
@@ -53,7 +53,7 @@ export function selectSql(items: SelectItem[], params: Params): string {
   return items
     .map((item) => {
       if (item.kind === 'star') return '*';
-      if (item.kind === 'embed') throw new ApiError('invalid_request', `embedding ("${item.name}") is supported on reads only`, { code: 'PGRST100' });
+      if (item.kind === 'embed') throw restErrors.embedOnWrite(item.name);
       const { expr, name } = columnSql(item, params);
       return `${expr} as ${ident(name)}`;
     })
@@ -63,7 +63,7 @@ export function selectSql(items: SelectItem[], params: Params): string {
 /** `(a,b,"c,d")` or `{a,b}` into its items. */
 function listItems(value: string, open: string, close: string): string[] {
   const v = value.trim();
-  if (!v.startsWith(open) || !v.endsWith(close)) throw grammarError(`"${value}": expected a list in ${open}${close}`);
+  if (!v.startsWith(open) || !v.endsWith(close)) throw restErrors.grammar(`"${value}": expected a list in ${open}${close}`);
   const inner = v.slice(1, -1);
   if (inner.trim() === '') return [];
   return splitTop(inner).map((s) => {

@@ -15,7 +15,8 @@ import type { Request, RequestHandler } from 'express';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { ApiError, errorBody, toApiError } from '../errors.ts';
+import { ApiError, toApiError } from '../errors.ts';
+import { storageBody } from './errors.ts';
 import { SERVICE, type CallAs, type Caller } from './calls.ts';
 import type { Backend } from './backend.ts';
 import { cacheControlOf } from './object-meta.ts';
@@ -119,7 +120,7 @@ export type ResumableDeps = {
 /** The tus error a hook throws: the storage error body, as JSON. */
 function tusError(err: unknown): { status_code: number; body: string } {
   const e = toApiError(err);
-  return { status_code: e.status, body: JSON.stringify(errorBody('storage', e)) };
+  return { status_code: e.status, body: JSON.stringify(storageBody(e)) };
 }
 
 export function resumableRoutes({ resumable, locker, backend, callAs, maxSize, expirySeconds, trustProxy, log }: ResumableDeps): RequestHandler {

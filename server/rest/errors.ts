@@ -1,0 +1,32 @@
+// Row REST's errors: PostgREST's body and its named errors (PGRST codes), in
+// one place. Database errors are mapped by SQLSTATE in server/errors.ts.
+import { apiError, type ErrorShape } from '../errors.ts';
+
+/** PostgREST's body, `{code, message, details, hint}`, plus the spec's `error` kind. */
+export const restShape: ErrorShape = (e) => ({
+  code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind === 'forbidden' ? 'rls_denied' : e.kind,
+});
+
+const rowsDetail = (rows: number) => `The result contains ${rows} rows`;
+
+export const restErrors = {
+  grammar: (message: string, details: string | null = null) => apiError(400, 'PGRST100', message, { details }),
+  noRoute: (method: string, path: string) => apiError(400, 'PGRST100', `No route for ${method} ${path}`),
+  bothHeadersRequired: () => apiError(401, 'PGRST301', 'Both apikey and Authorization headers are required'),
+  schemaNotExposed: (exposed: string[]) => apiError(406, 'PGRST106', `The schema must be one of the following: ${exposed.join(', ')}`),
+  tableNotFound: (schema: string, name: string) => apiError(404, 'PGRST205', `Could not find the table '${schema}.${name}' in the schema cache`),
+  functionNotFound: (schema: string, name: string, args: string[]) => apiError(404, 'PGRST202', `Could not find the function ${schema}.${name}(${args.join(', ')}) in the schema cache`),
+  volatileByGet: (schema: string, name: string) => apiError(405, 'PGRST101', `${schema}.${name} is volatile: call it with POST`),
+  notOneRow: (rows: number) => apiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', { details: rowsDetail(rows) }),
+  columnNotFound: (column: string, table: string) => apiError(400, 'PGRST204', `Could not find the '${column}' column of '${table}' in the schema cache`),
+  bodyNotRows: () => apiError(400, 'PGRST102', 'The request body must be a JSON object or an array of objects'),
+  bodyNotObject: () => apiError(400, 'PGRST102', 'The request body must be a JSON object'),
+  nothingToUpdate: () => apiError(400, 'PGRST102', 'The request body has no columns to update'),
+  upsertWithoutKey: () => apiError(400, 'PGRST100', 'An upsert needs on_conflict or a primary key'),
+  maxAffected: (affected: number) => apiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', { details: `The query affects ${affected} rows` }),
+  embedOnWrite: (name: string) => apiError(400, 'PGRST100', `embedding ("${name}") is supported on reads only`),
+  noRelationship: (parent: string, child: string) => apiError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${child}' in the schema cache`),
+  ambiguousRelationship: (parent: string, child: string, details: unknown) =>
+    apiError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${child}'`, { details, kind: 'invalid_request' }),
+  spreadNeedsToOne: (name: string) => apiError(400, 'PGRST119', `A spread ("...${name}") needs a to-one relationship`),
+};

@@ -1,0 +1,65 @@
+// Stage 3: a planned statement run as the caller, in one transaction whose
+// role and claims are set as PostgREST sets them, so grants and RLS decide.
+// One round trip where the statement is the whole request (db/pipeline.ts);
+// a real transaction where something must be able to undo it or ask more
+// (Prefer: tx=rollback, max-affected, planned counts). Database errors are
+// mapped here, once.
+import type { Request } from 'express';
+import type pg from 'pg';
+import { asRole } from '../../db/as-role.ts';
+import { queryAsRole } from '../../db/pipeline.ts';
+import { fromPostgresError } from '../errors.ts';
+import { restErrors } from './errors.ts';
+import type { Page, ReadPlan, Statement } from './plan.ts';
+import { contextOf, preferences } from './request.ts';
+
+export type Queries = ReturnType<typeof queries>;
+
+export function queries(pool: pg.Pool) {
+  /** A transaction as the caller; rolled back at the end when Prefer: tx=rollback. */
+  const transaction = async <T>(req: Request, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    try {
+      return await asRole(pool, contextOf(req), fn, { rollback: preferences(req).tx === 'rollback' });
+    } catch (err) {
+      throw fromPostgresError(err, req.auth!.role);
+    }
+  };
+
+  /** A request that is one statement: one round trip, unless tx=rollback asks for a transaction. */
+  const one = async <R>(req: Request, { sql, values }: Statement): Promise<R[]> => {
+    if (preferences(req).tx === 'rollback') return (await transaction(req, (c) => c.query<R & pg.QueryResultRow>(sql, values))).rows;
+    try {
+      return await queryAsRole<R>(pool, contextOf(req), sql, values);
+    } catch (err) {
+      throw fromPostgresError(err, req.auth!.role);
+    }
+  };
+
+  /** A page of rows; with a planned or estimated count, the planner's estimate in the same transaction. */
+  const read = async (req: Request, plan: ReadPlan): Promise<Page> => {
+    if (!plan.explain) return (await one<Page>(req, plan))[0]!;
+    const explain = plan.explain;
+    return transaction(req, async (c) => {
+      const counted = (await c.query<Page>(plan.sql, plan.values)).rows[0]!;
+      if (counted.total === null || counted.total > plan.estimateAbove) {
+        const { rows } = await c.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(explain.sql, explain.values);
+        counted.total = rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+      }
+      return counted;
+    });
+  };
+
+  /** A write: one round trip, or a transaction when max-affected (handling=strict) must be able to undo it. */
+  const write = async (req: Request, statement: Statement): Promise<{ body: string; affected: number }> => {
+    const prefer = preferences(req);
+    if (prefer.handling !== 'strict' || prefer.maxAffected === undefined) return (await one<{ body: string; affected: number }>(req, statement))[0]!;
+    const limit = prefer.maxAffected;
+    return transaction(req, async (c) => {
+      const result = (await c.query<{ body: string; affected: number }>(statement.sql, statement.values)).rows[0]!;
+      if (result.affected > limit) throw restErrors.maxAffected(result.affected);
+      return result;
+    });
+  };
+
+  return { one, read, write };
+}
