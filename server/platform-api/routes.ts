@@ -10,7 +10,8 @@ import type { Config } from '../config.ts';
 import { ApiError, route } from '../errors.ts';
 import { bearerOf } from '../gateway.ts';
 import { verifyPlatformToken, type Keys } from '../keys.ts';
-import { objectName, type StorageService } from '../storage/routes.ts';
+import { objectName } from '../storage/request.ts';
+import type { StorageService } from '../storage/routes.ts';
 
 export function platformRoutes({ config, keys, pool, storage }: { config: Config; keys: Keys; pool: pg.Pool; storage: StorageService }): Router {
   const router = express.Router();

@@ -8,7 +8,7 @@ import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../errors.ts';
+import { storageErrors } from './errors.ts';
 
 export type Written = { size: number; etag: string };
 
@@ -46,7 +46,7 @@ export class Meter extends Transform {
   /** Counts one chunk; throws once the total passes the limit. */
   count(chunk: Buffer): void {
     this.size += chunk.length;
-    if (this.size > this.limit) throw new ApiError('payload_too_large', 'The object exceeded the maximum allowed size', { code: 'Payload too large' });
+    if (this.size > this.limit) throw storageErrors.tooLarge();
     this.hash.update(chunk);
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {

@@ -4,7 +4,8 @@
 // uploads and image rendering.
 import type pg from 'pg';
 import { queryAsRole } from '../../db/pipeline.ts';
-import { ApiError, fromPostgresError } from '../errors.ts';
+import { fromPostgresError, type ApiError } from '../errors.ts';
+import { storageErrors } from './errors.ts';
 import type { Claims } from '../keys.ts';
 
 export type Caller = { role: string; claims: Claims; method?: string; path?: string };
@@ -15,7 +16,7 @@ export const SERVICE: Caller = { role: 'service_role', claims: { role: 'service_
 export function storageError(err: unknown, role: string): ApiError {
   const mapped = fromPostgresError(err, role);
   // Row-level security refusals read as Supabase Storage words them.
-  if (mapped.code === '42501') return new ApiError(mapped.kind, 'new row violates row-level security policy', { status: 403, code: 'Unauthorized', cause: err });
+  if (mapped.code === '42501') return storageErrors.rlsDenied(err);
   return mapped;
 }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import sharp, { type Metadata } from 'sharp';
-import { ApiError } from '../errors.ts';
+import { storageErrors } from './errors.ts';
 import type { Backend } from './backend.ts';
 
 export type ImageLimits = {
@@ -28,9 +28,7 @@ const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 const INPUT_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff', 'heif']);
 const TYPES: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
 
-function bad(message: string): ApiError {
-  return new ApiError('invalid_request', message, { code: 'InvalidRequest' });
-}
+const bad = storageErrors.transform;
 
 /**
  * Transform options from a query string or a signed token's `transformations`
@@ -96,7 +94,7 @@ export function imageRenderer(backend: Backend, limits: ImageLimits) {
   const cache = limits.cacheBytes > 0 ? new VariantCache(limits.cacheBytes) : undefined;
 
   const render = async (source: RenderSource, t: Transform): Promise<{ body: Buffer; type: string }> => {
-    if (source.size > MAX_SOURCE_BYTES) throw new ApiError('invalid_request', `Images larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB are not transformed`, { status: 422, code: 'InvalidImage' });
+    if (source.size > MAX_SOURCE_BYTES) throw storageErrors.sourceTooLarge(MAX_SOURCE_BYTES / 1024 / 1024);
     // A local file is handed to sharp by path (libvips reads it directly, as fast
     // as from memory); other backends' bytes are read into memory first.
     let input: Buffer | string;
@@ -110,11 +108,11 @@ export function imageRenderer(backend: Backend, limits: ImageLimits) {
     try {
       meta = await sharp(input).metadata();
     } catch {
-      throw new ApiError('invalid_request', 'The object is not an image that can be transformed', { status: 422, code: 'InvalidImage' });
+      throw storageErrors.notAnImage();
     }
-    if (!meta.format || !INPUT_FORMATS.has(meta.format)) throw new ApiError('invalid_request', `Images of format ${meta.format ?? 'unknown'} are not transformed`, { status: 422, code: 'InvalidImage' });
+    if (!meta.format || !INPUT_FORMATS.has(meta.format)) throw storageErrors.formatNotTransformed(meta.format ?? 'unknown');
     if ((meta.width ?? 0) * (meta.height ?? 0) > limits.maxInputPixels) {
-      throw new ApiError('invalid_request', `The source image has more than ${limits.maxInputPixels} pixels`, { status: 422, code: 'InvalidImage' });
+      throw storageErrors.tooManyPixels(limits.maxInputPixels);
     }
     // `origin` keeps the source's format where browsers show it; TIFF becomes PNG, HEIF/AVIF WebP.
     const outFormat = t.format !== 'origin' ? t.format : meta.format === 'jpeg' || meta.format === 'png' || meta.format === 'webp' || meta.format === 'gif' ? meta.format : meta.format === 'heif' ? 'webp' : 'png';
@@ -132,10 +130,10 @@ export function imageRenderer(backend: Backend, limits: ImageLimits) {
     try {
       body = await img.toBuffer();
     } catch (err) {
-      throw new ApiError('invalid_request', `The image could not be transformed: ${(err as Error).message}`, { status: 422, code: 'InvalidImage' });
+      throw storageErrors.transformFailed((err as Error).message);
     }
     if (body.length > limits.maxOutputBytes) {
-      throw new ApiError('invalid_request', `The rendered image is larger than ${limits.maxOutputBytes} bytes; ask for a smaller size or quality`, { status: 422, code: 'InvalidImage' });
+      throw storageErrors.renderTooLarge(limits.maxOutputBytes);
     }
     return { body, type: TYPES[outFormat]! };
   };

@@ -9,15 +9,14 @@ import type { Lock, Locker, RequestRelease } from '@tus/utils';
 import { ERRORS } from '@tus/utils';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { ApiError } from '../errors.ts';
-import { storageBody } from './errors.ts';
+import { storageBody, storageErrors } from './errors.ts';
 
 const CHANNEL = 'storage_resumable_release';
 /** Locks of uploads live in their own advisory-lock key space (the first of the two int4 keys). */
 const KEY_SPACE = 0x7475_7301; // "tus" 1
 
 /** The database is away: a TUS error in the storage body shape, which the client retries. */
-const UNAVAILABLE = { status_code: 503, body: JSON.stringify(storageBody(new ApiError('service_unavailable', 'The database is unavailable; retry shortly'))) };
+const UNAVAILABLE = { status_code: 503, body: JSON.stringify(storageBody(storageErrors.databaseUnavailable())) };
 
 export type PgLocker = Locker & { close: () => Promise<void> };
 

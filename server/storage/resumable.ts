@@ -15,8 +15,8 @@ import type { Request, RequestHandler } from 'express';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { ApiError, toApiError } from '../errors.ts';
-import { storageBody } from './errors.ts';
+import { toApiError } from '../errors.ts';
+import { storageBody, storageErrors } from './errors.ts';
 import { SERVICE, type CallAs, type Caller } from './calls.ts';
 import type { Backend } from './backend.ts';
 import { cacheControlOf } from './object-meta.ts';
@@ -128,7 +128,7 @@ export function resumableRoutes({ resumable, locker, backend, callAs, maxSize, e
   // The Express request behind srvx's web request: its `auth` is the gateway's verdict.
   const callerOf = (req: unknown): Caller => {
     const node = (req as { runtime?: { node?: { req?: Request } } }).runtime?.node?.req;
-    if (!node?.auth) throw new ApiError('unauthorized', 'Missing authorization', { status: 401 });
+    if (!node?.auth) throw storageErrors.missingAuthorization();
     return { role: node.auth.role, claims: node.auth.claims, method: node.method, path: node.path };
   };
 
@@ -154,14 +154,14 @@ export function resumableRoutes({ resumable, locker, backend, callAs, maxSize, e
     onUploadCreate: async (req, upload) => {
       try {
         const m = upload.metadata ?? {};
-        if (!m.bucketName || !m.objectName) throw new ApiError('invalid_request', 'Upload-Metadata must have bucketName and objectName', { code: 'InvalidRequest' });
+        if (!m.bucketName || !m.objectName) throw storageErrors.tusMetadata();
         const cacheControl = cacheControlOf(m.cacheControl ?? undefined);
         let userMetadata: string | null = null;
         if (m.metadata) {
           try {
             userMetadata = JSON.stringify(JSON.parse(m.metadata));
           } catch {
-            throw new ApiError('invalid_request', 'Upload-Metadata metadata must be JSON', { code: 'InvalidRequest' });
+            throw storageErrors.tusMetadataNotJson();
           }
         }
         const upsert = req.headers.get('x-upsert') === 'true';

@@ -6,7 +6,7 @@
 // `jti` that storage.put_signed_object spends once.
 import { createHmac, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { ApiError } from '../errors.ts';
+import { storageErrors } from './errors.ts';
 
 /** The route a token was minted for; a token works on that route only. */
 export type SignedOperation = 'object' | 'render' | 'upload';
@@ -44,14 +44,14 @@ export function signedUrls(jwtSecret: string): SignedUrls {
         .sign(key);
     },
     verify: async (op, token, bucket, name) => {
-      if (typeof token !== 'string' || !token) throw new ApiError('invalid_request', 'Missing token', { code: 'InvalidJWT' });
+      if (typeof token !== 'string' || !token) throw storageErrors.missingToken();
       let claims: SignedClaims;
       try {
         claims = (await jwtVerify(token, key, { algorithms: [ALGORITHM], audience: audience(op) })).payload as unknown as SignedClaims;
       } catch (err) {
-        throw new ApiError('invalid_request', err instanceof joseErrors.JWTExpired ? 'jwt expired' : 'invalid signature', { code: 'InvalidJWT' });
+        throw storageErrors.badToken(err instanceof joseErrors.JWTExpired);
       }
-      if (claims.url !== `${bucket}/${name}`) throw new ApiError('invalid_request', 'The token does not match this object', { code: 'InvalidSignature' });
+      if (claims.url !== `${bucket}/${name}`) throw storageErrors.tokenForOtherObject();
       return claims;
     },
   };
