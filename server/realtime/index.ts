@@ -20,6 +20,7 @@ import { redactUrl } from '../log.ts';
 import { fromRelay, RealtimeBus } from './bus.ts';
 import { ChangeRouter } from './changes.ts';
 import { Connection, type RealtimeContext } from './connection.ts';
+import { realtimeStore } from './store.ts';
 import { Hub, type Broadcast } from './hub.ts';
 import { VSNS, type Vsn } from './protocol.ts';
 
@@ -73,8 +74,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
 
   const ctx: RealtimeContext = {
     hub, publish, nodeId,
-    adminPool: opts.adminPool,
-    requestPool: opts.requestPool,
+    store: realtimeStore({ adminPool: opts.adminPool, requestPool: opts.requestPool, nodeId }),
     jwtSecret: opts.jwtSecret,
     limits: {
       maxChannels: config.REALTIME_MAX_CHANNELS_PER_SOCKET,
