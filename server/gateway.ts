@@ -4,7 +4,7 @@
 // must verify too and then decides the role. Surfaces add their own rules
 // (REST wants both headers, admin routes want service_role, ...) on top.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError } from './errors.ts';
+import { apiError } from './errors.ts';
 import { verifyToken, type Claims } from './keys.ts';
 
 export type RequestAuth = {
@@ -33,22 +33,29 @@ export function bearerOf(req: Request): string | undefined {
   return match ? match[1]!.trim() : undefined;
 }
 
+/** The gate's named errors, in whatever shape the surface declared. */
+export const gateErrors = {
+  noApiKey: () => apiError(401, 'no_api_key', 'No API key found in request'),
+  badApiKey: (expired: boolean) => apiError(401, 'invalid_api_key', expired ? 'API key has expired' : 'Invalid API key'),
+  badJwt: (expired: boolean) => apiError(401, expired ? 'jwt_expired' : 'bad_jwt', expired ? 'JWT expired' : 'Invalid JWT'),
+};
+
 export function apiKeyGate(secret: string, open: OpenRoute[] = []): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (open.some((isOpen) => isOpen(req))) return next();
     // The header first: reading req.query parses the query string.
     const header = req.headers.apikey;
     const apikey = typeof header === 'string' ? header : typeof req.query.apikey === 'string' ? req.query.apikey : undefined;
-    if (!apikey) return next(new ApiError('unauthorized', 'No API key found in request', { code: 'no_api_key' }));
+    if (!apikey) return next(gateErrors.noApiKey());
     void (async () => {
       const key = await verifyToken(secret, apikey);
-      if (!key.ok) throw new ApiError('unauthorized', key.reason === 'expired' ? 'API key has expired' : 'Invalid API key', { code: 'invalid_api_key' });
+      if (!key.ok) throw gateErrors.badApiKey(key.reason === 'expired');
       const bearer = bearerOf(req);
       let claims = key.claims;
       if (bearer !== undefined && bearer !== apikey) {
         const token = await verifyToken(secret, bearer);
         if (!token.ok) {
-          throw new ApiError('unauthorized', token.reason === 'expired' ? 'JWT expired' : 'Invalid JWT', { code: token.reason === 'expired' ? 'jwt_expired' : 'bad_jwt' });
+          throw gateErrors.badJwt(token.reason === 'expired');
         }
         claims = token.claims;
       }

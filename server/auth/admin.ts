@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { parse } from './parse.ts';
-import { ApiError, route } from '../errors.ts';
+import { route } from '../errors.ts';
+import { authErrors } from './errors.ts';
 import { verifyLink } from '../../worker/tasks/auth-mail.ts';
 import { allowedRedirect } from './redirect.ts';
 
@@ -17,13 +18,13 @@ export function parseBanDuration(value: string | null | undefined): number | nul
   if (value === 'none') return 0;
   const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== value) {
-    throw new ApiError('invalid_request', 'ban_duration: time: invalid duration ' + JSON.stringify(value), { code: 'validation_failed' });
+    throw authErrors.badBanDuration(value);
   }
   return Math.ceil(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0));
 }
 
 function requireAdmin(req: Request): void {
-  if (req.auth?.role !== 'service_role') throw new ApiError('forbidden', 'User not allowed', { code: 'not_admin' });
+  if (req.auth?.role !== 'service_role') throw authErrors.notAdmin();
 }
 
 const uuid = z.string().uuid();
@@ -99,7 +100,7 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
     route(async (req, res) => {
       const id = parse(uuid, req.params.id);
       const { rows } = await pool.query<{ user: unknown }>('select auth.user_json(u) as user from auth.users u where u.id = $1 and u.deleted_at is null', [id]);
-      if (rows.length === 0) throw new ApiError('not_found', 'User not found', { code: 'user_not_found' });
+      if (rows.length === 0) throw authErrors.userNotFound();
       res.json(rows[0]!.user);
     }),
   );

@@ -4,7 +4,7 @@
 // provider's siteverify endpoint before the request does anything.
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import { authErrors } from './errors.ts';
 
 const VERIFY_URLS = {
   hcaptcha: 'https://hcaptcha.com/siteverify',
@@ -19,7 +19,7 @@ export function captchaCheck(config: Config): RequestHandler {
     const body = (req.body ?? {}) as Record<string, { captcha_token?: unknown } | undefined>;
     const token = body.gotrue_meta_security?.captcha_token ?? body.auth_meta_security?.captcha_token;
     if (typeof token !== 'string' || token === '') {
-      next(new ApiError('invalid_request', 'captcha protection: request disallowed (no captcha response (captcha_token) found in request)', { code: 'captcha_failed' }));
+      next(authErrors.captchaMissing());
       return;
     }
     const form = new URLSearchParams({ secret: config.AUTH_CAPTCHA_SECRET!, response: token, remoteip: req.ip ?? '' });
@@ -28,8 +28,8 @@ export function captchaCheck(config: Config): RequestHandler {
         const verdict = (await res.json().catch(() => ({}))) as { success?: boolean; 'error-codes'?: string[] };
         if (verdict.success === true) return next();
         const reasons = verdict['error-codes']?.join(', ') || `verifier answered ${res.status}`;
-        next(new ApiError('invalid_request', `captcha protection: request disallowed (${reasons})`, { code: 'captcha_failed' }));
+        next(authErrors.captchaRefused(reasons));
       })
-      .catch(() => next(new ApiError('service_unavailable', 'captcha verification is unavailable; retry shortly', { code: 'captcha_failed' })));
+      .catch(() => next(authErrors.captchaUnavailable()));
   };
 }

@@ -1,6 +1,6 @@
 // The identity service's error body, as GoTrue writes it and supabase-js's
 // auth client parses it.
-import type { ErrorShape } from '../errors.ts';
+import { apiError, type ErrorShape } from '../errors.ts';
 
 /** GoTrue's response API version: clients that send it get {code: <error code>, msg}. */
 export const AUTH_API_VERSION = '2024-01-01';
@@ -15,4 +15,39 @@ export const authShape: ErrorShape = (e, req, res) => {
   const body: Record<string, unknown> = current ? { code: errorCode, msg: e.message } : { code: e.status, error_code: errorCode, msg: e.message };
   if (e.details !== undefined && typeof e.details === 'object') Object.assign(body, e.details);
   return body;
+};
+
+const validation = (message: string) => apiError(400, 'validation_failed', message);
+
+/** The identity service's named errors, with GoTrue's codes. */
+export const authErrors = {
+  validation,
+  emailOrPhoneRequired: () => validation('An email address or phone number is required'),
+  badBanDuration: (value: unknown) => validation('ban_duration: time: invalid duration ' + JSON.stringify(value)),
+  notAdmin: () => apiError(403, 'not_admin', 'User not allowed'),
+  userNotFound: () => apiError(404, 'user_not_found', 'User not found'),
+  captchaMissing: () => apiError(400, 'captcha_failed', 'captcha protection: request disallowed (no captcha response (captcha_token) found in request)'),
+  captchaRefused: (reasons: string) => apiError(400, 'captcha_failed', `captcha protection: request disallowed (${reasons})`),
+  captchaUnavailable: () => apiError(503, 'captcha_failed', 'captcha verification is unavailable; retry shortly'),
+  sessionRequired: () => apiError(401, 'no_authorization', 'This endpoint requires a session (session_id claim)'),
+  bearerRequired: () => apiError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
+  totpOnly: () => apiError(422, 'mfa_totp_enroll_not_enabled', 'factor_type must be totp (phone and webauthn are not enabled)'),
+  factorNotFound: () => apiError(404, 'mfa_factor_not_found', 'Factor not found'),
+  challengeCodeRequired: () => validation('challenge_id and a 6-digit code are required'),
+  badTotp: () => apiError(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
+  providerNotSupported: () => validation('Unsupported provider: provider is not supported'),
+  providerNotEnabled: () => validation('Unsupported provider: provider is not enabled'),
+  badOAuthState: () => apiError(400, 'bad_oauth_state', 'OAuth state is missing, expired or was not issued by this server'),
+  providerDenied: (message: string) => apiError(403, 'provider_denied', message),
+  noProviderUser: () => apiError(400, 'bad_oauth_callback', 'The provider returned no user id'),
+  oauthFailed: () => apiError(400, 'bad_oauth_callback', 'The provider sign-in could not be completed'),
+  rateLimited: (code: string, message: string) => apiError(429, code, message),
+  passwordTooShort: (min: number) =>
+    apiError(422, 'weak_password', `Password should be at least ${min} characters.`, { details: { weak_password: { reasons: ['length'] } } }),
+  passwordTooLong: () => apiError(422, 'weak_password', 'Password cannot be longer than 72 characters', { details: { weak_password: { reasons: ['length'] } } }),
+  phoneProviderDisabled: () => apiError(400, 'phone_provider_disabled', 'Unsupported phone provider'),
+  signupDisabled: () => apiError(403, 'signup_disabled', 'Signups not allowed for this instance'),
+  refreshTokenUsed: () => apiError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
+  unsupportedGrant: (grant: unknown) => apiError(400, 'unsupported_grant_type', `Unsupported grant type ${JSON.stringify(grant ?? '')}`),
+  logoutScope: (scope: string) => validation(`Unsupported logout scope "${scope}"`),
 };

@@ -6,14 +6,15 @@ import QRCode from 'qrcode';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { ApiError, route } from '../errors.ts';
+import { route } from '../errors.ts';
+import { authErrors } from './errors.ts';
 import type { Keys } from '../keys.ts';
 import { currentUser, sessionBody, type SessionRow } from './session.ts';
 
 /** MFA acts on a session: the bearer token must carry one. */
 function signedIn(req: Request): { id: string; sessionId: string; email: string } {
   const user = currentUser(req);
-  if (!user.sessionId) throw new ApiError('unauthorized', 'This endpoint requires a session (session_id claim)', { code: 'no_authorization', status: 401 });
+  if (!user.sessionId) throw authErrors.sessionRequired();
   return { ...user, sessionId: user.sessionId };
 }
 
@@ -29,7 +30,7 @@ export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; 
       const body = z
         .object({ factor_type: z.literal('totp'), friendly_name: z.string().max(255).nullish(), issuer: z.string().max(255).nullish() })
         .safeParse(req.body ?? {});
-      if (!body.success) throw new ApiError('invalid_request', 'factor_type must be totp (phone and webauthn are not enabled)', { status: 422, code: 'mfa_totp_enroll_not_enabled' });
+      if (!body.success) throw authErrors.totpOnly();
       const secret = new Secret({ size: 20 });
       const issuer = body.data.issuer || new URL(config.SITE_URL).hostname;
       const totp = new TOTP({ issuer, label: user.email || user.id, secret, algorithm: 'SHA1', digits: 6, period: 30 });
@@ -51,7 +52,7 @@ export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; 
     route(async (req, res) => {
       const user = signedIn(req);
       const id = factorId.safeParse(req.params.id);
-      if (!id.success) throw new ApiError('not_found', 'Factor not found', { code: 'mfa_factor_not_found' });
+      if (!id.success) throw authErrors.factorNotFound();
       const { rows } = await pool.query<{ id: string; expires_at: string }>('select * from auth.mfa_challenge($1, $2, $3)', [user.id, id.data, req.ip ?? '']);
       res.json({ id: rows[0]!.id, type: 'totp', expires_at: Number(rows[0]!.expires_at) });
     }),
@@ -63,14 +64,14 @@ export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; 
       const user = signedIn(req);
       const id = factorId.safeParse(req.params.id);
       const body = z.object({ challenge_id: z.string().uuid(), code: z.string().regex(/^\d{6}$/, 'a 6-digit code') }).safeParse(req.body ?? {});
-      if (!id.success) throw new ApiError('not_found', 'Factor not found', { code: 'mfa_factor_not_found' });
-      if (!body.success) throw new ApiError('invalid_request', 'challenge_id and a 6-digit code are required', { code: 'validation_failed' });
+      if (!id.success) throw authErrors.factorNotFound();
+      if (!body.success) throw authErrors.challengeCodeRequired();
       const { rows } = await pool.query<{ secret: string }>('select auth.mfa_secret_for_challenge($1, $2, $3) as secret', [user.id, id.data, body.data.challenge_id]);
       // One period either side, for clocks a little apart.
       const delta = TOTP.validate({ token: body.data.code, secret: Secret.fromBase32(rows[0]!.secret), algorithm: 'SHA1', digits: 6, period: 30, window: 1 });
       if (delta === null) {
         await pool.query(`select auth.audit('verification_attempted', $1, null, jsonb_build_object('factor_id', $2::text, 'status', 'invalid'))`, [user.id, id.data]);
-        throw new ApiError('invalid_request', 'Invalid TOTP code entered', { status: 422, code: 'mfa_verification_failed' });
+        throw authErrors.badTotp();
       }
       const verified = await pool.query<SessionRow>('select * from auth.mfa_verified($1, $2, $3, $4)', [user.id, id.data, body.data.challenge_id, user.sessionId]);
       res.json(await sessionBody(verified.rows[0]!, config, keys));
@@ -82,7 +83,7 @@ export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; 
     route(async (req, res) => {
       const user = signedIn(req);
       const id = factorId.safeParse(req.params.id);
-      if (!id.success) throw new ApiError('not_found', 'Factor not found', { code: 'mfa_factor_not_found' });
+      if (!id.success) throw authErrors.factorNotFound();
       await pool.query('select auth.mfa_unenroll($1, $2, $3)', [user.id, id.data, user.sessionId]);
       res.json({ id: id.data });
     }),

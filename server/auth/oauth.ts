@@ -12,6 +12,7 @@ import * as oauth from 'oauth4webapi';
 import type pg from 'pg';
 import { OAUTH_PROVIDERS, type Config, type OAuthProviderId } from '../config.ts';
 import { ApiError, route, toApiError } from '../errors.ts';
+import { authErrors } from './errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './providers.ts';
@@ -28,10 +29,10 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
 
   const provider = (id: unknown): { id: OAuthProviderId; spec: ProviderSpec; clientId: string; secret: string } => {
     if (typeof id !== 'string' || !(OAUTH_PROVIDERS as readonly string[]).includes(id)) {
-      throw new ApiError('invalid_request', 'Unsupported provider: provider is not supported', { code: 'validation_failed' });
+      throw authErrors.providerNotSupported();
     }
     const c = config.oauth[id as OAuthProviderId];
-    if (!c) throw new ApiError('invalid_request', 'Unsupported provider: provider is not enabled', { code: 'validation_failed' });
+    if (!c) throw authErrors.providerNotEnabled();
     return { id: id as OAuthProviderId, spec: resolveProvider(id as OAuthProviderId, c), clientId: c.clientId, secret: c.secret };
   };
 
@@ -87,16 +88,16 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
         const { payload } = await jwtDecrypt(String(params.state ?? ''), stateKey, { audience: STATE_AUDIENCE, keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
         state = payload as unknown as State;
       } catch {
-        return fail(res, config.SITE_URL, false, new ApiError('invalid_request', 'OAuth state is missing, expired or was not issued by this server', { code: 'bad_oauth_state' }));
+        return fail(res, config.SITE_URL, false, authErrors.badOAuthState());
       }
       const pkce = state.flow_id !== null;
       try {
         if (typeof params.error === 'string') {
-          throw new ApiError('forbidden', String(params.error_description ?? params.error), { code: 'provider_denied' });
+          throw authErrors.providerDenied(String(params.error_description ?? params.error));
         }
         const p = provider(state.provider);
         const { profile, providerToken } = await exchange(p, params, state);
-        if (!profile) throw new ApiError('invalid_request', 'The provider returned no user id', { code: 'bad_oauth_callback' });
+        if (!profile) throw authErrors.noProviderUser();
         const identity = { ...profile.raw, name: profile.name, full_name: profile.name, avatar_url: profile.avatar, picture: profile.avatar, iss: p.spec.issuer ?? p.spec.authorize };
         const { rows } = await pool.query<{ user_id: string }>('select auth.oauth_sign_in($1, $2, $3, $4, $5) as user_id', [
           p.id, profile.id, JSON.stringify(identity), profile.email, profile.emailVerified,
@@ -113,7 +114,7 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
         res.redirect(302, await redirectWithSession(state.redirect_to, session.rows[0]!, config, keys, { provider_token: providerToken }));
       } catch (err) {
         if (!(err instanceof ApiError)) req.log?.warn({ error: (err as Error).message, provider: state.provider }, 'oauth callback failed');
-        fail(res, state.redirect_to, pkce, err instanceof ApiError || toApiError(err).status < 500 ? err : new ApiError('invalid_request', 'The provider sign-in could not be completed', { code: 'bad_oauth_callback' }));
+        fail(res, state.redirect_to, pkce, err instanceof ApiError || toApiError(err).status < 500 ? err : authErrors.oauthFailed());
       }
     });
   router.get('/callback', callback);

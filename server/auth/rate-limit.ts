@@ -2,7 +2,7 @@
 // process, in memory (as GoTrue keeps them). A window starts with a client's
 // first request; past `count` requests in it, the answer is 429 until it ends.
 import type { RequestHandler } from 'express';
-import { ApiError } from '../errors.ts';
+import { authErrors } from './errors.ts';
 
 export type Rate = { count: number; seconds: number };
 
@@ -25,7 +25,7 @@ export function rateLimit(name: string, rate: Rate, code: 'over_request_rate_lim
     w.count++;
     if (w.count > rate.count) {
       res.setHeader('Retry-After', String(Math.ceil((w.resetAt - now) / 1000)));
-      next(new ApiError('rate_limited', message, { code, details: undefined }));
+      next(authErrors.rateLimited(code, message));
       req.log?.warn({ limit: name, ip: key }, 'auth rate limit reached');
       return;
     }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { OAUTH_PROVIDERS, type Config } from '../config.ts';
 import { parse } from './parse.ts';
 import { ApiError, route, toApiError } from '../errors.ts';
-import { AUTH_API_VERSION } from './errors.ts';
+import { AUTH_API_VERSION, authErrors } from './errors.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
@@ -34,14 +34,10 @@ function userAgent(req: Request): string | null {
 
 function checkPassword(config: Config, password: string): void {
   if (password.length < config.AUTH_PASSWORD_MIN_LENGTH) {
-    throw new ApiError('invalid_request', `Password should be at least ${config.AUTH_PASSWORD_MIN_LENGTH} characters.`, {
-      status: 422,
-      code: 'weak_password',
-      details: { weak_password: { reasons: ['length'] } },
-    });
+    throw authErrors.passwordTooShort(config.AUTH_PASSWORD_MIN_LENGTH);
   }
   if (Buffer.byteLength(password) > 72) {
-    throw new ApiError('invalid_request', 'Password cannot be longer than 72 characters', { status: 422, code: 'weak_password', details: { weak_password: { reasons: ['length'] } } });
+    throw authErrors.passwordTooLong();
   }
 }
 
@@ -59,7 +55,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   const smsExpiry = `${config.AUTH_SMS_OTP_EXPIRY} seconds`;
   /** Phone features need an SMS provider, as on GoTrue. */
   const requireSms = () => {
-    if (!config.AUTH_SMS_PROVIDER) throw new ApiError('invalid_request', 'Unsupported phone provider', { code: 'phone_provider_disabled' });
+    if (!config.AUTH_SMS_PROVIDER) throw authErrors.phoneProviderDisabled();
   };
 
   const router = express.Router();
@@ -93,7 +89,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   router.post(
     '/signup',
     route(async (req, res) => {
-      if (config.AUTH_DISABLE_SIGNUP) throw new ApiError('forbidden', 'Signups not allowed for this instance', { code: 'signup_disabled' });
+      if (config.AUTH_DISABLE_SIGNUP) throw authErrors.signupDisabled();
       const body = parse(z.object({ email, phone, password: z.string().max(1000), data: z.record(z.string(), z.unknown()).nullish(), ...pkceFields }), req.body);
       if (!body.email && body.phone) requireSms();
       checkPassword(config, body.password);
@@ -118,14 +114,14 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       try {
         if (grant === 'password') {
           const body = parse(z.object({ email, phone, password: z.string().min(1, 'Password required').max(1000) }), req.body);
-          if (!body.email && !body.phone) throw new ApiError('invalid_request', 'An email address or phone number is required', { code: 'validation_failed' });
+          if (!body.email && !body.phone) throw authErrors.emailOrPhoneRequired();
           const { rows } = await pool.query<SessionRow>('select * from auth.grant_password($1, case when $2::text is null then null else auth.valid_phone($2) end, $3, $4, $5)', [body.email ?? null, body.email ? null : (body.phone ?? null), body.password, userAgent(req), clientIp(req)]);
           return await respondSession(res, rows);
         }
         if (grant === 'refresh_token') {
           const body = parse(z.object({ refresh_token: z.string().min(1, 'Refresh token required').max(255) }), req.body);
           const { rows } = await pool.query<SessionRow>('select * from auth.grant_refresh($1, make_interval(secs => $2), $3)', [body.refresh_token, config.AUTH_REFRESH_GRACE_SECONDS, clientIp(req)]);
-          if (rows.length === 0) throw new ApiError('invalid_request', 'Invalid Refresh Token: Already Used', { code: 'refresh_token_already_used' });
+          if (rows.length === 0) throw authErrors.refreshTokenUsed();
           return await respondSession(res, rows);
         }
         if (grant === 'pkce') {
@@ -133,7 +129,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
           const { rows } = await pool.query<SessionRow>('select * from auth.grant_pkce($1, $2, make_interval(secs => $3), $4, $5)', [body.auth_code, body.code_verifier, 300, userAgent(req), clientIp(req)]);
           return await respondSession(res, rows);
         }
-        throw new ApiError('invalid_request', `Unsupported grant type ${JSON.stringify(grant ?? '')}`, { code: 'unsupported_grant_type' });
+        throw authErrors.unsupportedGrant(grant);
       } catch (err) {
         // OAuth-style clients read error / error_description on token errors.
         const e = toApiError(err);
@@ -158,7 +154,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     route(async (req, res) => {
       const user = currentUser(req);
       const scope = typeof req.query.scope === 'string' ? req.query.scope : 'global';
-      if (!['global', 'local', 'others'].includes(scope)) throw new ApiError('invalid_request', `Unsupported logout scope "${scope}"`, { code: 'validation_failed' });
+      if (!['global', 'local', 'others'].includes(scope)) throw authErrors.logoutScope(scope);
       if (user.sessionId) await pool.query('select auth.sign_out($1, $2)', [user.sessionId, scope]);
       res.status(204).end();
     }),
@@ -178,7 +174,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
         res.json({ message_id: null }); // the same answer whether or not the number is known
         return;
       }
-      if (!body.email) throw new ApiError('invalid_request', 'An email address or phone number is required', { code: 'validation_failed' });
+      if (!body.email) throw authErrors.emailOrPhoneRequired();
       const redirect = allowedRedirect(config, body.options?.email_redirect_to ?? req.query.redirect_to);
       await pool.query('select auth.request_email_otp($1, $2, $3, $4, $5, $6)', [
         body.email, body.create_user ?? true, body.data ?? body.options?.data ?? {}, redirect, body.code_challenge ?? null, body.code_challenge_method ?? null,
@@ -202,7 +198,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       const body = parse(z.object({ email, phone, type: z.enum(['signup', 'email_change', 'sms', 'phone_change']) }), req.body);
       const byPhone = body.type === 'sms' || body.type === 'phone_change';
       if (byPhone) requireSms();
-      if (byPhone ? !body.phone : !body.email) throw new ApiError('invalid_request', byPhone ? 'A phone number is required' : 'An email address is required', { code: 'validation_failed' });
+      if (byPhone ? !body.phone : !body.email) throw authErrors.validation(byPhone ? 'A phone number is required' : 'An email address is required');
       await pool.query('select auth.resend($1, $2, $3, $4)', [body.type, body.email ?? null, body.phone ?? null, redirectTo(req)]);
       res.json({});
     }),
@@ -218,9 +214,9 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       const phoneType = body.type === 'sms' || body.type === 'phone_change';
       if (phoneType) {
         requireSms();
-        if (!body.phone || !body.token) throw new ApiError('invalid_request', 'Verify requires a token with a phone number', { code: 'validation_failed' });
+        if (!body.phone || !body.token) throw authErrors.validation('Verify requires a token with a phone number');
       } else if (!body.token_hash && !(body.token && body.email)) {
-        throw new ApiError('invalid_request', 'Verify requires either a token with an email or a token_hash', { code: 'validation_failed' });
+        throw authErrors.validation('Verify requires either a token with an email or a token_hash');
       }
       const { rows } = await pool.query<SessionRow>(
         `select s.* from auth.verify_one_time_token($1, $2, case when $3::text is null then null else auth.valid_phone($3) end, $4, $5, $6::interval) v,
@@ -240,7 +236,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       const token = String(req.query.token ?? '');
       const target = redirectTo(req);
       try {
-        if (!(VERIFY_TYPES as readonly string[]).includes(type) || !token) throw new ApiError('invalid_request', 'Verify requires a type and a token', { code: 'validation_failed' });
+        if (!(VERIFY_TYPES as readonly string[]).includes(type) || !token) throw authErrors.validation('Verify requires a type and a token');
         const verified = await pool.query<{ user_id: string; method: string; pkce: boolean }>('select * from auth.verify_one_time_token($1, null, null, null, $2, $3::interval)', [type, token, otpExpiry]);
         const v = verified.rows[0]!;
         if (v.pkce) {

@@ -2,7 +2,7 @@
 // tokens; this turns their row into a signed access token and the session body.
 import type { Request } from 'express';
 import type { Config } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import { authErrors } from './errors.ts';
 import { signToken, type Keys } from '../keys.ts';
 
 export type SessionRow = {
@@ -48,7 +48,7 @@ export async function sessionBody(row: SessionRow, config: Config, keys: Keys): 
 export function currentUser(req: Request): { id: string; sessionId: string | null; email: string } {
   const claims = req.auth?.claims;
   if (!claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') {
-    throw new ApiError('unauthorized', 'This endpoint requires a valid Bearer token', { code: 'no_authorization', status: 401 });
+    throw authErrors.bearerRequired();
   }
   return {
     id: claims.sub,

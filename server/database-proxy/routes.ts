@@ -6,6 +6,7 @@
 // REST layer is a 502.
 import express, { type Request, type Response, type Router } from 'express';
 import { ApiError, route } from '../errors.ts';
+import { proxyErrors } from './errors.ts';
 
 const TABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -16,15 +17,15 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
   const caller = (req: Request) => {
     const role = req.auth?.role;
     if (!req.auth?.bearer || (role !== 'authenticated' && role !== 'service_role')) {
-      throw new ApiError('unauthorized', 'A signed-in user token is required; the anonymous key is not accepted here', { code: 'unauthorized' });
+      throw proxyErrors.userRequired();
     }
     return { apikey: String(req.headers.apikey ?? req.query.apikey ?? ''), authorization: String(req.headers.authorization) };
   };
   const tableOf = (req: Request) => {
     const table = String(req.params.table);
-    if (!TABLE.test(table)) throw new ApiError('invalid_request', `Invalid table name "${table}": it must match ^[A-Za-z_][A-Za-z0-9_]*$`);
+    if (!TABLE.test(table)) throw proxyErrors.badTable(table);
     const schema = req.query.schema === undefined ? 'public' : String(req.query.schema);
-    if (schema !== 'public') throw new ApiError('invalid_request', `Only the public schema is exposed (got "${schema}")`);
+    if (schema !== 'public') throw proxyErrors.publicOnly(schema);
     return table;
   };
   const rowId = (req: Request) => encodeURIComponent(String(req.params.id));
@@ -46,19 +47,19 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {
-      throw new ApiError('internal', 'The REST layer is unreachable', { status: 502, cause: err });
+      throw proxyErrors.restUnreachable(err);
     }
     const text = await res.text();
     let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
-      throw new ApiError('internal', 'The REST layer answered something that is not JSON', { status: 502 });
+      throw proxyErrors.restNotJson();
     }
     if (!res.ok) {
       const e = body as { message?: string; code?: string; details?: unknown } | null;
-      if (init.single && res.status === 406 && e?.code === 'PGRST116') throw new ApiError('not_found', 'Row not found');
-      throw new ApiError(res.status === 401 ? 'unauthorized' : 'invalid_request', e?.message ?? `REST answered ${res.status}`, { status: res.status, details: { code: e?.code, details: e?.details } });
+      if (init.single && res.status === 406 && e?.code === 'PGRST116') throw proxyErrors.rowNotFound();
+      throw proxyErrors.fromRest(res.status, e?.message ?? `REST answered ${res.status}`, { code: e?.code, details: e?.details });
     }
     return { status: res.status, body };
   };
@@ -69,13 +70,13 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
     '/database/tables',
     route(async (req, res) => {
       caller(req);
-      if (req.query.schema !== undefined && req.query.schema !== 'public') throw new ApiError('invalid_request', `Only the public schema is exposed (got "${String(req.query.schema)}")`);
+      if (req.query.schema !== undefined && req.query.schema !== 'public') throw proxyErrors.publicOnly(String(req.query.schema));
       let spec: { definitions?: Record<string, unknown> };
       try {
         spec = (await upstream(req, '/')).body as typeof spec;
       } catch (err) {
         if (err instanceof ApiError && err.status === 502) throw err;
-        throw new ApiError('internal', 'Listing tables failed', { cause: err });
+        throw proxyErrors.listingFailed(err);
       }
       send(res, 200, { tables: Object.keys(spec.definitions ?? {}).sort() });
     }),
@@ -109,7 +110,7 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
     '/database/tables/:table',
     route(async (req, res) => {
       const table = tableOf(req);
-      if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError('invalid_request', 'The body must be a JSON object (one row)');
+      if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw proxyErrors.rowBody();
       send(res, 201, (await upstream(req, `/${table}`, { method: 'POST', body: req.body, single: true })).body);
     }),
   );
@@ -118,7 +119,7 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
     '/database/tables/:table/:id',
     route(async (req, res) => {
       const table = tableOf(req);
-      if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError('invalid_request', 'The body must be a JSON object');
+      if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw proxyErrors.objectBody();
       send(res, 200, (await upstream(req, `/${table}?id=eq.${rowId(req)}`, { method: 'PATCH', body: req.body, single: true })).body);
     }),
   );

@@ -7,7 +7,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { createUser, listUsers } from '../auth/admin.ts';
 import type { Config } from '../config.ts';
-import { ApiError, route } from '../errors.ts';
+import { route } from '../errors.ts';
+import { platformErrors } from './errors.ts';
 import { bearerOf } from '../gateway.ts';
 import { verifyPlatformToken, type Keys } from '../keys.ts';
 import { objectName } from '../storage/request.ts';
@@ -21,10 +22,10 @@ export function platformRoutes({ config, keys, pool, storage }: { config: Config
   const project = async (req: Request): Promise<void> => {
     const token = bearerOf(req);
     const claims = token ? await verifyPlatformToken(keys.platformSecret, token) : null;
-    if (!claims) throw new ApiError('unauthorized', 'A valid platform token is required', { code: 'unauthorized' });
+    if (!claims) throw platformErrors.tokenRequired();
     const ref = String(req.params.ref);
-    if (!claims.refs.includes(ref)) throw new ApiError('forbidden', `This platform token does not grant access to project ${ref}`, { code: 'forbidden' });
-    if (ref !== config.PROJECT_REF) throw new ApiError('not_found', `No project ${ref} on this server`, { code: 'not_found' });
+    if (!claims.refs.includes(ref)) throw platformErrors.projectNotGranted(ref);
+    if (ref !== config.PROJECT_REF) throw platformErrors.noProject(ref);
   };
 
   router.get(
@@ -43,7 +44,7 @@ export function platformRoutes({ config, keys, pool, storage }: { config: Config
     route(async (req, res) => {
       await project(req);
       const body = z.object({ email: z.string().trim().min(1).max(255), password: z.string().min(config.AUTH_PASSWORD_MIN_LENGTH).max(72) }).safeParse(req.body ?? {});
-      if (!body.success) throw new ApiError('invalid_request', `${body.error.issues[0]!.path.join('.')}: ${body.error.issues[0]!.message}`, { code: 'invalid_request' });
+      if (!body.success) throw platformErrors.invalid(`${body.error.issues[0]!.path.join('.')}: ${body.error.issues[0]!.message}`);
       // An operator creating a user vouches for the address, as Supabase Studio's default does.
       res.status(201).json(await createUser(pool, config, { email: body.data.email, password: body.data.password, email_confirm: true }));
     }),
@@ -63,7 +64,7 @@ export function platformRoutes({ config, keys, pool, storage }: { config: Config
     route(async (req, res) => {
       await project(req);
       if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        throw new ApiError('invalid_request', 'Send the file as multipart/form-data in field file', { code: 'invalid_request' });
+        throw platformErrors.invalid('Send the file as multipart/form-data in field file');
       }
       res.json(await storage.upload(req, String(req.params.bucket), objectName(req)));
     }),

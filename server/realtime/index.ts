@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { realtimeBody } from './errors.ts';
+import { realtimeBody, realtimeErrors } from './errors.ts';
 import { verifyToken } from '../keys.ts';
 import { redactUrl } from '../log.ts';
 import { fromRelay, RealtimeBus } from './bus.ts';
@@ -153,24 +153,24 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
 function broadcastRoutes(opts: { publish: (b: Broadcast, parsed: () => unknown) => void; maxPayloadBytes: number }): Router {
   const router = express.Router();
   const requireServiceRole: express.RequestHandler = (req, _res, next) => {
-    if (!req.auth?.bearer) return next(new ApiError('unauthorized', 'Authorization: Bearer <service-role key> is required'));
-    if (req.auth.role !== 'service_role') return next(new ApiError('forbidden', 'REST broadcast requires the service-role key'));
+    if (!req.auth?.bearer) return next(realtimeErrors.bearerRequired());
+    if (req.auth.role !== 'service_role') return next(realtimeErrors.serviceRoleRequired());
     next();
   };
 
   router.post('/api/broadcast', requireServiceRole, express.json({ limit: Math.max(1024 * 1024, opts.maxPayloadBytes * 4) }), (req, res, next) => {
     const messages = (req.body as { messages?: unknown } | undefined)?.messages;
-    if (!Array.isArray(messages)) return next(new ApiError('invalid_request', 'messages (an array) is required'));
-    if (messages.length > 1000) return next(new ApiError('invalid_request', 'at most 1000 messages per request'));
+    if (!Array.isArray(messages)) return next(realtimeErrors.invalid('messages (an array) is required'));
+    if (messages.length > 1000) return next(realtimeErrors.invalid('at most 1000 messages per request'));
     const checked: Array<{ topic: string; event: string; payload: unknown; private: boolean; bytes: Buffer }> = [];
     for (const [i, m] of messages.entries()) {
       const { topic, event, payload, private: isPrivate } = (m ?? {}) as Record<string, unknown>;
-      if (typeof topic !== 'string' || !topic) return next(new ApiError('invalid_request', `messages[${i}].topic (a string) is required`));
-      if (typeof event !== 'string' || !event) return next(new ApiError('invalid_request', `messages[${i}].event (a string) is required`));
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return next(new ApiError('invalid_request', `messages[${i}].payload (an object) is required`));
-      if (isPrivate !== undefined && typeof isPrivate !== 'boolean') return next(new ApiError('invalid_request', `messages[${i}].private must be a boolean`));
+      if (typeof topic !== 'string' || !topic) return next(realtimeErrors.invalid(`messages[${i}].topic (a string) is required`));
+      if (typeof event !== 'string' || !event) return next(realtimeErrors.invalid(`messages[${i}].event (a string) is required`));
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return next(realtimeErrors.invalid(`messages[${i}].payload (an object) is required`));
+      if (isPrivate !== undefined && typeof isPrivate !== 'boolean') return next(realtimeErrors.invalid(`messages[${i}].private must be a boolean`));
       const bytes = Buffer.from(JSON.stringify(payload));
-      if (bytes.length > opts.maxPayloadBytes) return next(new ApiError('payload_too_large', `messages[${i}].payload is over ${opts.maxPayloadBytes} bytes`));
+      if (bytes.length > opts.maxPayloadBytes) return next(realtimeErrors.payloadTooLarge(i, opts.maxPayloadBytes));
       checked.push({ topic: topic.replace(/^realtime:/, ''), event, payload, private: isPrivate === true, bytes });
     }
     // All or nothing: nothing is sent until every message is known good.
@@ -194,7 +194,7 @@ function broadcastRoutes(opts: { publish: (b: Broadcast, parsed: () => unknown) 
         try {
           parsed = JSON.parse(body.toString('utf8'));
         } catch {
-          return next(new ApiError('invalid_request', 'the body must be JSON, or application/octet-stream for a binary payload'));
+          return next(realtimeErrors.invalid('the body must be JSON, or application/octet-stream for a binary payload'));
         }
         opts.publish({ subTopic: topic, private: isPrivate, userEvent: event, payload: { encoding: 'json', json: Buffer.from(JSON.stringify(parsed)) } }, () => parsed);
       }
