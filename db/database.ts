@@ -56,8 +56,11 @@ export async function waitForDatabase(url: string, timeoutMs: number, log: Logge
     } catch (err) {
       const e = err as { code?: string; message: string };
       // Wrong password, unknown database or role: waiting will not help.
-      if (e.code === '28P01' || e.code === '28000' || e.code === '3D000') throw new Error(`Cannot connect to DATABASE_URL: ${e.message}`, { cause: err });
-      if (Date.now() > deadline) throw new Error(`The database at DATABASE_URL did not answer within ${timeoutMs / 1000} s: ${e.message}`, { cause: err });
+      if (e.code === '28P01' || e.code === '28000') throw new Error(`Cannot connect to DATABASE_URL: ${e.message}; check the user and password in DATABASE_URL`, { cause: err });
+      if (e.code === '3D000') throw new Error(`Cannot connect to DATABASE_URL: ${e.message}; create that database (createdb) or name an existing one in DATABASE_URL`, { cause: err });
+      if (Date.now() > deadline) {
+        throw new Error(`The database at DATABASE_URL did not answer within ${timeoutMs / 1000} s: ${e.message}; check that it runs and is reachable from here, or unset DATABASE_URL to use the embedded PostgreSQL`, { cause: err });
+      }
       if (!warned) log.warn({ error: e.message, code: e.code }, 'waiting for the database to accept connections');
       warned = true;
       await new Promise((r) => setTimeout(r, 500));
