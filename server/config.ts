@@ -95,6 +95,21 @@ const schema = z.object({
   REALTIME_NODE_REAP_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000).describe('a process silent this long is gone: its presences leave, its subscriptions end'),
   REALTIME_MESSAGE_RETENTION_SECONDS: z.coerce.number().int().min(60).default(3 * 86_400).describe('how long rows stay in realtime.messages'),
 
+  AI_MASTER_KEY: z.string().min(32, 'at least 32 characters').optional().describe('encrypts provider keys and secret settings at rest (generated into DATA_DIR when unset)'),
+  OPENAI_BASE_URL: url.default('https://api.openai.com/v1'),
+  ANTHROPIC_BASE_URL: url.default('https://api.anthropic.com/v1'),
+  GEMINI_BASE_URL: url.default('https://generativelanguage.googleapis.com/v1beta'),
+  OPENROUTER_BASE_URL: url.default('https://openrouter.ai/api/v1'),
+  PLATFORM_OPENAI_API_KEY: z.string().min(1).optional(),
+  PLATFORM_ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  PLATFORM_GEMINI_API_KEY: z.string().min(1).optional(),
+  PLATFORM_OPENROUTER_API_KEY: z.string().min(1).optional(),
+  AI_BILLING: z.enum(['off', 'credits']).default('off').describe('credits: runs are checked against a per-project credit balance'),
+  AI_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000).describe('one model call, first byte to last'),
+  AI_PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3).describe('retries of a model call on 429 and 5xx, with backoff'),
+  AI_PROVIDER_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000).describe('first backoff before a retry; doubles, with jitter'),
+  AI_KEY_VALIDATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000).describe('how long key validation waits for the vendor'),
+
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),

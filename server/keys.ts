@@ -10,6 +10,8 @@ export type Keys = {
   jwtSecret: string;
   /** Signs platform tokens for the control plane; unrelated to JWT_SECRET. */
   platformSecret: string;
+  /** Encrypts AI provider keys and secret settings at rest (never stored in the database). */
+  aiMasterKey: string;
   anonKey: string;
   serviceRoleKey: string;
 };
@@ -22,12 +24,17 @@ const ALGORITHM = 'HS256';
  * Local secrets kept in DATA_DIR when not configured: created once with an
  * exclusive write, so two processes starting together agree on one value.
  */
-export type LocalSecrets = { jwt_secret: string; db_password: string; platform_jwt_secret: string };
+export type LocalSecrets = { jwt_secret: string; db_password: string; platform_jwt_secret: string; ai_master_key: string };
 
-const SECRET_FIELDS = ['jwt_secret', 'db_password', 'platform_jwt_secret'] as const;
+const SECRET_FIELDS = ['jwt_secret', 'db_password', 'platform_jwt_secret', 'ai_master_key'] as const;
 
 function freshSecret(field: (typeof SECRET_FIELDS)[number]): string {
   return randomBytes(field === 'db_password' ? 24 : 32).toString('base64url');
+}
+
+/** Whether any secret the server needs is left to DATA_DIR/secrets.json. */
+export function needsLocalSecrets(config: Config): boolean {
+  return !config.JWT_SECRET || !config.DATABASE_URL || !config.PLATFORM_JWT_SECRET || !config.AI_MASTER_KEY;
 }
 
 export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
@@ -46,13 +53,16 @@ export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
     try {
       const stored = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<LocalSecrets>;
       if (typeof stored.jwt_secret === 'string' && stored.jwt_secret.length >= 32 && typeof stored.db_password === 'string') {
-        if (typeof stored.platform_jwt_secret === 'string') return stored as LocalSecrets;
-        // A file from before the platform secret existed: add it, atomically.
-        const upgraded = { ...stored, platform_jwt_secret: freshSecret('platform_jwt_secret') } as LocalSecrets;
+        const missing = SECRET_FIELDS.filter((f) => typeof stored[f] !== 'string');
+        if (missing.length === 0) return stored as LocalSecrets;
+        // A file from before a secret existed: add it, atomically. Two processes
+        // upgrading at once: the last rename wins, and both read it back.
+        const upgraded = { ...stored, ...Object.fromEntries(missing.map((f) => [f, freshSecret(f)])) } as LocalSecrets;
         const tmp = `${file}.${process.pid}.tmp`;
         await fs.writeFile(tmp, JSON.stringify(upgraded, null, 2) + '\n', { mode: 0o600 });
         await fs.rename(tmp, file);
-        return upgraded;
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
       }
       if (attempt > 50) throw new Error(`${file} is not a valid secrets file; remove it to generate new secrets`);
     } catch (err) {
@@ -87,9 +97,12 @@ export async function resolveKeys(config: Config, local?: LocalSecrets): Promise
   if (!jwtSecret) throw new Error('JWT_SECRET is not set and no local secret is available');
   const platformSecret = config.PLATFORM_JWT_SECRET ?? local?.platform_jwt_secret;
   if (!platformSecret) throw new Error('PLATFORM_JWT_SECRET is not set and no local secret is available');
+  const aiMasterKey = config.AI_MASTER_KEY ?? local?.ai_master_key;
+  if (!aiMasterKey) throw new Error('AI_MASTER_KEY is not set and no local secret is available');
   const keys = {
     jwtSecret,
     platformSecret,
+    aiMasterKey,
     anonKey: config.ANON_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'anon')),
     serviceRoleKey: config.SERVICE_ROLE_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'service_role')),
   };

@@ -20,6 +20,7 @@ import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
 import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
+import { aiSurface, type AiSurface } from './ai/index.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -31,7 +32,7 @@ import { realtimeService, type RealtimeService } from './realtime/index.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
-import { authenticatorPassword, loadLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
+import { authenticatorPassword, loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { platformRoutes } from './platform-api/routes.ts';
@@ -48,6 +49,8 @@ export type Platform = {
   adminPool: pg.Pool;
   requestPool: pg.Pool;
   embedded: EmbeddedPostgres | undefined;
+  /** The AI surface's in-process services: the model router and the settings accessor. */
+  ai: Pick<AiSurface, 'models' | 'settings'>;
   worker: WorkerHandle | undefined;
   realtime: RealtimeService;
   health: HealthState;
@@ -126,6 +129,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
+    const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, log });
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
       { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },
@@ -133,6 +137,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
+      { prefix: '/api', router: ai.router },
       ...(opts.surfaces ?? []),
     ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
@@ -151,6 +156,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       config, keys, log, url, platformUrl, adminPool, requestPool, health, worker, realtime,
       adminUrl: target.adminUrl,
       embedded: target.embedded,
+      ai: { models: ai.models, settings: ai.settings },
       onShutdown: (hook) => shutdownHooks.push(hook),
       stop: () => {
         stopping ??= (async () => {
@@ -173,7 +179,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
  * and the local secrets it and the keys may need from DATA_DIR.
  */
 export async function openConfiguredDatabase(config: Config, log: Logger): Promise<{ local: LocalSecrets | undefined; target: DatabaseTarget }> {
-  const local = !config.JWT_SECRET || !config.DATABASE_URL || !config.PLATFORM_JWT_SECRET ? await loadLocalSecrets(config.dataDir) : undefined;
+  const local = needsLocalSecrets(config) ? await loadLocalSecrets(config.dataDir) : undefined;
   const target = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,

@@ -2,12 +2,12 @@
 // Needs no running server: keys are derived from the secret in DATA_DIR (or JWT_SECRET).
 import { embeddedUrl } from '../../db/database.ts';
 import { loadConfig } from '../config.ts';
-import { loadLocalSecrets, resolveKeys } from '../keys.ts';
+import { loadLocalSecrets, needsLocalSecrets, resolveKeys } from '../keys.ts';
 import { runCli } from './run.ts';
 
 await runCli(async () => {
   const config = loadConfig();
-  const local = !config.JWT_SECRET || !config.DATABASE_URL || !config.PLATFORM_JWT_SECRET ? await loadLocalSecrets(config.dataDir) : undefined;
+  const local = needsLocalSecrets(config) ? await loadLocalSecrets(config.dataDir) : undefined;
   const keys = await resolveKeys(config, local);
   const out = {
     url: config.apiUrl,

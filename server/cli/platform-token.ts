@@ -4,7 +4,7 @@
 // project refs it may touch, and expires (default 30 days).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { loadLocalSecrets, resolveKeys, signPlatformToken } from '../keys.ts';
+import { loadLocalSecrets, needsLocalSecrets, resolveKeys, signPlatformToken } from '../keys.ts';
 import { runCli } from './run.ts';
 
 await runCli(async () => {
@@ -16,7 +16,7 @@ await runCli(async () => {
   if (!match) throw new Error('--expires-in: a number of seconds, or with d, h, m or s');
   const seconds = Number(match[1]) * ({ d: 86400, h: 3600, m: 60, s: 1, '': 1 } as Record<string, number>)[match[2]!]!;
   const config = loadConfig();
-  const local = !config.JWT_SECRET || !config.PLATFORM_JWT_SECRET ? await loadLocalSecrets(config.dataDir) : undefined;
+  const local = needsLocalSecrets(config) ? await loadLocalSecrets(config.dataDir) : undefined;
   const keys = await resolveKeys(config, local);
   const refs = values.refs ? values.refs.split(',').map((r) => r.trim()).filter(Boolean) : [config.PROJECT_REF];
   process.stdout.write((await signPlatformToken(keys.platformSecret, values.email, refs, seconds)) + '\n');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,7 +13,7 @@ const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
 describe('project keys', () => {
   it('derives anon and service-role keys as HS256 JWTs carrying their role, the same on every start', async () => {
-    const config = loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, PROJECT_REF: 'acme' });
+    const config = loadConfig({ AI_MASTER_KEY: secret, PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, PROJECT_REF: 'acme' });
     const a = await resolveKeys(config);
     const b = await resolveKeys(config);
     assert.equal(a.anonKey, b.anonKey);
@@ -27,10 +27,10 @@ describe('project keys', () => {
 
   it('keeps configured keys, and refuses ones the secret did not sign or with the wrong role', async () => {
     const other = await signApiKey(randomBytes(32).toString('hex'), 'default', 'anon');
-    await assert.rejects(resolveKeys(loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, ANON_KEY: other })), /ANON_KEY is not valid for this JWT_SECRET/);
+    await assert.rejects(resolveKeys(loadConfig({ AI_MASTER_KEY: secret, PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, ANON_KEY: other })), /ANON_KEY is not valid for this JWT_SECRET/);
     const anon = await signApiKey(secret, 'default', 'anon');
-    await assert.rejects(resolveKeys(loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, SERVICE_ROLE_KEY: anon })), /SERVICE_ROLE_KEY must carry role "service_role"/);
-    const kept = await resolveKeys(loadConfig({ PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, ANON_KEY: anon }));
+    await assert.rejects(resolveKeys(loadConfig({ AI_MASTER_KEY: secret, PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, SERVICE_ROLE_KEY: anon })), /SERVICE_ROLE_KEY must carry role "service_role"/);
+    const kept = await resolveKeys(loadConfig({ AI_MASTER_KEY: secret, PLATFORM_JWT_SECRET: secret, JWT_SECRET: secret, ANON_KEY: anon }));
     assert.equal(kept.anonKey, anon);
   });
 
@@ -61,5 +61,17 @@ describe('project keys', () => {
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).jwt_secret, results[0]!.jwt_secret);
     assert.deepEqual(await loadLocalSecrets(dir), results[0]);
+  });
+
+  it('adds a secret a newer version needs (the AI master key) to an older secrets file, keeping the rest', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pgbase-keys-'));
+    const file = path.join(dir, 'secrets.json');
+    const old = { jwt_secret: 'j'.repeat(40), db_password: 'p'.repeat(30), platform_jwt_secret: 'q'.repeat(40) };
+    writeFileSync(file, JSON.stringify(old), { mode: 0o600 });
+    const upgraded = await loadLocalSecrets(dir);
+    assert.deepEqual({ ...upgraded, ai_master_key: undefined }, { ...old, ai_master_key: undefined });
+    assert.ok(upgraded.ai_master_key.length >= 32);
+    assert.deepEqual(await loadLocalSecrets(dir), upgraded, 'and keeps it');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
   });
 });

@@ -1,0 +1,41 @@
+// The AI surface under /api: every AI router behind the one identity check
+// (auth.ts), each answering in the error body of part 7 it declares
+// (errors.ts). The model router and settings accessor are returned for the
+// features (and tests) that use them in-process.
+import express, { type Router } from 'express';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { errorShape } from '../errors.ts';
+import { requireIdentity } from './auth.ts';
+import { aiCalls } from './calls.ts';
+import { configRoutes } from './config/routes.ts';
+import { aiShape } from './errors.ts';
+import { keySource, providerKeyRoutes } from './providers/keys.ts';
+import { modelRouter, type ModelRouter } from './providers/router.ts';
+import { settingsAccessor, type Settings } from './settings/accessor.ts';
+import { settingsRoutes } from './settings/routes.ts';
+import { toolRoutes } from './tools/routes.ts';
+import { usageLedger } from './usage/ledger.ts';
+import { usageRoutes } from './usage/routes.ts';
+
+export type AiSurface = { router: Router; models: ModelRouter; settings: Settings };
+
+export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; log: Logger }): AiSurface {
+  const { config, requestPool, adminPool, masterKey } = opts;
+  const log = opts.log.child({ component: 'ai' });
+  const calls = aiCalls(requestPool);
+  const json = express.json({ limit: '5mb' });
+  const router = express.Router();
+  const mount = (path: string, routes: Router) => router.use(path, errorShape(aiShape), requireIdentity, json, routes);
+
+  mount('/settings', settingsRoutes(calls, masterKey));
+  mount('/ai-provider-keys', providerKeyRoutes(calls, config, masterKey));
+  mount('/tools', toolRoutes(calls));
+  mount('/usage', usageRoutes(calls));
+  mount('/config', configRoutes(calls));
+
+  const ledger = usageLedger(adminPool, config.AI_BILLING, log);
+  const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
+  return { router, models, settings: settingsAccessor(adminPool, masterKey) };
+}

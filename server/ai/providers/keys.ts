@@ -1,0 +1,97 @@
+// /api/ai-provider-keys (spec 2.12, 3.5, 4.18): the project's vendor keys,
+// validated with the vendor before they are stored, encrypted at rest, and
+// only ever shown masked. Written with the service-role key.
+import express, { type Router } from 'express';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import { route } from '../../errors.ts';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import { parse } from '../parse.ts';
+import { isProvider, PROVIDERS, validateKey, vendors, type Provider, type Verdict } from './vendors.ts';
+
+type KeyRecord = { id: string; provider: string; masked_key: string; is_valid: boolean; last_validated_at: Date | null; created_at: Date; updated_at: Date };
+const RECORD = 'id, provider, masked_key, is_valid, last_validated_at, created_at, updated_at';
+
+const providerField = z.string({ error: 'provider is required' }).refine(isProvider, { message: `provider must be one of ${PROVIDERS.join(', ')}` });
+const KeyBody = z.object({ provider: providerField, api_key: z.string({ error: 'api_key is required' }).min(1, 'api_key is required') });
+const BatchBody = z.record(z.string(), z.string().nullable()).refine((b) => Object.keys(b).every(isProvider), {
+  message: `keys must be provider names: ${PROVIDERS.join(', ')}`,
+});
+
+/** The decrypted key the router uses: the project's, else the platform's, else none. */
+export type KeySource = (provider: Provider) => Promise<string | undefined>;
+
+export function keySource(adminPool: pg.Pool, config: Config, masterKey: string): KeySource {
+  const byProvider = vendors(config);
+  return async (provider) => {
+    try {
+      const { rows } = await adminPool.query<{ key: string | null }>('select ai.provider_key($1, $2) as key', [provider, masterKey]);
+      if (rows[0]?.key) return rows[0].key;
+    } catch (err) {
+      // A key encrypted with another master key cannot be read: as if none were stored.
+      if ((err as { code?: string }).code !== '39000' && !/Wrong key or corrupt data/i.test((err as Error).message)) throw err;
+    }
+    return byProvider[provider].platformKey;
+  };
+}
+
+export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: string): Router {
+  const r = express.Router();
+  const byProvider = vendors(config);
+  const check = (provider: Provider, key: string): Promise<Verdict> => validateKey(byProvider[provider], key, config.AI_KEY_VALIDATION_TIMEOUT_MS);
+  const put = (c: pg.PoolClient, provider: Provider, key: string, valid: boolean) =>
+    c.query<KeyRecord & { inserted: boolean }>('select * from ai.put_provider_key($1, $2, $3, $4)', [provider, key, valid, masterKey]);
+  const record = ({ inserted: _i, ...row }: KeyRecord & { inserted?: boolean }) => row;
+
+  r.get('/', route(async (req, res) => {
+    res.json(await calls.call<KeyRecord>(req, `select ${RECORD} from ai.provider_keys order by array_position(array['openai','anthropic','gemini','openrouter'], provider)`, []));
+  }));
+
+  r.get('/platform_supported', route(async (_req, res) => {
+    res.json({ providers: PROVIDERS.filter((p) => byProvider[p].platformKey) });
+  }));
+
+  r.post('/validate', route(async (req, res) => {
+    const body = parse(KeyBody, req.body);
+    const verdict = await check(body.provider as Provider, body.api_key);
+    res.json(verdict.outcome === 'accepted' ? { is_valid: true } : { is_valid: false, error: verdict.reason });
+  }));
+
+  // One key: asked of the vendor first; refused means nothing is stored (an existing key stays).
+  r.post('/', route(async (req, res) => {
+    const body = parse(KeyBody, req.body);
+    await calls.call(req, 'select ai.require_service()', []);
+    const provider = body.provider as Provider;
+    const verdict = await check(provider, body.api_key);
+    if (verdict.outcome === 'rejected') throw aiErrors.keyRejected({ [provider]: verdict.reason });
+    const row = await calls.transaction(req, async (c) => (await put(c, provider, body.api_key, verdict.outcome === 'accepted')).rows[0]!);
+    res.status(row.inserted ? 201 : 200).json(record(row));
+  }));
+
+  // Any subset at once: null or empty values are left alone; one refusal stores none.
+  r.put('/', route(async (req, res) => {
+    const body = parse(BatchBody, req.body);
+    await calls.call(req, 'select ai.require_service()', []);
+    const given = (Object.entries(body) as Array<[Provider, string | null]>).filter(([, key]) => typeof key === 'string' && key !== '') as Array<[Provider, string]>;
+    const verdicts = await Promise.all(given.map(async ([provider, key]) => [provider, key, await check(provider, key)] as const));
+    const rejected = Object.fromEntries(verdicts.flatMap(([p, , v]) => (v.outcome === 'rejected' ? [[p, v.reason]] : [])));
+    if (Object.keys(rejected).length > 0) throw aiErrors.keyRejected(rejected);
+    const rows = await calls.transaction(req, async (c) => {
+      const out: KeyRecord[] = [];
+      for (const [provider, key, v] of verdicts) out.push(record((await put(c, provider, key, v.outcome === 'accepted')).rows[0]!));
+      return out;
+    });
+    res.json(rows);
+  }));
+
+  r.delete('/:provider', route(async (req, res) => {
+    const provider = req.params.provider;
+    if (!isProvider(provider)) throw aiErrors.unknownProvider(String(provider));
+    await calls.call(req, 'delete from ai.provider_keys where provider = $1', [provider]);
+    res.status(204).end();
+  }));
+
+  return r;
+}

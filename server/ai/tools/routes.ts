@@ -1,0 +1,62 @@
+// /api/tools (spec 2.5, 4.11): the builtin tools with their input schemas,
+// then the custom ones the caller may see; custom tool CRUD.
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import { route } from '../../errors.ts';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import { parse } from '../parse.ts';
+import { BUILTIN_TOOLS } from './builtin/index.ts';
+import { toolStore, type ToolRow } from './store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Only these persist: top-level endpoint_url, method and headers are dropped (spec 2.5).
+const required = (name: string) => z.string({ error: `${name} is required` }).min(1, `${name} is required`);
+const CreateTool = z.object({
+  name: required('name'),
+  description: required('description'),
+  type: required('type').max(50, 'type must be at most 50 characters'),
+  input_schema: z.record(z.string(), z.unknown(), { error: 'input_schema is required (a JSON Schema object)' }),
+  config: z.record(z.string(), z.unknown(), { error: 'config must be an object' }).optional(),
+});
+const UpdateTool = CreateTool.partial();
+
+const customJson = (t: ToolRow) => ({ ...t, tool_type: 'custom' as const });
+
+export function toolRoutes(calls: AiCalls): Router {
+  const r = express.Router();
+  const tools = toolStore(calls);
+  const idOf = (raw: unknown): string => {
+    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound('Tool');
+    return raw;
+  };
+
+  r.get('/', route(async (req, res) => {
+    const builtin = BUILTIN_TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema, tool_type: 'builtin' as const }));
+    res.json([...builtin, ...(await tools.list(req)).map(customJson)]);
+  }));
+
+  r.post('/', route(async (req, res) => {
+    const t = parse(CreateTool, req.body);
+    res.status(201).json(customJson(await tools.create(req, { ...t, config: t.config ?? {} })));
+  }));
+
+  r.get('/:id', route(async (req, res) => {
+    res.json(customJson(await tools.get(req, idOf(req.params.id))));
+  }));
+
+  r.put('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id);
+    const t = parse(UpdateTool, req.body);
+    if (Object.keys(t).length === 0) throw aiErrors.validation('No fields to update: send name, description, type, input_schema or config');
+    res.json(customJson(await tools.update(req, id, t)));
+  }));
+
+  r.delete('/:id', route(async (req, res) => {
+    await tools.remove(req, idOf(req.params.id));
+    res.json({ message: 'Tool deleted', id: req.params.id });
+  }));
+
+  return r;
+}

@@ -1,0 +1,45 @@
+// The usage ledger: every model call the router makes is recorded here with
+// who, what for, which model, tokens, latency and its price (ai.record_usage
+// prices it from ai.model_prices). With AI_BILLING=credits a call is refused
+// (402) while the project's credit balance is not above zero.
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { aiErrors } from '../errors.ts';
+import type { Provider } from '../providers/vendors.ts';
+
+export type UsageContext = {
+  /** The user the call is for (null: the project itself, through the service-role key). */
+  userId: string | null;
+  /** What made the call: workflow, agent, copilot, indexing, enrichment, ... */
+  feature: string;
+  /** The run, session or job the call belongs to. */
+  runId?: string | null;
+};
+
+export type UsageEntry = UsageContext & { model: string; provider: Provider; kind: 'chat' | 'embedding'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
+
+export type Ledger = {
+  record: (entry: UsageEntry) => Promise<void>;
+  /** Throws 402 when billing by credits and none are left. */
+  checkCredits: () => Promise<void>;
+};
+
+export function usageLedger(adminPool: pg.Pool, billing: 'off' | 'credits', log: Logger): Ledger {
+  return {
+    record: async (e) => {
+      try {
+        await adminPool.query('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+          e.userId, e.feature, e.runId ?? null, e.model, e.provider, e.kind, e.tokensIn, e.tokensOut, e.latencyMs, e.ok,
+        ]);
+      } catch (err) {
+        // A call that happened is never failed for its bookkeeping; the gap is logged.
+        log.error({ error: (err as Error).message, model: e.model, feature: e.feature, tokens_in: e.tokensIn, tokens_out: e.tokensOut }, 'usage not recorded');
+      }
+    },
+    checkCredits: async () => {
+      if (billing !== 'credits') return;
+      const { rows } = await adminPool.query<{ balance_usd: string }>('select balance_usd from ai.credits');
+      if (!rows[0] || Number(rows[0].balance_usd) <= 0) throw aiErrors.noCredits();
+    },
+  };
+}

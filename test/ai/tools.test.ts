@@ -1,0 +1,119 @@
+// /api/tools over HTTP (spec 2.5, 4.11): the eight builtins with their input
+// schemas, custom tool CRUD with part 7's validation, and the access model:
+// project tools (service role) readable by users, users' own tools private to
+// them, changes only by the owner. Also GET /api/config/kb-defaults.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from '@supabase/supabase-js';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+
+type Tool = { id?: string; name: string; description: string; type?: string; input_schema: Record<string, unknown>; config?: Record<string, unknown>; tool_type: string; owner_id?: string | null };
+
+describe('AI tools (/api/tools) and kb-defaults', () => {
+  let p: TestPlatform;
+  let ann: string;
+  let bob: string;
+  const headers = (token: string) => ({ apikey: token === p.keys.serviceRoleKey ? token : p.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+  const api = (token: string, path: string, init: RequestInit = {}) => fetch(`${p.url}/api${path}`, { ...init, headers: headers(token) });
+  const create = async (token: string, body: Record<string, unknown>) => api(token, '/tools', { method: 'POST', body: JSON.stringify(body) });
+  const tool = { name: 'weather', description: 'Current weather for a city', type: 'http', input_schema: { type: 'object', properties: { city: { type: 'string' } } } };
+
+  before(async () => {
+    p = await startTestPlatform({ WORKER: 'off' });
+    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
+    ann = await signUp('ann@example.com');
+    bob = await signUp('bob@example.com');
+  });
+  after(() => stopTestPlatform(p));
+
+  it('lists the eight builtin tools with their input schemas, then custom tools', async () => {
+    const res = await api(p.keys.serviceRoleKey, '/tools');
+    assert.equal(res.status, 200);
+    const tools = (await res.json()) as Tool[];
+    assert.deepEqual(tools.filter((t) => t.tool_type === 'builtin').map((t) => t.name),
+      ['database_query', 'database_write', 'http_request', 'code_execute', 'storage_read', 'storage_write', 'web_search', 'web_scrape']);
+    for (const t of tools) {
+      assert.ok(t.description.length > 20, t.name);
+      assert.equal(t.input_schema.type, 'object', t.name);
+      assert.ok(Array.isArray(t.input_schema.required), t.name);
+    }
+  });
+
+  it('creates, reads, updates and deletes a custom tool, keeping only the spec’s fields', async () => {
+    const res = await create(p.keys.serviceRoleKey, { ...tool, config: { endpoint: 'https://example.com/w', method: 'GET', timeout_seconds: 5 }, endpoint_url: 'https://dropped', method: 'PUT', headers: { x: 'y' } });
+    assert.equal(res.status, 201);
+    const made = (await res.json()) as Tool & Record<string, unknown>;
+    assert.equal(made.owner_id, null, 'made with the service-role key: a project tool');
+    assert.deepEqual(made.config, { endpoint: 'https://example.com/w', method: 'GET', timeout_seconds: 5 });
+    for (const dropped of ['endpoint_url', 'method', 'headers']) assert.ok(!(dropped in made), `${dropped} is dropped`);
+    const got = await api(p.keys.serviceRoleKey, `/tools/${made.id}`);
+    assert.deepEqual({ ...(await got.json()) as object }, made);
+    const put = await api(p.keys.serviceRoleKey, `/tools/${made.id}`, { method: 'PUT', body: JSON.stringify({ description: 'Weather now', type: 'x'.repeat(50) }) });
+    assert.equal(put.status, 200);
+    const updated = (await put.json()) as Tool;
+    assert.deepEqual([updated.name, updated.description, updated.type], ['weather', 'Weather now', 'x'.repeat(50)]);
+    assert.equal((await api(p.keys.serviceRoleKey, `/tools/${made.id}`, { method: 'PUT', body: JSON.stringify({ endpoint_url: 'x' }) })).status, 400, 'nothing updatable');
+    const listed = (await (await api(p.keys.serviceRoleKey, '/tools')).json()) as Tool[];
+    assert.equal(listed.at(-1)!.id, made.id, 'custom tools come after the builtins');
+    assert.equal((await api(p.keys.serviceRoleKey, `/tools/${made.id}`, { method: 'DELETE' })).status, 200);
+    assert.equal((await api(p.keys.serviceRoleKey, `/tools/${made.id}`)).status, 404);
+    assert.equal((await api(p.keys.serviceRoleKey, `/tools/${made.id}`, { method: 'DELETE' })).status, 404);
+    assert.equal((await api(p.keys.serviceRoleKey, '/tools/not-a-uuid')).status, 404);
+  });
+
+  it('answers 400 {error} for each missing or bad field; input_schema is not validated as a schema', async () => {
+    for (const missing of ['name', 'description', 'type', 'input_schema']) {
+      const body: Record<string, unknown> = { ...tool };
+      delete body[missing];
+      const res = await create(p.keys.serviceRoleKey, body);
+      assert.equal(res.status, 400, missing);
+      assert.deepEqual(await res.json(), { error: missing === 'input_schema' ? 'input_schema: input_schema is required (a JSON Schema object)' : `${missing}: ${missing} is required` });
+    }
+    assert.equal((await create(p.keys.serviceRoleKey, { ...tool, type: 'x'.repeat(51) })).status, 400, 'type is at most 50 characters');
+    assert.equal((await create(p.keys.serviceRoleKey, { ...tool, input_schema: { type: 'nonsense', properties: 5 } })).status, 201, 'any object is accepted as input_schema');
+    const noBody = await fetch(`${p.url}/api/tools`, { method: 'POST', headers: { ...headers(p.keys.serviceRoleKey), 'content-type': 'text/plain' }, body: 'x' });
+    assert.equal(noBody.status, 400);
+  });
+
+  it('applies the access model: users read project tools and their own, and change only their own', async () => {
+    const project = (await (await create(p.keys.serviceRoleKey, { ...tool, name: 'project-tool' })).json()) as Tool;
+    const annTool = (await (await create(ann, { ...tool, name: 'ann-tool' })).json()) as Tool;
+    assert.ok(annTool.owner_id, 'a user’s tool is theirs');
+    const annSees = ((await (await api(ann, '/tools')).json()) as Tool[]).filter((t) => t.tool_type === 'custom').map((t) => t.name);
+    const bobSees = ((await (await api(bob, '/tools')).json()) as Tool[]).filter((t) => t.tool_type === 'custom').map((t) => t.name);
+    assert.ok(annSees.includes('project-tool') && annSees.includes('ann-tool'));
+    assert.ok(bobSees.includes('project-tool') && !bobSees.includes('ann-tool'), 'bob does not see ann’s tool');
+    assert.equal((await api(bob, `/tools/${annTool.id}`)).status, 404, 'another user’s tool is not found');
+    assert.equal((await api(bob, `/tools/${annTool.id}`, { method: 'PUT', body: JSON.stringify({ name: 'stolen' }) })).status, 404);
+    assert.equal((await api(bob, `/tools/${annTool.id}`, { method: 'DELETE' })).status, 404);
+    const onProject = await api(ann, `/tools/${project.id}`, { method: 'PUT', body: JSON.stringify({ name: 'mine now' }) });
+    assert.equal(onProject.status, 403);
+    assert.deepEqual(await onProject.json(), { error: 'You can only change your own tools' });
+    assert.equal((await api(ann, `/tools/${project.id}`, { method: 'DELETE' })).status, 403);
+    assert.equal((await api(ann, `/tools/${annTool.id}`, { method: 'PUT', body: JSON.stringify({ name: 'ann-tool-2' }) })).status, 200);
+    assert.equal((await api(p.keys.serviceRoleKey, `/tools/${annTool.id}`, { method: 'DELETE' })).status, 200, 'the service role changes anything');
+    assert.equal((await fetch(`${p.url}/api/tools`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${p.keys.anonKey}` } })).status, 403, 'the anon key alone is refused');
+  });
+
+  it('reports knowledge-base defaults from SQL, following the settings', async () => {
+    const res = await api(ann, '/config/kb-defaults');
+    assert.equal(res.status, 200);
+    const d = (await res.json()) as any;
+    assert.deepEqual(Object.keys(d).sort(), ['enrichment', 'extraction', 'hybrid_vector_weight', 'query_enrichment', 'reranker', 'strategies']);
+    assert.deepEqual(Object.keys(d.strategies).sort(), ['chunk_embed', 'doc2json', 'full_document', 'graph_index', 'page_index']);
+    for (const s of Object.values(d.strategies) as any[]) {
+      assert.deepEqual(Object.keys(s).sort(), ['compatible_retrievers', 'default_indexing_config', 'default_retrieval_config', 'default_retrieval_method', 'label', 'retriever_labels', 'supports_reranker']);
+      assert.ok(s.compatible_retrievers.includes(s.default_retrieval_method));
+      assert.deepEqual(Object.keys(s.retriever_labels).sort(), [...s.compatible_retrievers].sort());
+    }
+    assert.deepEqual(d.strategies.chunk_embed.default_indexing_config, { chunk_size: 512, chunk_overlap: 64, embedding_model: 'text-embedding-3-small' });
+    assert.deepEqual(d.extraction.fallback_chain, ['text', 'ocr', 'vision']);
+    assert.equal(d.hybrid_vector_weight, 0.5);
+    assert.deepEqual(d.reranker, { default_model: 'gpt-4.1-mini', candidate_count: 20, options: ['none', 'llm'] });
+    await api(p.keys.serviceRoleKey, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { CHUNK_EMBED_DEFAULT_CHUNK_SIZE: '800', HYBRID_DEFAULT_VECTOR_WEIGHT: '0.7' } }) });
+    const after = (await (await api(ann, '/config/kb-defaults')).json()) as any;
+    assert.equal(after.strategies.chunk_embed.default_indexing_config.chunk_size, 800, 'defaults follow the settings');
+    assert.equal(after.hybrid_vector_weight, 0.7);
+    assert.equal(after.strategies.chunk_embed.default_retrieval_config.vector_weight, 0.7);
+  });
+});
