@@ -1,13 +1,9 @@
 // Request bodies of the identity service are checked with zod; the first
 // problem becomes GoTrue's 400 validation_failed.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { validate } from '../validation.ts';
 import { authErrors } from './errors.ts';
 
 export function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw authErrors.validation(`${issue.path.join('.') || 'body'}: ${issue.message}`);
-  }
-  return result.data;
+  return validate(schema, body ?? {}, authErrors.validation);
 }
