@@ -1,7 +1,7 @@
 // /api/ai-provider-keys (spec 2.12, 3.5, 4.18): the project's vendor keys,
 // validated with the vendor before they are stored, encrypted at rest, and
 // only ever shown masked. Written with the service-role key.
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -37,16 +37,32 @@ export function keySource(adminPool: pg.Pool, config: Config, masterKey: string)
   };
 }
 
+/** The provider-key rows in SQL (sql/0022), as the caller: grants let only the service role write. */
+function keyStore(calls: AiCalls, masterKey: string) {
+  return {
+    list: (req: Request) => calls.call<KeyRecord>(req, `select ${RECORD} from ai.provider_keys order by array_position(array['openai','anthropic','gemini','openrouter'], provider)`, []),
+    /** 403 before any vendor call for a caller who may not change project configuration. */
+    requireService: (req: Request) => calls.call(req, 'select ai.require_service()', []),
+    /** Stores all of `keys` or none, answering the records. */
+    putAll: (req: Request, keys: Array<{ provider: Provider; key: string; valid: boolean }>) =>
+      calls.transaction(req, async (c) => {
+        const out: Array<KeyRecord & { inserted: boolean }> = [];
+        for (const k of keys) out.push((await c.query<KeyRecord & { inserted: boolean }>('select * from ai.put_provider_key($1, $2, $3, $4)', [k.provider, k.key, k.valid, masterKey])).rows[0]!);
+        return out;
+      }),
+    remove: (req: Request, provider: Provider) => calls.call(req, 'delete from ai.provider_keys where provider = $1', [provider]),
+  };
+}
+
 export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: string): Router {
   const r = express.Router();
   const byProvider = vendors(config);
+  const keys = keyStore(calls, masterKey);
   const check = (provider: Provider, key: string): Promise<Verdict> => validateKey(byProvider[provider], key, config.AI_KEY_VALIDATION_TIMEOUT_MS);
-  const put = (c: pg.PoolClient, provider: Provider, key: string, valid: boolean) =>
-    c.query<KeyRecord & { inserted: boolean }>('select * from ai.put_provider_key($1, $2, $3, $4)', [provider, key, valid, masterKey]);
   const record = ({ inserted: _i, ...row }: KeyRecord & { inserted?: boolean }) => row;
 
   r.get('/', route(async (req, res) => {
-    res.json(await calls.call<KeyRecord>(req, `select ${RECORD} from ai.provider_keys order by array_position(array['openai','anthropic','gemini','openrouter'], provider)`, []));
+    res.json(await keys.list(req));
   }));
 
   r.get('/platform_supported', route(async (_req, res) => {
@@ -62,34 +78,30 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
   // One key: asked of the vendor first; refused means nothing is stored (an existing key stays).
   r.post('/', route(async (req, res) => {
     const body = parse(KeyBody, req.body);
-    await calls.call(req, 'select ai.require_service()', []);
+    await keys.requireService(req);
     const provider = body.provider as Provider;
     const verdict = await check(provider, body.api_key);
     if (verdict.outcome === 'rejected') throw aiErrors.keyRejected({ [provider]: verdict.reason });
-    const row = await calls.transaction(req, async (c) => (await put(c, provider, body.api_key, verdict.outcome === 'accepted')).rows[0]!);
-    res.status(row.inserted ? 201 : 200).json(record(row));
+    const [row] = await keys.putAll(req, [{ provider, key: body.api_key, valid: verdict.outcome === 'accepted' }]);
+    res.status(row!.inserted ? 201 : 200).json(record(row!));
   }));
 
   // Any subset at once: null or empty values are left alone; one refusal stores none.
   r.put('/', route(async (req, res) => {
     const body = parse(BatchBody, req.body);
-    await calls.call(req, 'select ai.require_service()', []);
+    await keys.requireService(req);
     const given = (Object.entries(body) as Array<[Provider, string | null]>).filter(([, key]) => typeof key === 'string' && key !== '') as Array<[Provider, string]>;
     const verdicts = await Promise.all(given.map(async ([provider, key]) => [provider, key, await check(provider, key)] as const));
     const rejected = Object.fromEntries(verdicts.flatMap(([p, , v]) => (v.outcome === 'rejected' ? [[p, v.reason]] : [])));
     if (Object.keys(rejected).length > 0) throw aiErrors.keyRejected(rejected);
-    const rows = await calls.transaction(req, async (c) => {
-      const out: KeyRecord[] = [];
-      for (const [provider, key, v] of verdicts) out.push(record((await put(c, provider, key, v.outcome === 'accepted')).rows[0]!));
-      return out;
-    });
-    res.json(rows);
+    const rows = await keys.putAll(req, verdicts.map(([provider, key, v]) => ({ provider, key, valid: v.outcome === 'accepted' })));
+    res.json(rows.map(record));
   }));
 
   r.delete('/:provider', route(async (req, res) => {
     const provider = req.params.provider;
     if (!isProvider(provider)) throw aiErrors.unknownProvider(String(provider));
-    await calls.call(req, 'delete from ai.provider_keys where provider = $1', [provider]);
+    await keys.remove(req, provider);
     res.status(204).end();
   }));
 

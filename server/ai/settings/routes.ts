@@ -5,21 +5,17 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { parse } from '../parse.ts';
-
-type Row = { key: string; category: string; type: string; default_value: string; override: string | null; value: string; description: string;
-  min_value: string | null; max_value: string | null; options: string[] | null; updated_at: Date | null };
+import { settingsStore } from './store.ts';
 
 const PutBody = z.object({ settings: z.record(z.string(), z.unknown()) });
 const ResetBody = z.object({ category: z.string().min(1, 'category is required') });
 
 export function settingsRoutes(calls: AiCalls, masterKey: string): Router {
   const r = express.Router();
+  const settings = settingsStore(calls, masterKey);
 
   r.get('/', route(async (req, res) => {
-    const [rows, categories] = await Promise.all([
-      calls.call<Row>(req, 'select * from ai.settings_list()', []),
-      calls.call<{ name: string; label: string; description: string }>(req, 'select name, label, description from ai.setting_categories order by position', []),
-    ]);
+    const [rows, categories] = await Promise.all([settings.list(req), settings.categories(req)]);
     res.json({
       settings: rows.map((s) => ({
         key: s.key, category: s.category, type: s.type, default: s.type === 'secret' ? '' : s.default_value, override: s.override, value: s.value,
@@ -32,19 +28,17 @@ export function settingsRoutes(calls: AiCalls, masterKey: string): Router {
 
   r.put('/', route(async (req, res) => {
     const body = parse(PutBody, req.body);
-    const rows = await calls.call<{ put_settings: string }>(req, 'select ai.put_settings($1, $2)', [JSON.stringify(body.settings), masterKey]);
-    res.json({ updated: rows.map((row) => row.put_settings) });
+    res.json({ updated: await settings.put(req, body.settings) });
   }));
 
   r.delete('/:key', route(async (req, res) => {
-    const [row] = await calls.call<{ key: string; default_value: string }>(req, 'select * from ai.delete_setting($1)', [req.params.key]);
-    res.json({ key: row!.key, default: row!.default_value });
+    const row = await settings.remove(req, String(req.params.key));
+    res.json({ key: row.key, default: row.default_value });
   }));
 
   r.post('/reset-category', route(async (req, res) => {
     const body = parse(ResetBody, req.body);
-    const rows = await calls.call<{ reset_category: string }>(req, 'select ai.reset_category($1)', [body.category]);
-    res.json({ category: body.category, reset: rows.map((row) => row.reset_category) });
+    res.json({ category: body.category, reset: await settings.resetCategory(req, body.category) });
   }));
 
   return r;

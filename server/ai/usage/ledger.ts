@@ -2,8 +2,10 @@
 // who, what for, which model, tokens, latency and its price (ai.record_usage
 // prices it from ai.model_prices). With AI_BILLING=credits a call is refused
 // (402) while the project's credit balance is not above zero.
+import type { Request } from 'express';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import type { Provider } from '../providers/vendors.ts';
 
@@ -42,4 +44,12 @@ export function usageLedger(adminPool: pg.Pool, billing: 'off' | 'credits', log:
       if (!rows[0] || Number(rows[0].balance_usd) <= 0) throw aiErrors.noCredits();
     },
   };
+}
+
+/** GET /api/usage's answer, as the caller (a user sees their own calls only: the ai.usage policy). */
+export async function usageReport(calls: AiCalls, req: Request, q: { from?: string | undefined; to?: string | undefined; feature?: string | undefined; model?: string | undefined; user?: string | undefined; limit?: number | undefined }): Promise<unknown> {
+  const [row] = await calls.call<{ report: unknown }>(req, 'select ai.usage_report($1, $2, $3, $4, $5, $6) as report', [
+    q.from ?? null, q.to ?? null, q.feature ?? null, q.model ?? null, q.user ?? null, q.limit ?? 100,
+  ]);
+  return row!.report;
 }

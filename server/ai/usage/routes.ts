@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { parse } from '../parse.ts';
+import { usageReport } from './ledger.ts';
 
 const Query = z.object({
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO 8601 timestamp' }).optional(),
@@ -20,10 +21,7 @@ export function usageRoutes(calls: AiCalls): Router {
   const r = express.Router();
   r.get('/', route(async (req, res) => {
     const q = parse(Query, req.query);
-    const [row] = await calls.call<{ report: unknown }>(req, 'select ai.usage_report($1, $2, $3, $4, $5, $6) as report', [
-      q.from ?? null, q.to ?? null, q.feature ?? null, q.model ?? null, q.user ?? null, q.limit ?? 100,
-    ]);
-    res.json(row!.report);
+    res.json(await usageReport(calls, req, q));
   }));
   return r;
 }
