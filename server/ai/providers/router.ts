@@ -64,7 +64,8 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
     if (!routed) throw aiErrors.badModel(model);
     const key = await keys(routed.provider);
     if (!key) throw aiErrors.noProviderKey(routed.provider);
-    const client = new OpenAI({ apiKey: key, baseURL: byProvider[routed.provider].openAiBase, maxRetries: 0, timeout: config.AI_PROVIDER_TIMEOUT_MS });
+    // The SDK's own retries and logging are off: this router retries, and logs only what is safe to log.
+    const client = new OpenAI({ apiKey: key, baseURL: byProvider[routed.provider].openAiBase, maxRetries: 0, timeout: config.AI_PROVIDER_TIMEOUT_MS, logLevel: 'off' });
     return { ...routed, client };
   };
 
