@@ -21,6 +21,7 @@ export const aiErrors = {
   serviceRoleOnly: () => apiError(403, 'FORBIDDEN', 'Only the service-role key may change project configuration'),
   notYours: (what: string) => apiError(403, 'FORBIDDEN', `You can only change your own ${what}`),
   notFound: (what: string) => apiError(404, 'NOT_FOUND', `${what} not found`),
+  workflowNotFound: () => apiError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found'),
   settingNotFound: (key: string) => apiError(404, 'SETTING_NOT_FOUND', `Unknown setting: ${key}`),
   unknownProvider: (provider: string) => apiError(400, 'VALIDATION_ERROR', `Unknown provider: ${provider}; expected one of openai, anthropic, gemini, openrouter`),
   keyRejected: (fields: Record<string, string>) => apiError(400, 'VALIDATION_ERROR', 'Validation failed', { details: { fields } }),

@@ -18,6 +18,7 @@ import { settingsRoutes } from './settings/routes.ts';
 import { toolRoutes } from './tools/routes.ts';
 import { usageLedger } from './usage/ledger.ts';
 import { usageRoutes } from './usage/routes.ts';
+import { workflowRoutes } from './workflows/routes/index.ts';
 
 export type AiSurface = { router: Router; models: ModelRouter; settings: Settings };
 
@@ -27,13 +28,16 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const calls = aiCalls(requestPool);
   const json = express.json({ limit: '5mb' });
   const router = express.Router();
-  const mount = (path: string, routes: Router) => router.use(path, errorShape(aiShape), requireIdentity, json, routes);
+  // A router whose routes answer in two shapes parses JSON itself, after each route declares its shape.
+  const mount = (path: string, routes: Router, opts: { json: boolean } = { json: true }) =>
+    router.use(path, errorShape(aiShape), requireIdentity, ...(opts.json ? [json] : []), routes);
 
   mount('/settings', settingsRoutes(calls, masterKey));
   mount('/ai-provider-keys', providerKeyRoutes(calls, config, masterKey));
   mount('/tools', toolRoutes(calls));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
+  mount('/workflows', workflowRoutes(calls, json), { json: false });
 
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });

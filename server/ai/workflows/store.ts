@@ -1,0 +1,60 @@
+// Workflows in SQL (sql/0024 to 0026), as the caller: the access model's
+// policies decide what they see; the graph rules, versions and the arm
+// window are SQL functions.
+import type { Request } from 'express';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+
+export type WorkflowRow = {
+  id: string; owner_id: string | null; name: string; description: string | null; deployed: boolean; active_version: number | null;
+  armed_until: Date | null; created_at: Date; updated_at: Date;
+};
+export type Graph = { blocks: unknown[]; edges: unknown[] };
+
+const COLUMNS = 'id, owner_id, name, description, deployed, active_version, armed_until, created_at, updated_at';
+
+export function workflowStore(calls: AiCalls) {
+  /** 404 when the caller cannot see the workflow, 403 when they can but it is not theirs. */
+  const refuse = async (req: Request, id: string): Promise<never> => {
+    const seen = await calls.call<{ id: string }>(req, 'select id from ai.workflows where id = $1', [id]);
+    throw seen.length > 0 ? aiErrors.notYours('workflows') : aiErrors.workflowNotFound();
+  };
+  return {
+    list: async (req: Request, limit: number, offset: number) => {
+      const [page] = await calls.call<{ items: WorkflowRow[]; total: number }>(req, `select
+          coalesce((select jsonb_agg(w order by w.created_at desc, w.id) from (select ${COLUMNS} from ai.workflows order by created_at desc, id limit $1 offset $2) w), '[]') as items,
+          (select count(*)::int from ai.workflows) as total`, [limit, offset]);
+      return page!;
+    },
+    get: async (req: Request, id: string) => {
+      const [row] = await calls.call<WorkflowRow & { graph: Graph }>(req, `select ${COLUMNS}, ai.graph_json(id) as graph from ai.workflows where id = $1`, [id]);
+      if (!row) throw aiErrors.workflowNotFound();
+      return row;
+    },
+    create: async (req: Request, name: string, description: string | null) =>
+      (await calls.call<WorkflowRow>(req, `insert into ai.workflows (name, description) values ($1, $2) returning ${COLUMNS}`, [name, description]))[0]!,
+    update: async (req: Request, id: string, fields: { name?: string | undefined; description?: string | null | undefined }) => {
+      const [row] = await calls.call<WorkflowRow>(req, `update ai.workflows set name = coalesce($2, name),
+          description = case when $4 then $3 else description end where id = $1 returning ${COLUMNS}`,
+        [id, fields.name ?? null, fields.description ?? null, 'description' in fields]);
+      return row ?? refuse(req, id);
+    },
+    remove: async (req: Request, id: string) => {
+      const rows = await calls.call<{ id: string }>(req, 'delete from ai.workflows where id = $1 returning id', [id]);
+      if (rows.length === 0) await refuse(req, id);
+    },
+    putGraph: async (req: Request, id: string, blocks: unknown, edges: unknown) =>
+      (await calls.call<{ graph: Graph }>(req, 'select ai.put_graph($1, $2, $3) as graph', [id, JSON.stringify(blocks), edges === undefined ? null : JSON.stringify(edges)]))[0]!.graph,
+    deploy: async (req: Request, id: string) => (await calls.call<{ version: number }>(req, 'select * from ai.deploy_workflow($1)', [id]))[0]!.version,
+    undeploy: (req: Request, id: string) => calls.call(req, 'select ai.undeploy_workflow($1)', [id]),
+    arm: async (req: Request, id: string) => (await calls.call<{ until: Date }>(req, 'select ai.arm_workflow($1) as until', [id]))[0]!.until,
+    versions: async (req: Request, id: string) => {
+      const workflow = await calls.call<{ active_version: number | null }>(req, 'select active_version from ai.workflows where id = $1', [id]);
+      if (!workflow[0]) throw aiErrors.workflowNotFound();
+      const rows = await calls.call<{ version: number; created_at: Date; created_by: string | null; blocks: number }>(req,
+        `select version, created_at, created_by, jsonb_array_length(graph -> 'blocks') as blocks from ai.workflow_versions where workflow_id = $1 order by version desc`, [id]);
+      return rows.map((v) => ({ ...v, active: v.version === workflow[0]!.active_version }));
+    },
+    activate: async (req: Request, id: string, version: number) => (await calls.call<{ v: number }>(req, 'select ai.activate_version($1, $2) as v', [id, version]))[0]!.v,
+  };
+}
