@@ -110,6 +110,10 @@ const schema = z.object({
   AI_PROVIDER_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(1000).describe('first backoff before a retry; doubles, with jitter'),
   AI_KEY_VALIDATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000).describe('how long key validation waits for the vendor'),
 
+  WORKFLOW_EXECUTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000).describe('a synchronous workflow run (execute, webhook) is stopped after this long'),
+  WORKFLOW_EXECUTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20).describe('executions per user (or per key without a user) per replica, sliding minute'),
+  HTTP_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses'),
+
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),

@@ -129,7 +129,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
-    const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, log });
+    const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, log });
+    cleanups.push(() => ai.stop());
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
       { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },

@@ -19,10 +19,11 @@ import { toolRoutes } from './tools/routes.ts';
 import { usageLedger } from './usage/ledger.ts';
 import { usageRoutes } from './usage/routes.ts';
 import { workflowRoutes } from './workflows/routes/index.ts';
+import { workflowRuns } from './workflows/runs.ts';
 
-export type AiSurface = { router: Router; models: ModelRouter; settings: Settings };
+export type AiSurface = { router: Router; models: ModelRouter; settings: Settings; stop: () => Promise<void> };
 
-export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; log: Logger }): AiSurface {
+export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
@@ -37,9 +38,15 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/tools', toolRoutes(calls));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
-  mount('/workflows', workflowRoutes(calls, json), { json: false });
-
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
-  return { router, models, settings: settingsAccessor(adminPool, masterKey) };
+  const settings = settingsAccessor(adminPool, masterKey);
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId });
+  mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
+  // Runs a dead process left running are failed now, and whenever one is reaped.
+  const sweep = () => void calls.asService('select ai.fail_abandoned_runs()', []).catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
+  sweep();
+  const sweeper = setInterval(sweep, 60_000);
+  sweeper.unref();
+  return { router, models, settings, stop: async () => clearInterval(sweeper) };
 }

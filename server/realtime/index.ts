@@ -26,6 +26,8 @@ import { VSNS, type Vsn } from './protocol.ts';
 
 export type RealtimeService = {
   router: Router;
+  /** This process's id in realtime.nodes (heartbeat and reaping), which other surfaces use to find work a dead process left. */
+  nodeId: string;
   /** Serves the WebSocket on this HTTP server's upgrade requests. */
   attach: (server: http.Server) => void;
   stop: () => Promise<void>;
@@ -129,6 +131,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
   sweep.unref();
 
   return {
+    nodeId,
     router: broadcastRoutes({ publish, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES }),
     attach: (server) => {
       server.on('upgrade', (req, socket, head) => {

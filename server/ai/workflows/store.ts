@@ -55,6 +55,21 @@ export function workflowStore(calls: AiCalls) {
         `select version, created_at, created_by, jsonb_array_length(graph -> 'blocks') as blocks from ai.workflow_versions where workflow_id = $1 order by version desc`, [id]);
       return rows.map((v) => ({ ...v, active: v.version === workflow[0]!.active_version }));
     },
+    /** The caller's runs of a workflow, newest first, with tokens and cost from the usage ledger. */
+    executions: (req: Request, id: string) => calls.call(req, `select e.id, e.status, e.trigger, e.version, e.error, e.error_code, e.created_at, e.started_at, e.finished_at,
+        coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0) as cost_usd
+      from ai.workflow_executions e
+      left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd from ai.usage x where x.run_id = e.id::text) u on true
+      where e.workflow_id = $1 order by e.created_at desc limit 100`, [id]),
+    /** One run and its per-block logs; 404 for a run the caller did not start. */
+    executionLogs: async (req: Request, workflowId: string, executionId: string) => {
+      const [execution] = await calls.call(req, 'select id, status, trigger, version, output, error, error_code, started_at, finished_at from ai.workflow_executions where id = $1 and workflow_id = $2',
+        [executionId, workflowId]);
+      if (!execution) throw aiErrors.notFound('Execution');
+      const logs = await calls.call(req, `select block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at,
+          round(extract(epoch from finished_at - started_at) * 1000)::int as duration_ms from ai.workflow_block_logs where execution_id = $1 order by id`, [executionId]);
+      return { execution, logs };
+    },
     activate: async (req: Request, id: string, version: number) => (await calls.call<{ v: number }>(req, 'select ai.activate_version($1, $2) as v', [id, version]))[0]!.v,
   };
 }

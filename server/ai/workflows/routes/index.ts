@@ -6,13 +6,17 @@ import { workflowStore } from '../store.ts';
 import { crudRoutes } from './crud.ts';
 import { deployRoutes } from './deploy.ts';
 import { graphRoutes } from './graph.ts';
+import { executeRoutes } from './execute.ts';
+import { executionRateLimit } from '../rate-limit.ts';
+import type { workflowRuns } from '../runs.ts';
 
 /** `json` parses a body; each route places it after the error shape it declares. */
-export function workflowRoutes(calls: AiCalls, json: RequestHandler): Router {
+export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: ReturnType<typeof workflowRuns>; executionsPerMinute: number }): Router {
   const r = express.Router();
-  const workflows = workflowStore(calls);
-  crudRoutes(r, workflows, json);
-  graphRoutes(r, workflows, json);
+  const workflows = workflowStore(deps.calls);
+  crudRoutes(r, workflows, deps.json);
+  graphRoutes(r, workflows, deps.json);
   deployRoutes(r, workflows);
+  executeRoutes(r, { runs: deps.runs, store: workflows, json: deps.json, rateLimit: executionRateLimit(deps.executionsPerMinute) });
   return r;
 }

@@ -1,0 +1,24 @@
+// split: runs its downstream path once per item of `items` (an array), at
+// most `concurrency` at a time (default 4), and gathers what each path
+// ended with, in input order. Inside the path, <split.item> and
+// <split.index> name the current item (by the split block's id or name).
+import { BlockError, type BlockHandler } from '../types.ts';
+
+export const split: BlockHandler = {
+  ownsDownstream: true,
+  run: async (ctx) => {
+    const items = ctx.config.items;
+    if (!Array.isArray(items)) throw new BlockError('split needs items: an array (for example <variables.list>)');
+    const cap = typeof ctx.config.concurrency === 'number' && ctx.config.concurrency >= 1 ? Math.floor(ctx.config.concurrency) : 4;
+    const results: unknown[] = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length && !ctx.signal.aborted) {
+        const index = next++;
+        results[index] = await ctx.runPath(ctx.targets, items[index], index);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(cap, items.length) }, worker));
+    return { output: results };
+  },
+};

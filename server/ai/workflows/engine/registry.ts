@@ -1,0 +1,25 @@
+// Block types to their handlers: the only place a type string meets code.
+// The scheduler asks this map; it never switches on a type itself.
+import { generalApi } from './blocks/general-api.ts';
+import { response } from './blocks/response.ts';
+import { split } from './blocks/split.ts';
+import { starter } from './blocks/starter.ts';
+import { unavailable } from './blocks/unavailable.ts';
+import { webhook } from './blocks/webhook.ts';
+import type { BlockHandler } from './types.ts';
+
+export const BLOCK_HANDLERS: ReadonlyMap<string, BlockHandler> = new Map([
+  ['starter', starter],
+  ['webhook', webhook],
+  ['response', response],
+  ['general_api', generalApi],
+  ['split', split],
+  ['code', unavailable('code', 'the code sandbox is not built yet')],
+  ['condition', unavailable('condition', 'conditions are evaluated in the code sandbox, which is not built yet')],
+  ['platform_api', unavailable('platform_api', 'project data calls are not built yet')],
+  ['agent', unavailable('agent', 'agents arrive with the agents surface')],
+  ['orchestration', unavailable('orchestration', 'orchestrations arrive with the agents surface')],
+]);
+
+/** Types a run starts from, by trigger. */
+export const TRIGGERS = { manual: 'starter', webhook: 'webhook' } as const;

@@ -1,0 +1,196 @@
+// The scheduler: runs a graph from its trigger block along its edges. A
+// block runs once every block before it has settled; independent branches
+// run at once. A branching block may take only some of its edges: the
+// blocks only those edges lead to are skipped, not failed. A block may
+// retry ({retry: {max, backoff_ms}}) and may fail softly ({on_error:
+// "continue"}: the error becomes its output). A block that owns its
+// downstream (split) runs that part of the graph itself through runPath.
+// Every block's resolved input, output, error and timings are logged; every
+// step is reported as a RunEvent. The type string only reaches the registry.
+import { BLOCK_HANDLERS, TRIGGERS } from './registry.ts';
+import { blockIndex, resolveConfig } from './references.ts';
+import { BlockError, type Block, type EngineServices, type Graph, type RunEvent } from './types.ts';
+
+export type BlockLog = {
+  block_id: string; block_type: string; status: 'succeeded' | 'failed' | 'skipped'; input: unknown; output: unknown; error: string | null;
+  attempts: number; logs: string[]; started_at: Date; finished_at: Date;
+};
+
+export type RunOptions = {
+  graph: Graph;
+  variables: Record<string, unknown>;
+  trigger: keyof typeof TRIGGERS;
+  services: EngineServices;
+  signal: AbortSignal;
+  emit: (event: RunEvent) => void;
+  record: (log: BlockLog) => Promise<void>;
+};
+
+/** A run that failed: the block at fault and why. */
+export class RunFailure extends Error {
+  readonly blockId: string | null;
+  constructor(message: string, blockId: string | null) {
+    super(message);
+    this.name = 'RunFailure';
+    this.blockId = blockId;
+  }
+}
+
+type State = 'pending' | 'running' | 'done' | 'skipped';
+
+export async function runGraph(opts: RunOptions): Promise<unknown> {
+  const { graph, signal } = opts;
+  const byId = new Map(graph.blocks.map((b) => [b.id, b]));
+  const index = blockIndex(graph.blocks);
+  const outgoing = new Map<string, string[]>(graph.blocks.map((b) => [b.id, []]));
+  const incoming = new Map<string, string[]>(graph.blocks.map((b) => [b.id, []]));
+  for (const e of graph.edges) {
+    outgoing.get(e.source)?.push(e.target);
+    incoming.get(e.target)?.push(e.source);
+  }
+  const descendants = (starts: string[]): Set<string> => {
+    const seen = new Set<string>();
+    const stack = [...starts];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...(outgoing.get(id) ?? []));
+    }
+    return seen;
+  };
+
+  const triggerType = TRIGGERS[opts.trigger];
+  const start = graph.blocks.find((b) => b.type === triggerType) ?? graph.blocks.find((b) => b.type === 'starter');
+  if (!start) throw new RunFailure(`The workflow has no ${triggerType} block to start from`, null);
+
+  /**
+   * Runs the blocks of `scope`, beginning with `starts`, on top of the
+   * outputs known so far; answers the outputs of what ran, in completion order.
+   */
+  const execute = async (scope: Set<string>, starts: string[], known: Map<string, unknown>): Promise<{ outputs: Map<string, unknown>; finished: string[] }> => {
+    const outputs = new Map(known);
+    const state = new Map<string, State>([...scope].map((id) => [id, 'pending']));
+    const taken = new Map<string, Set<string> | null>(); // a settled block's chosen targets (null: all)
+    const finished: string[] = [];
+    const inFlight = new Set<Promise<void>>();
+    let failure: RunFailure | undefined;
+
+    /** Whether the edge from `source` to `target` carries the run (sources outside the scope always do). */
+    const carries = (source: string, target: string) => {
+      if (!scope.has(source)) return true;
+      if (state.get(source) !== 'done') return false;
+      const chosen = taken.get(source);
+      return chosen === null || chosen === undefined || chosen.has(target);
+    };
+    const settled = (id: string) => !scope.has(id) || state.get(id) === 'done' || state.get(id) === 'skipped';
+
+    const readyOrSkipped = (id: string): 'ready' | 'skip' | 'wait' => {
+      if (starts.includes(id) && state.get(id) === 'pending') return 'ready';
+      const before = (incoming.get(id) ?? []).filter((s) => scope.has(s) || starts.includes(id));
+      if (before.length === 0) return 'wait';
+      if (!before.every(settled)) return 'wait';
+      return before.some((s) => carries(s, id)) ? 'ready' : 'skip';
+    };
+
+    const skip = async (id: string) => {
+      state.set(id, 'skipped');
+      const block = byId.get(id)!;
+      opts.emit({ type: 'block_skipped', block_id: id, block_type: block.type });
+      const now = new Date();
+      await opts.record({ block_id: id, block_type: block.type, status: 'skipped', input: null, output: null, error: null, attempts: 0, logs: [], started_at: now, finished_at: now });
+    };
+
+    const runBlock = async (block: Block) => {
+      state.set(block.id, 'running');
+      const handler = BLOCK_HANDLERS.get(block.type);
+      const started = new Date();
+      const logs: string[] = [];
+      const retry = block.config.retry as { max?: unknown; backoff_ms?: unknown } | undefined;
+      const maxRetries = typeof retry?.max === 'number' ? Math.max(0, Math.min(10, Math.floor(retry.max))) : 0;
+      const backoff = typeof retry?.backoff_ms === 'number' ? Math.max(0, Math.min(60_000, retry.backoff_ms)) : 500;
+      opts.emit({ type: 'block_started', block_id: block.id, block_type: block.type });
+      let input: Record<string, unknown> | null = null;
+      let attempts = 0;
+      try {
+        if (!handler) throw new BlockError(`No handler for block type ${block.type}`);
+        input = resolveConfig(block.config, { variables: opts.variables, outputs, blocks: index });
+        let result;
+        for (;;) {
+          attempts++;
+          try {
+            result = await handler.run({
+              block, config: input, variables: opts.variables, outputs, targets: outgoing.get(block.id) ?? [], signal, services: opts.services,
+              log: (line) => void logs.push(line),
+              runPath: async (pathStarts, item, i) => {
+                const sub = await execute(descendants(pathStarts), pathStarts, new Map([...outputs, [block.id, { item, index: i }]]));
+                return endOf(sub, descendants(pathStarts));
+              },
+            });
+            break;
+          } catch (err) {
+            if (signal.aborted || attempts > maxRetries) throw err;
+            logs.push(`attempt ${attempts} failed: ${(err as Error).message}; retrying`);
+            await new Promise((r) => setTimeout(r, backoff * 2 ** (attempts - 1)));
+          }
+        }
+        outputs.set(block.id, result.output);
+        taken.set(block.id, result.take ? new Set(result.take) : null);
+        if (handler.ownsDownstream) for (const id of descendants(outgoing.get(block.id) ?? [])) if (scope.has(id)) state.set(id, 'done');
+        state.set(block.id, 'done');
+        finished.push(block.id);
+        opts.emit({ type: 'block_completed', block_id: block.id, block_type: block.type, output: result.output, duration_ms: Date.now() - started.getTime() });
+        await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: new Date() });
+      } catch (err) {
+        const message = signal.aborted ? 'The run was stopped' : (err as Error).message;
+        const continued = block.config.on_error === 'continue' && !signal.aborted;
+        opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
+        await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date() });
+        if (!continued) {
+          failure ??= new RunFailure(`Block "${block.id}" (${block.type}) failed: ${message}`, block.id);
+          return;
+        }
+        outputs.set(block.id, { error: message });
+        taken.set(block.id, null);
+        state.set(block.id, 'done');
+        finished.push(block.id);
+      }
+    };
+
+    // Settles whatever can be settled, starting ready blocks, until nothing is pending or running.
+    for (;;) {
+      if (failure || signal.aborted) break;
+      let progressed = false;
+      for (const id of scope) {
+        if (state.get(id) !== 'pending') continue;
+        const verdict = readyOrSkipped(id);
+        if (verdict === 'skip') {
+          await skip(id);
+          progressed = true;
+        } else if (verdict === 'ready') {
+          const p: Promise<void> = runBlock(byId.get(id)!).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+          progressed = true;
+        }
+      }
+      if (progressed) continue;
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+    }
+    await Promise.allSettled(inFlight);
+    if (failure) throw failure;
+    if (signal.aborted) throw new RunFailure('The run was stopped', null);
+    return { outputs, finished };
+  };
+
+  /** What a part of the graph ended with: the last response block's output, else its last block's. */
+  const endOf = (result: { outputs: Map<string, unknown>; finished: string[] }, scope: Set<string>): unknown => {
+    const responses = result.finished.filter((id) => scope.has(id) && byId.get(id)!.type === 'response');
+    const last = responses.at(-1) ?? result.finished.filter((id) => scope.has(id)).at(-1);
+    return last === undefined ? null : result.outputs.get(last);
+  };
+
+  const reachable = descendants([start.id]);
+  const result = await execute(reachable, [start.id], new Map());
+  return endOf(result, reachable);
+}

@@ -1,0 +1,62 @@
+// The engine's vocabulary: a graph, a block's handler and what it gets and
+// gives, and the events a run reports (the stream's schema).
+import type { ModelRouter } from '../../providers/router.ts';
+import type { Settings } from '../../settings/accessor.ts';
+
+export type Block = { id: string; type: string; config: Record<string, unknown>; position?: unknown };
+export type Edge = { source: string; target: string };
+export type Graph = { blocks: Block[]; edges: Edge[] };
+
+/** What a block handler may use: its resolved config, the run's variables, and the platform's services. */
+export type BlockContext = {
+  block: Block;
+  /** The block's config with every reference resolved. */
+  config: Record<string, unknown>;
+  variables: Record<string, unknown>;
+  /** Outputs of the blocks that ran before this one, by id. */
+  outputs: ReadonlyMap<string, unknown>;
+  /** Outgoing edges' targets, for blocks that choose a branch. */
+  targets: string[];
+  signal: AbortSignal;
+  services: EngineServices;
+  /** Lines for the block's log (console output, notes). */
+  log: (line: string) => void;
+  /** Runs a sub-graph (a split's path) for one item; used by split. */
+  runPath: (start: string[], item: unknown, index: number) => Promise<unknown>;
+};
+
+/** A handler's answer: its output, and for a branching block which targets to take (others are skipped). */
+export type BlockResult = { output: unknown; take?: string[] };
+
+export type BlockHandler = {
+  /** Runs the block; throws BlockError (or any error) to fail it. */
+  run: (ctx: BlockContext) => Promise<BlockResult>;
+  /** Whether the block's downstream is run by the block itself (split) rather than by the scheduler. */
+  ownsDownstream?: boolean;
+};
+
+export type EngineServices = {
+  models: ModelRouter;
+  settings: Settings;
+  /** Outbound HTTP with the SSRF guard. */
+  fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
+  userId: string | null;
+  executionId: string;
+};
+
+/** A block's failure, worded for the run log and the caller. */
+export class BlockError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlockError';
+  }
+}
+
+export type RunEvent =
+  | { type: 'run_started'; execution_id: string; version: number | null }
+  | { type: 'block_started'; block_id: string; block_type: string }
+  | { type: 'block_completed'; block_id: string; block_type: string; output: unknown; duration_ms: number }
+  | { type: 'block_skipped'; block_id: string; block_type: string }
+  | { type: 'block_failed'; block_id: string; block_type: string; error: string; continued: boolean }
+  | { type: 'content_delta'; block_id: string; delta: string }
+  | { type: 'run_completed'; execution_id: string; output: unknown };

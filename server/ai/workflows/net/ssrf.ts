@@ -1,0 +1,92 @@
+// Outbound HTTP for blocks and tools, guarded against server-side request
+// forgery: every address a name resolves to is checked when the connection
+// is made (so DNS rebinding gains nothing), on every redirect hop too, and
+// private, loopback, link-local (cloud metadata), unique-local, multicast and
+// unspecified addresses are refused unless HTTP_ALLOW_PRIVATE_NETWORKS=true.
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { BlockError } from '../engine/types.ts';
+
+const MAX_REDIRECTS = 5;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Whether an IP address is one a workflow may not reach. */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const ip = mapped ? mapped[1]! : address;
+  if (net.isIPv4(ip)) {
+    const [a, b] = ip.split('.').map(Number) as [number, number];
+    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31)
+      || (a === 192 && b === 168) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
+  }
+  const v6 = ip.toLowerCase();
+  return v6 === '::' || v6 === '::1' || v6.startsWith('fe8') || v6.startsWith('fe9') || v6.startsWith('fea') || v6.startsWith('feb')
+    || v6.startsWith('fc') || v6.startsWith('fd') || v6.startsWith('ff') || v6.startsWith('64:ff9b');
+}
+
+export type GuardedResponse = { status: number; headers: Record<string, string>; body: string };
+
+export function guardedFetch(allowPrivate: boolean) {
+  /** dns.lookup that refuses private addresses, used by the socket itself. */
+  const lookup: net.LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 4);
+      const list = addresses as dns.LookupAddress[];
+      const refused = !allowPrivate && list.find((a) => isPrivateAddress(a.address));
+      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private address`), { code: 'EPRIVATE' }), '', 4);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+
+  const once = (url: URL, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) =>
+    new Promise<GuardedResponse & { location?: string }>((resolve, reject) => {
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new BlockError(`Only http and https URLs can be called (got ${url.protocol})`));
+      // A literal IP skips DNS: check it here.
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (net.isIP(host) && !allowPrivate && isPrivateAddress(host)) return reject(new BlockError(`Requests to private addresses are refused (${host})`));
+      const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method, headers: init.headers, lookup, timeout: init.timeoutMs, signal: init.signal }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_BODY_BYTES) res.destroy(new BlockError(`The response is larger than ${MAX_BODY_BYTES} bytes`));
+          else chunks.push(c);
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8'), ...(res.headers.location ? { location: res.headers.location } : {}) });
+        });
+      });
+      request.on('timeout', () => request.destroy(new BlockError(`The request took longer than ${init.timeoutMs} ms`)));
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        reject(err.code === 'EPRIVATE' ? new BlockError(`Requests to private addresses are refused (${err.message})`) : err instanceof BlockError ? err : new BlockError(`The request failed: ${err.message}`));
+      });
+      request.end(init.body);
+    });
+
+  /** A request, following redirects (each hop checked), with the body as text. */
+  return async (raw: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }): Promise<GuardedResponse> => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new BlockError(`Not a URL: ${raw}`);
+    }
+    let current = init;
+    for (let hop = 0; ; hop++) {
+      const res = await once(url, current);
+      if (!res.location || ![301, 302, 303, 307, 308].includes(res.status)) return { status: res.status, headers: res.headers, body: res.body };
+      if (hop >= MAX_REDIRECTS) throw new BlockError(`More than ${MAX_REDIRECTS} redirects`);
+      url = new URL(res.location, url);
+      // 303 (and 301/302 after POST, as browsers do) turn into a GET without a body.
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST')) {
+        const { body: _b, ...rest } = current;
+        current = { ...rest, method: 'GET' };
+      }
+    }
+  };
+}

@@ -1,0 +1,41 @@
+// POST /api/workflows/{id}/execute: runs the draft graph and answers
+// {execution_id, status, output}; 500 EXECUTION_FAILED and 504
+// EXECUTION_TIMEOUT carry the execution_id. {error, error_code}. A client
+// that goes away stops the run. Executions and per-block logs are listed
+// for the user who ran them.
+import type { RequestHandler, Router } from 'express';
+import { z } from 'zod';
+import { errorShape, route } from '../../../errors.ts';
+import { aiCodedShape, aiErrors } from '../../errors.ts';
+import { parse } from '../../parse.ts';
+import type { workflowRuns } from '../runs.ts';
+import type { workflowStore } from '../store.ts';
+import { workflowIdOf } from './ids.ts';
+
+const variablesOf = (body: unknown): Record<string, unknown> => {
+  const b = parse(z.object({ variables: z.record(z.string(), z.unknown()).optional(), input: z.record(z.string(), z.unknown()).optional() }), body ?? {});
+  return b.variables ?? b.input ?? {};
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function executeRoutes(r: Router, deps: { runs: ReturnType<typeof workflowRuns>; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler }): void {
+  r.post('/:id/execute', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
+    const workflowId = workflowIdOf(req);
+    const variables = variablesOf(req.body);
+    const disconnect = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) disconnect.abort();
+    });
+    res.json(await deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal: disconnect.signal }));
+  }));
+
+  r.get('/:id/executions', route(async (req, res) => {
+    res.json(await deps.store.executions(req, workflowIdOf(req)));
+  }));
+
+  r.get('/:id/executions/:eid/logs', route(async (req, res) => {
+    const eid = String(req.params.eid);
+    if (!UUID.test(eid)) throw aiErrors.notFound('Execution');
+    res.json(await deps.store.executionLogs(req, workflowIdOf(req), eid));
+  }));
+}
