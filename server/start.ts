@@ -138,7 +138,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
-      { prefix: '/api', router: ai.router },
+      { prefix: '/api', router: ai.router, open: ai.open },
       ...(opts.surfaces ?? []),
     ];
     const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);

@@ -20,8 +20,10 @@ import { usageLedger } from './usage/ledger.ts';
 import { usageRoutes } from './usage/routes.ts';
 import { workflowRoutes } from './workflows/routes/index.ts';
 import { workflowRuns } from './workflows/runs.ts';
+import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
+import type { OpenRoute } from '../gateway.ts';
 
-export type AiSurface = { router: Router; models: ModelRouter; settings: Settings; stop: () => Promise<void> };
+export type AiSurface = { router: Router; open: OpenRoute[]; models: ModelRouter; settings: Settings; stop: () => Promise<void> };
 
 export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
@@ -43,10 +45,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const settings = settingsAccessor(adminPool, masterKey);
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
+  // The one route without project credentials: its webhook secret decides.
+  router.use('/webhooks', webhookRoutes(runs));
   // Runs a dead process left running are failed now, and whenever one is reaped.
   const sweep = () => void calls.asService('select ai.fail_abandoned_runs()', []).catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();
-  return { router, models, settings, stop: async () => clearInterval(sweeper) };
+  return { router, open: [webhookOpenRoute], models, settings, stop: async () => clearInterval(sweeper) };
 }

@@ -1,24 +1,29 @@
-// A workflow run from request to record: the execution row (as the caller,
-// so only a workflow they may read can be run), the status machine in SQL
-// (ai.start_execution, ai.finish_execution), the engine with the run's time
-// limit and the caller's disconnect as one AbortSignal, and a log row per block.
+// A workflow run from request to record: the execution row, the status
+// machine in SQL (ai.start_execution, ai.finish_execution), the engine with
+// the run's time limit and the caller's disconnect as one AbortSignal, and a
+// log row per block. Manual runs (execute, execute/stream) run the draft as
+// the caller, who must be able to read the workflow; webhook runs run the
+// active version (or the draft, through an arm window) for the project.
 import type { Request } from 'express';
 import type { Config } from '../../config.ts';
 import { apiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { guardedFetch } from './net/ssrf.ts';
 import { RunFailure, runGraph, type BlockLog } from './engine/run.ts';
 import type { Graph, RunEvent } from './engine/types.ts';
+import { guardedFetch } from './net/ssrf.ts';
 
-export type RunRequest = { workflowId: string; variables: Record<string, unknown>; trigger: 'manual' | 'stream'; signal: AbortSignal; emit?: (e: RunEvent) => void };
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
+type Execution = { id: string; graph: Graph; version: number | null };
 
 export const runErrors = {
   failed: (message: string, executionId: string) => apiError(500, 'EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
   timeout: (ms: number, executionId: string) => apiError(504, 'EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),
+  notFound: () => apiError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found'),
 };
+
+export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
 export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string }) {
   const { calls, config } = opts;
@@ -31,29 +36,24 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     ]);
   };
 
-  /** Runs the draft graph; answers its output or throws EXECUTION_FAILED / EXECUTION_TIMEOUT carrying the execution id. */
-  const runDraft = async (req: Request, run: RunRequest): Promise<RunResult> => {
-    const [row] = await calls.call<{ id: string; graph: Graph }>(req, `with w as (select id from ai.workflows where id = $1)
-      insert into ai.workflow_executions (workflow_id, trigger, variables) select w.id, $2, $3 from w returning id, ai.graph_json(workflow_id) as graph`,
-      [run.workflowId, run.trigger, JSON.stringify(run.variables)]);
-    if (!row) throw apiError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
-    const executionId = row.id;
+  /** Runs a recorded execution to its end; answers its output or throws EXECUTION_FAILED / EXECUTION_TIMEOUT. */
+  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', userId: string | null, caller: AbortSignal, emit: (e: RunEvent) => void): Promise<RunResult> => {
+    const executionId = execution.id;
     await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
-    const signal = AbortSignal.any([timeout, run.signal]);
-    const emit = run.emit ?? (() => undefined);
-    emit({ type: 'run_started', execution_id: executionId, version: null });
+    const signal = AbortSignal.any([timeout, caller]);
+    emit({ type: 'run_started', execution_id: executionId, version: execution.version });
     try {
       const output = await runGraph({
-        graph: row.graph, variables: run.variables, trigger: 'manual', signal, emit, record: record(executionId),
-        services: { models: opts.models, settings: opts.settings, fetch, userId: req.ai?.userId ?? null, executionId },
+        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId),
+        services: { models: opts.models, settings: opts.settings, fetch, userId, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });
       return { execution_id: executionId, status: 'succeeded', output };
     } catch (err) {
       const timedOut = timeout.aborted;
-      const cancelled = !timedOut && run.signal.aborted;
+      const cancelled = !timedOut && caller.aborted;
       const message = timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof RunFailure ? err.message : `The run failed: ${(err as Error).message}`;
       await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [
         executionId, cancelled ? 'cancelled' : 'failed', message, timedOut ? 'EXECUTION_TIMEOUT' : cancelled ? 'CANCELLED' : 'EXECUTION_FAILED',
@@ -62,5 +62,38 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     }
   };
 
-  return { runDraft };
+  return {
+    /** The draft graph, run as the caller (a user runs project workflows and their own). */
+    runDraft: async (req: Request, r: { workflowId: string; variables: Record<string, unknown>; trigger: 'manual' | 'stream'; signal: AbortSignal; emit?: (e: RunEvent) => void }) => {
+      const [row] = await calls.call<Execution>(req, `with w as (select id from ai.workflows where id = $1)
+        insert into ai.workflow_executions (workflow_id, trigger, variables) select w.id, $2, $3 from w returning id, ai.graph_json(workflow_id) as graph, version`,
+        [r.workflowId, r.trigger, JSON.stringify(r.variables)]);
+      if (!row) throw runErrors.notFound();
+      return run(row, r.variables, 'manual', req.ai?.userId ?? null, r.signal, r.emit ?? (() => undefined));
+    },
+
+    /**
+     * A webhook call (spec 4.8, 3.4): the workflow holding this webhook id; its
+     * secret compared in constant time before anything else (so a wrong
+     * secret cannot use an arm window); then the deployed version runs, else a
+     * live arm window is used (one guarded statement) and the draft runs,
+     * else 403.
+     */
+    webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal) => {
+      const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null }>(
+        `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version
+           from ai.workflow_blocks b join ai.workflows w on w.id = b.workflow_id
+          where b.type = 'webhook' and b.config ->> 'webhook_id' = $1`, [webhookId]);
+      if (!hook) return { outcome: 'not_found' as const };
+      if (!secretMatches(hook.secret ?? '')) return { outcome: 'unauthorized' as const };
+      let version: number | null = null;
+      if (hook.deployed && hook.active_version !== null) version = hook.active_version;
+      else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };
+      const [row] = await calls.asService<Execution>(`insert into ai.workflow_executions (workflow_id, user_id, trigger, variables, version)
+          values ($1, null, 'webhook', $2, $3)
+        returning id, version, coalesce((select v.graph from ai.workflow_versions v where v.workflow_id = $1 and v.version = $3), ai.graph_json($1)) as graph`,
+        [hook.workflow_id, JSON.stringify(variables), version]);
+      return { outcome: 'run' as const, result: run(row!, variables, 'webhook', null, signal, () => undefined) };
+    },
+  };
 }

@@ -5,10 +5,10 @@
 // for the user who ran them.
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { errorShape, route } from '../../../errors.ts';
+import { errorShape, route, toApiError } from '../../../errors.ts';
 import { aiCodedShape, aiErrors } from '../../errors.ts';
 import { parse } from '../../parse.ts';
-import type { workflowRuns } from '../runs.ts';
+import type { WorkflowRuns } from '../runs.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 
@@ -18,7 +18,7 @@ const variablesOf = (body: unknown): Record<string, unknown> => {
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function executeRoutes(r: Router, deps: { runs: ReturnType<typeof workflowRuns>; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler }): void {
+export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler }): void {
   r.post('/:id/execute', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const variables = variablesOf(req.body);
@@ -27,6 +27,27 @@ export function executeRoutes(r: Router, deps: { runs: ReturnType<typeof workflo
       if (!res.writableFinished) disconnect.abort();
     });
     res.json(await deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal: disconnect.signal }));
+  }));
+
+  // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
+  // event of type error on this 200 (only a timeout carries error_code).
+  r.post('/:id/execute/stream', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
+    const workflowId = workflowIdOf(req);
+    const variables = variablesOf(req.body);
+    const disconnect = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) disconnect.abort();
+    });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    try {
+      await deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal: disconnect.signal, emit: send });
+    } catch (err) {
+      const e = toApiError(err);
+      const executionId = (e.details as { execution_id?: string } | undefined)?.execution_id;
+      send({ type: 'error', error: e.message, ...(e.code === 'EXECUTION_TIMEOUT' ? { error_code: 'EXECUTION_TIMEOUT' } : {}), ...(executionId ? { execution_id: executionId } : {}) });
+    }
+    res.end();
   }));
 
   r.get('/:id/executions', route(async (req, res) => {

@@ -8,10 +8,10 @@ import { deployRoutes } from './deploy.ts';
 import { graphRoutes } from './graph.ts';
 import { executeRoutes } from './execute.ts';
 import { executionRateLimit } from '../rate-limit.ts';
-import type { workflowRuns } from '../runs.ts';
+import type { WorkflowRuns } from '../runs.ts';
 
 /** `json` parses a body; each route places it after the error shape it declares. */
-export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: ReturnType<typeof workflowRuns>; executionsPerMinute: number }): Router {
+export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: WorkflowRuns; executionsPerMinute: number }): Router {
   const r = express.Router();
   const workflows = workflowStore(deps.calls);
   crudRoutes(r, workflows, deps.json);

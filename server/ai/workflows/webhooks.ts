@@ -1,0 +1,57 @@
+// POST /api/webhooks/{webhook_id} (spec 4.8, part 5): no project key; the
+// webhook's secret as `Authorization: Bearer <secret>` or `?token=<secret>`.
+// A header counts when it starts with "bearer " (any case, space included):
+// "Bearer " alone is an empty secret (401, the query not consulted);
+// "Bearer" without the space falls through to the query. The secret is
+// compared in constant time before the deployed-or-armed gate. The JSON body
+// becomes the run's variables; the run has 5 minutes (WORKFLOW_EXECUTION_TIMEOUT_MS).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type Request, type Router } from 'express';
+import { errorShape, route, type ErrorShape } from '../../errors.ts';
+import type { OpenRoute } from '../../gateway.ts';
+import { aiCodedShape, aiErrors } from '../errors.ts';
+import type { WorkflowRuns } from './runs.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
+const webhookShape: ErrorShape = (e, req, res) => {
+  if (e.status === 401) return { error: 'Unauthorized' };
+  if (e.code === 'EXECUTION_TIMEOUT') return { error: e.message, code: 'execution_timeout', execution_id: (e.details as { execution_id?: string } | undefined)?.execution_id };
+  return aiCodedShape(e, req, res);
+};
+
+function secretOf(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header === 'string' && header.toLowerCase().startsWith('bearer ')) return header.slice(7);
+  const token = req.query.token;
+  return typeof token === 'string' ? token : undefined;
+}
+
+function sameSecret(given: string): (stored: string) => boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return (stored) => stored !== '' && timingSafeEqual(digest(given), digest(stored));
+}
+
+export const webhookOpenRoute: OpenRoute = (req) => req.method === 'POST' && req.path.startsWith('/webhooks/');
+
+export function webhookRoutes(runs: WorkflowRuns): Router {
+  const r = express.Router();
+  r.post('/:webhookId', errorShape(webhookShape), express.json({ limit: '5mb' }), route(async (req, res) => {
+    const webhookId = String(req.params.webhookId);
+    if (!UUID.test(webhookId)) throw aiErrors.validation('webhook_id must be a UUID');
+    const secret = secretOf(req);
+    if (!secret) throw aiErrors.webhookUnauthorized();
+    const variables = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const disconnect = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) disconnect.abort();
+    });
+    const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, disconnect.signal);
+    if (call.outcome === 'not_found') throw aiErrors.workflowNotFound();
+    if (call.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
+    if (call.outcome === 'inactive') throw aiErrors.webhookInactive();
+    res.json(await call.result);
+  }));
+  return r;
+}
