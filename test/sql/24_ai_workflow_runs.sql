@@ -6,9 +6,9 @@ begin;
 select plan(10);
 
 insert into auth.users (id, email) values ('00000000-0000-0000-0000-0000000000a1', 'a@example.com'), ('00000000-0000-0000-0000-0000000000b2', 'b@example.com');
+insert into realtime.nodes (id) values ('55555555-5555-4555-8555-555555555555');
 select tests.authenticate_as_service_role();
 insert into ai.workflows (id, name) values ('44444444-4444-4444-8444-444444444444', 'runs');
-insert into realtime.nodes (id) values ('55555555-5555-4555-8555-555555555555');
 
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 insert into ai.workflow_executions (id, workflow_id, trigger) values ('66666666-6666-4666-8666-666666666666', '44444444-4444-4444-8444-444444444444', 'manual');
