@@ -112,6 +112,9 @@ const schema = z.object({
 
   WORKFLOW_EXECUTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000).describe('a synchronous workflow run (execute, webhook) is stopped after this long'),
   WORKFLOW_EXECUTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20).describe('executions per user (or per key without a user) per replica, sliding minute'),
+  SANDBOX_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000).describe('longest a code block or condition may run'),
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(64).describe('memory ceiling of one code block run'),
+  SANDBOX_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('code blocks run at once per process'),
   HTTP_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses'),
 
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),

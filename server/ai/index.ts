@@ -20,6 +20,7 @@ import { usageLedger } from './usage/ledger.ts';
 import { usageRoutes } from './usage/routes.ts';
 import { workflowRoutes } from './workflows/routes/index.ts';
 import { workflowRuns } from './workflows/runs.ts';
+import { sandboxPool } from './workflows/engine/sandbox/index.ts';
 import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
 
@@ -43,7 +44,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId });
+  const sandbox = sandboxPool(config.SANDBOX_WORKERS);
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs));
@@ -52,5 +54,11 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   sweep();
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();
-  return { router, open: [webhookOpenRoute], models, settings, stop: async () => clearInterval(sweeper) };
+  return {
+    router, open: [webhookOpenRoute], models, settings,
+    stop: async () => {
+      clearInterval(sweeper);
+      await sandbox.close();
+    },
+  };
 }

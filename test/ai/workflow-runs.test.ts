@@ -56,7 +56,7 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
     p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: 'true', WORKFLOW_EXECUTION_TIMEOUT_MS: '1500' });
-    guarded = await startTestPlatform({ WORKER: 'off', WORKFLOW_EXECUTIONS_PER_MINUTE: '20' });
+    guarded = await startTestPlatform({ WORKER: 'off', WORKFLOW_EXECUTIONS_PER_MINUTE: '20', SANDBOX_TIMEOUT_MS: '1500' });
   });
   after(async () => {
     await stopTestPlatform(p);
@@ -121,11 +121,22 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.deepEqual(logs.map((l) => [l.block_id, l.status, l.attempts]), [['start', 'succeeded', 1], ['retrying', 'succeeded', 3], ['broken', 'failed', 1], ['out', 'succeeded', 1]]);
   });
 
-  it('fails runs that reach a block that cannot run yet, and stops runs past the time limit with 504', async () => {
-    const code = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'fn', type: 'function', config: { code: 'return 1' } }], chain(['start', 'fn']));
-    const run = await execute(p, code);
-    assert.equal(run.status, 500);
-    assert.match(run.body.error!, /code blocks cannot run yet/);
+  it('runs code in the sandbox with variables, upstream outputs and console, and stops runs past the time limit with 504', async () => {
+    const code = await workflow(p, [
+      { id: 'start', type: 'starter' },
+      { id: 'calc', type: 'function', config: { code: 'console.log("adding", variables.a, variables.b); return { total: variables.a + variables.b, from: outputs.start.a };' } },
+      { id: 'twice', type: 'code', config: { code: 'return <calc.total> * 2;' } },
+    ], chain(['start', 'calc', 'twice']));
+    const run = await execute(p, code, { variables: { a: 2, b: 3 } });
+    assert.equal(run.status, 200, JSON.stringify(run.body));
+    assert.equal(run.body.output, 10);
+    const { logs } = (await (await api(p, `/${code}/executions/${run.body.execution_id}/logs`)).json()) as { logs: Array<{ block_id: string; output: unknown; logs: string[] }> };
+    assert.deepEqual(logs.find((l) => l.block_id === 'calc')!.output, { total: 5, from: 2 });
+    assert.deepEqual(logs.find((l) => l.block_id === 'calc')!.logs, ['adding 2 3']);
+    const orchestration = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'team', type: 'orchestration', config: { orchestration_id: 'x' } }], chain(['start', 'team']));
+    const notYet = await execute(p, orchestration);
+    assert.equal(notYet.status, 500);
+    assert.match(notYet.body.error!, /orchestration blocks cannot run yet: orchestrations arrive with the agents surface/);
     const slow = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'wait', type: 'general_api', config: { url: `${base}/hang`, timeout_ms: 60000 } }], chain(['start', 'wait']));
     const t0 = Date.now();
     const timedOut = await execute(p, slow);
@@ -135,6 +146,54 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.ok(Date.now() - t0 < 5000, 'stopped at the limit');
     const history = (await (await api(p, `/${slow}/executions`)).json()) as Array<{ id: string; status: string; error_code: string }>;
     assert.deepEqual([history[0]!.id, history[0]!.status, history[0]!.error_code], [timedOut.body.execution_id, 'failed', 'EXECUTION_TIMEOUT']);
+  });
+
+  it('ends loops, memory bombs and escape attempts in the block alone, and the server stays healthy', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['while (true) {}', /ran longer than/],
+      ['let s = "x"; while (true) s += s;', /memory/],
+      ['const a = []; while (true) a.push(new ArrayBuffer(1024 * 1024));', /memory/],
+      ['const a = []; while (true) a.push({ n: Math.random(), s: "y".repeat(100) });', /memory/],
+      ['return [typeof process, typeof require, typeof fetch, globalThis.constructor.constructor("return typeof process")()].join();', /^$/],
+      ['return this.constructor.constructor("return import(\'fs\')")();', /./],
+    ];
+    for (const [source, expected] of cases) {
+      const id = await workflow(guarded, [{ id: 'start', type: 'starter' }, { id: 'fn', type: 'code', config: { code: source } }], chain(['start', 'fn']));
+      const t0 = Date.now();
+      const run = await execute(guarded, id);
+      if (expected.source === '^$') {
+        assert.equal(run.status, 200, source);
+        assert.equal(run.body.output, 'undefined,undefined,undefined,undefined', 'no Node globals inside the sandbox, not even through the Function constructor');
+      } else {
+        assert.equal(run.status, 500, `${source}: ${JSON.stringify(run.body)}`);
+        assert.match(run.body.error!, expected, source);
+      }
+      assert.ok(Date.now() - t0 < 15_000, `${source} ended in time`);
+      assert.equal((await fetch(`${guarded.url}/health`)).status, 200, 'the server stays healthy');
+    }
+    assert.ok(process.memoryUsage().rss < 3 * 1024 ** 3, 'memory stayed bounded');
+  });
+
+  it('takes the first true condition, skips the branches not taken, and falls to else', async () => {
+    const id = await workflow(p, [
+      { id: 'start', type: 'starter' },
+      { id: 'route', type: 'condition', config: { conditions: [{ expression: 'variables.score > 0.8', target: 'high' }, { expression: '<variables.flag>', target: 'flagged' }], else: 'low' } },
+      { id: 'high', type: 'response', config: { output: 'high' } },
+      { id: 'flagged', type: 'response', config: { output: 'flagged' } },
+      { id: 'low', type: 'response', config: { output: 'low' } },
+      { id: 'after-high', type: 'code', config: { code: 'return "ran"' } },
+    ], [{ source: 'start', target: 'route' }, { source: 'route', target: 'high' }, { source: 'route', target: 'flagged' }, { source: 'route', target: 'low' }, { source: 'high', target: 'after-high' }]);
+    const high = await execute(p, id, { variables: { score: 0.9, flag: false } });
+    assert.equal(high.body.output, 'high', 'the response block shapes the output');
+    const highLogs = (await (await api(p, `/${id}/executions/${high.body.execution_id}/logs`)).json()) as { logs: Array<{ block_id: string; status: string }> };
+    assert.equal(highLogs.logs.find((l) => l.block_id === 'after-high')!.status, 'succeeded', 'and the taken branch ran on');
+    assert.equal((await execute(p, id, { variables: { score: 0.1, flag: true } })).body.output, 'flagged');
+    const low = await execute(p, id, { variables: { score: 0.1, flag: false } });
+    assert.equal(low.body.output, 'low');
+    const { logs } = (await (await api(p, `/${id}/executions/${low.body.execution_id}/logs`)).json()) as { logs: Array<{ block_id: string; status: string }> };
+    assert.deepEqual(Object.fromEntries(logs.map((l) => [l.block_id, l.status])), { start: 'succeeded', route: 'succeeded', high: 'skipped', flagged: 'skipped', low: 'succeeded', 'after-high': 'skipped' });
+    const stray = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'route', type: 'condition', config: { conditions: [{ expression: 'true', target: 'nowhere' }] } }], chain(['start', 'route']));
+    assert.match((await execute(p, stray)).body.error!, /target "nowhere" is not a block this condition has an edge to/);
   });
 
   it('refuses private, loopback and metadata addresses unless allowed', async () => {

@@ -13,6 +13,7 @@ import type { Settings } from '../settings/accessor.ts';
 import { RunFailure, runGraph, type BlockLog } from './engine/run.ts';
 import type { Graph, RunEvent } from './engine/types.ts';
 import { guardedFetch } from './net/ssrf.ts';
+import type { Sandbox } from './engine/sandbox/index.ts';
 
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
 type Execution = { id: string; graph: Graph; version: number | null };
@@ -25,8 +26,9 @@ export const runErrors = {
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string }) {
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox }) {
   const { calls, config } = opts;
+  const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(config.HTTP_ALLOW_PRIVATE_NETWORKS === 'true');
   const record = (executionId: string) => async (log: BlockLog) => {
     await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at)
@@ -46,7 +48,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     try {
       const output = await runGraph({
         graph: execution.graph, variables, trigger, signal, emit, record: record(executionId),
-        services: { models: opts.models, settings: opts.settings, fetch, userId, executionId },
+        services: { models: opts.models, settings: opts.settings, fetch, sandbox, userId, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });

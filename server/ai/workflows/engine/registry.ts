@@ -1,5 +1,7 @@
 // Block types to their handlers: the only place a type string meets code.
 // The scheduler asks this map; it never switches on a type itself.
+import { code } from './blocks/code.ts';
+import { condition } from './blocks/condition.ts';
 import { generalApi } from './blocks/general-api.ts';
 import { response } from './blocks/response.ts';
 import { split } from './blocks/split.ts';
@@ -14,8 +16,8 @@ export const BLOCK_HANDLERS: ReadonlyMap<string, BlockHandler> = new Map([
   ['response', response],
   ['general_api', generalApi],
   ['split', split],
-  ['code', unavailable('code', 'the code sandbox is not built yet')],
-  ['condition', unavailable('condition', 'conditions are evaluated in the code sandbox, which is not built yet')],
+  ['code', code],
+  ['condition', condition],
   ['platform_api', unavailable('platform_api', 'project data calls are not built yet')],
   ['agent', unavailable('agent', 'agents arrive with the agents surface')],
   ['orchestration', unavailable('orchestration', 'orchestrations arrive with the agents surface')],
