@@ -92,9 +92,19 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     cleanups.push(() => requestPool.end());
     health.pool = requestPool;
 
+    // Surfaces built later (the AI surface) hand their tasks over here; a job that
+    // arrives before then is retried by graphile-worker.
+    let lateTasks: TaskList = {};
+    const surfaceTasks: TaskList = {
+      ai_workflow_run: (payload, helpers) => {
+        const task = lateTasks.ai_workflow_run;
+        if (!task) throw new Error('the AI surface is not ready yet');
+        return task(payload, helpers);
+      },
+    };
     let worker: WorkerHandle | undefined;
     if (config.WORKER === 'in-process') {
-      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
+      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, extraTasks: { ...surfaceTasks, ...opts.extraTasks } });
       health.worker = worker;
       cleanups.push(() => worker!.stop());
     }
@@ -130,6 +140,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
     const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, log });
+    lateTasks = ai.tasks;
     cleanups.push(() => ai.stop());
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },

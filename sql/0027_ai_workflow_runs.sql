@@ -22,6 +22,9 @@ create table ai.workflow_executions (
   trigger text not null check (trigger in ('manual', 'stream', 'async', 'webhook')),
   status text not null default 'queued' check (status in ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
   variables jsonb not null default '{}',
+  -- The graph this run runs, as it was when the run was asked for (an async
+  -- run waits in the queue while the draft may change).
+  graph jsonb,
   output jsonb,
   error text,
   error_code text,
@@ -116,6 +119,24 @@ begin
   return n;
 end
 $$;
+
+-- Queues an async run for graphile-worker (task ai_workflow_run, keyed by the
+-- run, tried once: a run a crash interrupts is failed, not repeated).
+-- Definer: graphile_worker is the server's own schema.
+create or replace function ai.enqueue_execution(p_id uuid) returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from ai.workflow_executions e where e.id = p_id and e.status = 'queued') then
+    perform auth.raise_error(409, 'CONFLICT', 'Only a queued run can be queued');
+  end if;
+  perform graphile_worker.add_job('ai_workflow_run', json_build_object('execution_id', p_id), job_key := p_id::text, max_attempts := 1);
+end
+$$;
+revoke execute on function ai.enqueue_execution(uuid) from public;
+grant execute on function ai.enqueue_execution(uuid) to service_role;
 
 revoke execute on function ai.start_execution(uuid, uuid), ai.finish_execution(uuid, text, jsonb, text, text), ai.cancel_execution(uuid),
   ai.fail_abandoned_runs() from public;

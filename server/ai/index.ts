@@ -23,8 +23,17 @@ import { workflowRuns } from './workflows/runs.ts';
 import { sandboxPool } from './workflows/engine/sandbox/index.ts';
 import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
+import type { TaskList } from 'graphile-worker';
 
-export type AiSurface = { router: Router; open: OpenRoute[]; models: ModelRouter; settings: Settings; stop: () => Promise<void> };
+export type AiSurface = {
+  router: Router;
+  open: OpenRoute[];
+  models: ModelRouter;
+  settings: Settings;
+  /** graphile-worker tasks of the AI surface (async workflow runs). */
+  tasks: TaskList;
+  stop: () => Promise<void>;
+};
 
 export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
@@ -56,6 +65,13 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   sweeper.unref();
   return {
     router, open: [webhookOpenRoute], models, settings,
+    tasks: {
+      ai_workflow_run: async (payload, helpers) => {
+        const { execution_id: id } = payload as { execution_id: string };
+        helpers.logger.info(`workflow run ${id}`);
+        await runs.runQueued(id, new AbortController().signal);
+      },
+    },
     stop: async () => {
       clearInterval(sweeper);
       await sandbox.close();

@@ -43,7 +43,14 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     const executionId = execution.id;
     await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
-    const signal = AbortSignal.any([timeout, caller]);
+    // POST .../executions/{id}/cancel marks the run cancelled in SQL: the run notices within a second.
+    const cancelled = new AbortController();
+    const watch = setInterval(() => {
+      void calls.asService<{ status: string }>('select status from ai.workflow_executions where id = $1', [executionId])
+        .then(([row]) => row?.status === 'cancelled' && cancelled.abort())
+        .catch(() => undefined);
+    }, 1000);
+    const signal = AbortSignal.any([timeout, caller, cancelled.signal]);
     emit({ type: 'run_started', execution_id: executionId, version: execution.version });
     try {
       const output = await runGraph({
@@ -55,23 +62,53 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       return { execution_id: executionId, status: 'succeeded', output };
     } catch (err) {
       const timedOut = timeout.aborted;
-      const cancelled = !timedOut && caller.aborted;
+      const stopped = !timedOut && (caller.aborted || cancelled.signal.aborted);
       const message = timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof RunFailure ? err.message : `The run failed: ${(err as Error).message}`;
       await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [
-        executionId, cancelled ? 'cancelled' : 'failed', message, timedOut ? 'EXECUTION_TIMEOUT' : cancelled ? 'CANCELLED' : 'EXECUTION_FAILED',
+        executionId, stopped ? 'cancelled' : 'failed', message, timedOut ? 'EXECUTION_TIMEOUT' : stopped ? 'CANCELLED' : 'EXECUTION_FAILED',
       ]);
       throw timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : runErrors.failed(message, executionId);
+    } finally {
+      clearInterval(watch);
     }
+  };
+
+  /** A new execution of the draft, recorded as the caller (who must be able to read the workflow), the graph snapshotted. */
+  const recordExecution = async (req: Request, workflowId: string, trigger: 'manual' | 'stream' | 'async', variables: Record<string, unknown>): Promise<Execution> => {
+    const [row] = await calls.call<Execution>(req, `with w as (select id, ai.graph_json(id) as graph from ai.workflows where id = $1)
+      insert into ai.workflow_executions (workflow_id, trigger, variables, graph) select w.id, $2, $3, w.graph from w returning id, graph, version`,
+      [workflowId, trigger, JSON.stringify(variables)]);
+    if (!row) throw runErrors.notFound();
+    return row;
   };
 
   return {
     /** The draft graph, run as the caller (a user runs project workflows and their own). */
     runDraft: async (req: Request, r: { workflowId: string; variables: Record<string, unknown>; trigger: 'manual' | 'stream'; signal: AbortSignal; emit?: (e: RunEvent) => void }) => {
-      const [row] = await calls.call<Execution>(req, `with w as (select id from ai.workflows where id = $1)
-        insert into ai.workflow_executions (workflow_id, trigger, variables) select w.id, $2, $3 from w returning id, ai.graph_json(workflow_id) as graph, version`,
-        [r.workflowId, r.trigger, JSON.stringify(r.variables)]);
-      if (!row) throw runErrors.notFound();
+      const row = await recordExecution(req, r.workflowId, r.trigger, r.variables);
       return run(row, r.variables, 'manual', req.ai?.userId ?? null, r.signal, r.emit ?? (() => undefined));
+    },
+
+    /** Queues the draft as it is now for graphile-worker (job ai_workflow_run); answers the execution id at once. */
+    enqueue: async (req: Request, workflowId: string, variables: Record<string, unknown>): Promise<string> => {
+      const row = await recordExecution(req, workflowId, 'async', variables);
+      await calls.asService('select ai.enqueue_execution($1)', [row.id]);
+      return row.id;
+    },
+
+    /** The worker's half of an async run. A run cancelled while queued never starts. */
+    runQueued: async (executionId: string, signal: AbortSignal): Promise<void> => {
+      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; user_id: string | null; status: string }>(
+        'select id, graph, version, variables, user_id, status from ai.workflow_executions where id = $1', [executionId]);
+      if (!row || row.status !== 'queued') return;
+      await run(row, row.variables, 'manual', row.user_id, signal, () => undefined).catch(() => undefined);
+    },
+
+    /** Stops a run the caller started (queued or running); false when it had already ended. 404 for someone else's. */
+    cancel: async (req: Request, workflowId: string, executionId: string): Promise<boolean> => {
+      const [mine] = await calls.call(req, 'select id from ai.workflow_executions where id = $1 and workflow_id = $2', [executionId, workflowId]);
+      if (!mine) throw apiError(404, 'NOT_FOUND', 'Execution not found');
+      return (await calls.asService<{ cancelled: boolean }>('select ai.cancel_execution($1) as cancelled', [executionId]))[0]!.cancelled;
     },
 
     /**
@@ -91,9 +128,9 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       let version: number | null = null;
       if (hook.deployed && hook.active_version !== null) version = hook.active_version;
       else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };
-      const [row] = await calls.asService<Execution>(`insert into ai.workflow_executions (workflow_id, user_id, trigger, variables, version)
-          values ($1, null, 'webhook', $2, $3)
-        returning id, version, coalesce((select v.graph from ai.workflow_versions v where v.workflow_id = $1 and v.version = $3), ai.graph_json($1)) as graph`,
+      const [row] = await calls.asService<Execution>(`insert into ai.workflow_executions (workflow_id, user_id, trigger, variables, version, graph)
+          values ($1, null, 'webhook', $2, $3, coalesce((select v.graph from ai.workflow_versions v where v.workflow_id = $1 and v.version = $3), ai.graph_json($1)))
+        returning id, version, graph`,
         [hook.workflow_id, JSON.stringify(variables), version]);
       return { outcome: 'run' as const, result: run(row!, variables, 'webhook', null, signal, () => undefined) };
     },

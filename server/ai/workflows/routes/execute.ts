@@ -12,16 +12,28 @@ import type { WorkflowRuns } from '../runs.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 
-const variablesOf = (body: unknown): Record<string, unknown> => {
-  const b = parse(z.object({ variables: z.record(z.string(), z.unknown()).optional(), input: z.record(z.string(), z.unknown()).optional() }), body ?? {});
-  return b.variables ?? b.input ?? {};
+const ExecuteBody = z.object({
+  variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object' }).optional(),
+  input: z.record(z.string(), z.unknown(), { error: 'input must be an object' }).optional(),
+  mode: z.enum(['sync', 'async'], { error: 'mode is sync or async' }).optional(),
+});
+const executeBody = (body: unknown) => {
+  const b = parse(ExecuteBody, body ?? {});
+  return { variables: b.variables ?? b.input ?? {}, async: b.mode === 'async' };
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const executionIdOf = (req: { params: Record<string, unknown> }): string => {
+  const eid = String(req.params.eid);
+  if (!UUID.test(eid)) throw aiErrors.notFound('Execution');
+  return eid;
+};
 
 export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler }): void {
   r.post('/:id/execute', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
-    const variables = variablesOf(req.body);
+    const { variables, async } = executeBody(req.body);
+    // Beyond the spec: {"mode": "async"} queues the run and answers at once; poll GET .../executions/{id}.
+    if (async) return void res.status(202).json({ execution_id: await deps.runs.enqueue(req, workflowId, variables), status: 'queued' });
     const disconnect = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) disconnect.abort();
@@ -33,7 +45,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   // event of type error on this 200 (only a timeout carries error_code).
   r.post('/:id/execute/stream', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
-    const variables = variablesOf(req.body);
+    const { variables } = executeBody(req.body);
     const disconnect = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) disconnect.abort();
@@ -54,9 +66,16 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     res.json(await deps.store.executions(req, workflowIdOf(req)));
   }));
 
+  r.get('/:id/executions/:eid', route(async (req, res) => {
+    res.json((await deps.store.executionLogs(req, workflowIdOf(req), executionIdOf(req))).execution);
+  }));
+
+  r.post('/:id/executions/:eid/cancel', route(async (req, res) => {
+    const cancelled = await deps.runs.cancel(req, workflowIdOf(req), executionIdOf(req));
+    res.json({ cancelled, execution_id: req.params.eid });
+  }));
+
   r.get('/:id/executions/:eid/logs', route(async (req, res) => {
-    const eid = String(req.params.eid);
-    if (!UUID.test(eid)) throw aiErrors.notFound('Execution');
-    res.json(await deps.store.executionLogs(req, workflowIdOf(req), eid));
+    res.json(await deps.store.executionLogs(req, workflowIdOf(req), executionIdOf(req)));
   }));
 }
