@@ -115,7 +115,8 @@ const schema = z.object({
   SANDBOX_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000).describe('longest a code block or condition may run'),
   SANDBOX_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(64).describe('memory ceiling of one code block run'),
   SANDBOX_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('code blocks run at once per process'),
-  HTTP_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false').describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses'),
+  HTTP_ALLOW_PRIVATE_NETWORKS: z.string().regex(/^(true|false|[0-9a-fA-F.:]+(,[0-9a-fA-F.:]+)*)$/, 'true, false, or comma-separated IP addresses').default('false')
+    .describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses: true, false, or only the listed addresses'),
 
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 

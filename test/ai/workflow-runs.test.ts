@@ -17,6 +17,7 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
   let p: TestPlatform;
   let guarded: TestPlatform;
   let target: http.Server;
+  let relay: http.Server;
   let base: string;
   let flaky = 0;
   let inFlight = 0;
@@ -56,13 +57,21 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
     p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: 'true', WORKFLOW_EXECUTION_TIMEOUT_MS: '1500' });
-    guarded = await startTestPlatform({ WORKER: 'off', WORKFLOW_EXECUTIONS_PER_MINUTE: '20', SANDBOX_TIMEOUT_MS: '1500' });
+    // Private addresses refused, but for one listed internal host (127.0.0.2).
+    guarded = await startTestPlatform({ WORKER: 'off', WORKFLOW_EXECUTIONS_PER_MINUTE: '20', SANDBOX_TIMEOUT_MS: '1500', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.2' });
+    relay = http.createServer((req, res) => {
+      if (req.url === '/hello') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"internal"}');
+      res.writeHead(302, { location: `${base}/items` }).end();
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.2', () => r()));
   });
   after(async () => {
     await stopTestPlatform(p);
     await stopTestPlatform(guarded);
     target.closeAllConnections();
     await new Promise<void>((r) => target.close(() => r()));
+    relay.closeAllConnections();
+    await new Promise<void>((r) => relay.close(() => r()));
   });
 
   it('runs starter -> general_api -> response, resolving nested, named and aliased references', async () => {
@@ -196,8 +205,16 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.match((await execute(p, stray)).body.error!, /target "nowhere" is not a block this condition has an edge to/);
   });
 
-  it('refuses private, loopback and metadata addresses unless allowed', async () => {
+  it('refuses private, loopback and metadata addresses unless allowed, on every redirect hop too', async () => {
     const port = (target.address() as AddressInfo).port;
+    const relayUrl = `http://127.0.0.2:${(relay.address() as AddressInfo).port}`;
+    const allowed = await workflow(guarded, [{ id: 'start', type: 'starter' }, { id: 'call', type: 'general_api', config: { url: `${relayUrl}/hello` } }], chain(['start', 'call']));
+    const reached = (await execute(guarded, allowed)).body.output as { status: number; body: unknown };
+    assert.deepEqual([reached.status, reached.body], [200, { hello: 'internal' }], 'a listed internal host is reachable');
+    const redirected = await workflow(guarded, [{ id: 'start', type: 'starter' }, { id: 'call', type: 'general_api', config: { url: `${relayUrl}/go` } }], chain(['start', 'call']));
+    const hop = await execute(guarded, redirected);
+    assert.equal(hop.status, 500);
+    assert.match(hop.body.error!, /private address/, 'a redirect to a private address is refused');
     for (const url of [`${base}/items`, `http://localhost:${port}/items`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:1/x', `http://10.0.0.1:${port}/`]) {
       const id = await workflow(guarded, [{ id: 'start', type: 'starter' }, { id: 'call', type: 'general_api', config: { url, timeout_ms: 2000 } }], chain(['start', 'call']));
       const run = await execute(guarded, id);

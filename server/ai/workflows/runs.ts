@@ -12,7 +12,7 @@ import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { RunFailure, runGraph, type BlockLog } from './engine/run.ts';
 import type { Graph, RunEvent } from './engine/types.ts';
-import { guardedFetch } from './net/ssrf.ts';
+import { guardedFetch, privateNetworkRule } from './net/ssrf.ts';
 import type { Sandbox } from './engine/sandbox/index.ts';
 
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
@@ -29,7 +29,7 @@ export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
-  const fetch = guardedFetch(config.HTTP_ALLOW_PRIVATE_NETWORKS === 'true');
+  const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   const record = (executionId: string) => async (log: BlockLog) => {
     await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at)
       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [

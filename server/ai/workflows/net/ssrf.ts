@@ -2,7 +2,8 @@
 // forgery: every address a name resolves to is checked when the connection
 // is made (so DNS rebinding gains nothing), on every redirect hop too, and
 // private, loopback, link-local (cloud metadata), unique-local, multicast and
-// unspecified addresses are refused unless HTTP_ALLOW_PRIVATE_NETWORKS=true.
+// unspecified addresses are refused unless HTTP_ALLOW_PRIVATE_NETWORKS is
+// `true` (all of them) or lists the addresses allowed (an internal API, say).
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -28,14 +29,22 @@ export function isPrivateAddress(address: string): boolean {
 
 export type GuardedResponse = { status: number; headers: Record<string, string>; body: string };
 
-export function guardedFetch(allowPrivate: boolean) {
+/** HTTP_ALLOW_PRIVATE_NETWORKS as a rule: which private addresses may be reached. */
+export function privateNetworkRule(setting: string): (address: string) => boolean {
+  if (setting === 'true') return () => true;
+  const listed = new Set(setting === 'false' ? [] : setting.split(',').map((a) => a.trim().toLowerCase()));
+  return (address) => listed.has(address.toLowerCase().replace(/^::ffff:/, ''));
+}
+
+export function guardedFetch(mayReach: (address: string) => boolean) {
+  const refused = (address: string) => isPrivateAddress(address) && !mayReach(address);
   /** dns.lookup that refuses private addresses, used by the socket itself. */
   const lookup: net.LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);
       const list = addresses as dns.LookupAddress[];
-      const refused = !allowPrivate && list.find((a) => isPrivateAddress(a.address));
-      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private address`), { code: 'EPRIVATE' }), '', 4);
+      const blocked = list.find((a) => refused(a.address));
+      if (blocked) return callback(Object.assign(new Error(`${hostname} resolves to ${blocked.address}, a private address`), { code: 'EPRIVATE' }), '', 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
@@ -46,7 +55,7 @@ export function guardedFetch(allowPrivate: boolean) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new BlockError(`Only http and https URLs can be called (got ${url.protocol})`));
       // A literal IP skips DNS: check it here.
       const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (net.isIP(host) && !allowPrivate && isPrivateAddress(host)) return reject(new BlockError(`Requests to private addresses are refused (${host})`));
+      if (net.isIP(host) && refused(host)) return reject(new BlockError(`Requests to private addresses are refused (${host})`));
       const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method, headers: init.headers, lookup, timeout: init.timeoutMs, signal: init.signal }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
