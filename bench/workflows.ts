@@ -110,7 +110,10 @@ try {
     }));
     return done / WEBHOOK_SECONDS;
   };
-  const services = { models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, userId: null, executionId: 'bench' };
+  const services = {
+    models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), rest: async () => [],
+    sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, userId: null, executionId: 'bench',
+  };
   const bare = () => runGraph({ graph: hook.graph, variables: { n: 1 }, trigger: 'webhook', services, signal: new AbortController().signal, emit: () => undefined, record: async () => undefined });
   await rate(callHook);
   const hookRounds: Array<{ webhook: number; direct: number }> = [];

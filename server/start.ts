@@ -26,6 +26,7 @@ import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
 import { realtimeShape } from './realtime/errors.ts';
 import { restShape } from './rest/errors.ts';
+import { inProcessRest } from './rest/in-process.ts';
 import { storageShape } from './storage/errors.ts';
 import { openStorageStores } from './storage/stores.ts';
 import { realtimeService, type RealtimeService } from './realtime/index.ts';
@@ -139,7 +140,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
-    const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, log });
+    const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache), log });
     lateTasks = ai.tasks;
     cleanups.push(() => ai.stop());
     const surfaces: Surface[] = [

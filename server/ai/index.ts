@@ -24,6 +24,7 @@ import { sandboxPool } from './workflows/engine/sandbox/index.ts';
 import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { TaskList } from 'graphile-worker';
+import type { InProcessRest } from '../rest/in-process.ts';
 
 export type AiSurface = {
   router: Router;
@@ -35,7 +36,7 @@ export type AiSurface = {
   stop: () => Promise<void>;
 };
 
-export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; log: Logger }): AiSurface {
+export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; rest: InProcessRest; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
@@ -54,7 +55,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
   const sandbox = sandboxPool(config.SANDBOX_WORKERS);
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox });
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs));

@@ -3,6 +3,7 @@
 import { code } from './blocks/code.ts';
 import { condition } from './blocks/condition.ts';
 import { generalApi } from './blocks/general-api.ts';
+import { platformApi } from './blocks/platform-api.ts';
 import { response } from './blocks/response.ts';
 import { split } from './blocks/split.ts';
 import { starter } from './blocks/starter.ts';
@@ -18,7 +19,7 @@ export const BLOCK_HANDLERS: ReadonlyMap<string, BlockHandler> = new Map([
   ['split', split],
   ['code', code],
   ['condition', condition],
-  ['platform_api', unavailable('platform_api', 'project data calls are not built yet')],
+  ['platform_api', platformApi],
   ['agent', unavailable('agent', 'agents arrive with the agents surface')],
   ['orchestration', unavailable('orchestration', 'orchestrations arrive with the agents surface')],
 ]);
