@@ -25,6 +25,7 @@ import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { TaskList } from 'graphile-worker';
 import type { InProcessRest } from '../rest/in-process.ts';
+import type { InProcessStorage } from '../storage/in-process.ts';
 
 export type AiSurface = {
   router: Router;
@@ -36,7 +37,7 @@ export type AiSurface = {
   stop: () => Promise<void>;
 };
 
-export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; rest: InProcessRest; log: Logger }): AiSurface {
+export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; rest: InProcessRest; storage: InProcessStorage; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
@@ -55,7 +56,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
   const sandbox = sandboxPool(config.SANDBOX_WORKERS);
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest });
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs));

@@ -12,7 +12,7 @@ import { newVersion, type Backend } from './backend.ts';
 import { storageErrors } from './errors.ts';
 import { servedType, type ObjectMeta } from './object-meta.ts';
 import { imageRenderer, type ImageLimits, type Transform } from './render.ts';
-import { fileOf, objectName, parseRange } from './request.ts';
+import { fileOf, objectName, parseRange, type IncomingFile } from './request.ts';
 import type { ResumableStore } from './resumable.ts';
 import { signedUrls, type SignedUrls } from './signed-url.ts';
 import { sniff } from './sniff.ts';
@@ -66,26 +66,26 @@ export function storageContext(deps: StorageDeps) {
   };
 
   /**
-   * Streams the request's file (raw body, or the file part of a multipart
-   * form) into the backend under a new key, within the upload ceiling and the
+   * Stores a file under a new byte key, within the upload ceiling and the
    * bucket's limit, then records it with storage.put_object as `recordAs`
    * (storage.put_signed_object when a signed upload token is spent with it).
    * Bytes are written before their row and removed if the row is refused;
-   * replaced bytes go after the row commits.
+   * replaced bytes go after the row commits. `declared` is the length the
+   * sender announced, checked before any byte is read; `drain` discards what
+   * is left of the sender's stream after a refusal.
    */
-  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: Caller; spend?: { jti: string; exp: number } }) => {
-    const file = await fileOf(req);
+  const store = async (file: IncomingFile, declared: number | undefined, drain: () => void, bucket: string, name: string,
+    opts: { upsert: boolean; recordAs: Caller; spend?: { jti: string; exp: number } }) => {
     const mimetype = file.contentType || 'application/octet-stream';
     // The rules first, so nothing is stored for a write they refuse.
     const [rules] = await callAsService<BucketRules>('select r.*, storage.mime_allowed(r.allowed_mime_types, $2) as type_allowed from storage.bucket_rules($1) r', [bucket, mimetype]);
     if (!rules || !rules.type_allowed) {
-      file.stream.resume();
+      drain();
       throw rules ? storageErrors.mimeType(mimetype) : storageErrors.bucketNotFound();
     }
     const limit = Math.min(uploadLimit, rules.file_size_limit === null ? Infinity : Number(rules.file_size_limit));
-    const declared = Number(req.headers['content-length']);
-    if (file.stream === req && Number.isFinite(declared) && declared > limit) {
-      req.resume();
+    if (declared !== undefined && Number.isFinite(declared) && declared > limit) {
+      drain();
       throw storageErrors.tooLarge();
     }
     const version = newVersion();
@@ -94,7 +94,7 @@ export function storageContext(deps: StorageDeps) {
     try {
       written = await backend.write(version, sniffer.stream, limit);
     } catch (err) {
-      req.resume();
+      drain();
       throw err;
     }
     let recorded;
@@ -113,6 +113,20 @@ export function storageContext(deps: StorageDeps) {
     }
     if (recorded!.replaced_version) await backend.remove([recorded!.replaced_version]);
     return { id: recorded!.object_id, key: `${bucket}/${name}` };
+  };
+
+  /** The request's file (raw body, or the file part of a multipart form), stored as `store` does. */
+  const upload = async (req: Request, bucket: string, name: string, opts: { upsert: boolean; recordAs: Caller; spend?: { jti: string; exp: number } }) => {
+    const file = await fileOf(req);
+    const declared = file.stream === req ? Number(req.headers['content-length']) : undefined;
+    return store(file, declared, () => void req.resume(), bucket, name, opts);
+  };
+
+  /** An object as a given caller may see it; 404 otherwise. */
+  const findObjectAs = async (caller: Caller, bucket: string, name: string): Promise<ObjectRow> => {
+    const [row] = await callAs<ObjectRow>(caller, OBJECT_SELECT, [bucket, name]);
+    if (!row) throw storageErrors.objectNotFound();
+    return row;
   };
 
   /**
@@ -169,7 +183,7 @@ export function storageContext(deps: StorageDeps) {
   const signed: SignedUrls = signedUrls(deps.jwtSecret);
   const json: RequestHandler = express.json({ limit: '1mb' });
 
-  return { deps, backend, images, json, callAs, caller, call, callAsService, findObject, publicObject, upload, sendObject, renderObject, signed };
+  return { deps, backend, images, json, callAs, caller, call, callAsService, findObject, findObjectAs, publicObject, store, upload, sendObject, renderObject, signed };
 }
 
 /** One route (or a few for one resource and access mode) of the storage API. */

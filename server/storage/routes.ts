@@ -9,6 +9,7 @@
 import express, { type Request, type Router } from 'express';
 import type { OpenRoute } from '../gateway.ts';
 import { SERVICE } from './calls.ts';
+import { inProcessStorage, type InProcessStorage } from './in-process.ts';
 import { bucketJson, storageContext, type StorageDeps, type StorageRoute } from './context.ts';
 import { bucketCreate } from './routes/authenticated/bucket-create.ts';
 import { bucketDelete } from './routes/authenticated/bucket-delete.ts';
@@ -56,7 +57,7 @@ const ROUTES: StorageRoute[] = [
   objectRemove, objectDownload, objectUpload,
 ];
 
-export function storageRoutes(deps: StorageDeps): { router: Router; open: OpenRoute[]; service: StorageService } {
+export function storageRoutes(deps: StorageDeps): { router: Router; open: OpenRoute[]; service: StorageService; inProcess: InProcessStorage } {
   const s = storageContext(deps);
   const router = express.Router();
   for (const register of ROUTES) register(router, s);
@@ -73,5 +74,5 @@ export function storageRoutes(deps: StorageDeps): { router: Router; open: OpenRo
       return { Id: result.id, Key: result.key };
     },
   };
-  return { router, open, service };
+  return { router, open, service, inProcess: inProcessStorage(s) };
 }

@@ -263,6 +263,35 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.match((await execute(p, denied)).body.error!, /needs filters/);
   });
 
+  it('reads, writes and lists storage through platform_api as the user (storage policies apply)', async () => {
+    assert.equal((await fetch(`${p.url}/storage/v1/bucket`, { method: 'POST', headers: headers(p), body: JSON.stringify({ id: 'wf-files' }) })).status, 200);
+    await p.adminPool.query(`create policy wf_own on storage.objects for all to authenticated using (bucket_id = 'wf-files' and owner = auth.uid()) with check (bucket_id = 'wf-files' and owner = auth.uid())`);
+    const id = await workflow(p, [
+      { id: 'start', type: 'starter' },
+      { id: 'save', type: 'platform_api', config: { operation: 'storage_write', bucket: 'wf-files', path: '<variables.path>', content: '<variables.text>', upsert: true } },
+      { id: 'load', type: 'platform_api', config: { operation: 'storage_read', bucket: 'wf-files', path: '<variables.path>' } },
+      { id: 'ls', type: 'platform_api', config: { operation: 'storage_list', bucket: 'wf-files', prefix: '' } },
+      { id: 'out', type: 'response', config: { output: { text: '<load.text>', type: '<load.content_type>', names: '<ls>' } } },
+    ], chain(['start', 'save', 'load', 'ls', 'out']));
+    const readOnly = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'load', type: 'platform_api', config: { operation: 'storage_read', bucket: 'wf-files', path: '<variables.path>' } }], chain(['start', 'load']));
+    const user = async (email: string) => {
+      const sb = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } });
+      const token = (await sb.auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
+      return { apikey: p.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    };
+    const ann = await user('store-ann@example.com');
+    const bob = await user('store-bob@example.com');
+    const run = async (who: Record<string, string>, wf: string, variables: unknown) => (await (await fetch(`${p.url}/api/workflows/${wf}/execute`, { method: 'POST', headers: who, body: JSON.stringify({ variables }) })).json()) as Run;
+    const saved = await run(ann, id, { path: 'ann/note.txt', text: 'hello from a workflow' });
+    assert.equal(saved.status, 'succeeded', JSON.stringify(saved));
+    assert.equal(saved.output.text, 'hello from a workflow');
+    assert.equal(saved.output.type, 'text/plain');
+    assert.deepEqual(saved.output.names.map((n: { name: string }) => n.name), ['ann']);
+    const stolen = await run(bob, readOnly, { path: 'ann/note.txt' });
+    assert.equal(stolen.status, undefined);
+    assert.match(stolen.error!, /Object not found/, 'bob cannot read ann’s object');
+  });
+
   it('marks runs a dead process left running as failed', async () => {
     const id = await workflow(p, [{ id: 'start', type: 'starter' }], []);
     const { rows } = await p.adminPool.query(`insert into ai.workflow_executions (workflow_id, trigger, status, runner, started_at) values ($1, 'manual', 'running', $2, now()) returning id`, [id, randomUUID()]);

@@ -15,6 +15,7 @@ import type { Graph, RunEvent } from './engine/types.ts';
 import { guardedFetch, privateNetworkRule } from './net/ssrf.ts';
 import type { Sandbox } from './engine/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
+import type { InProcessStorage } from '../../storage/in-process.ts';
 
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
 type Execution = { id: string; graph: Graph; version: number | null };
@@ -27,7 +28,7 @@ export const runErrors = {
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest }) {
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -56,7 +57,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     try {
       const output = await runGraph({
         graph: execution.graph, variables, trigger, signal, emit, record: record(executionId),
-        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, userId, executionId },
+        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, userId, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });

@@ -3,6 +3,7 @@
 import type { ModelRouter } from '../../providers/router.ts';
 import type { Sandbox } from './sandbox/index.ts';
 import type { InProcessRest } from '../../../rest/in-process.ts';
+import type { InProcessStorage } from '../../../storage/in-process.ts';
 import type { Settings } from '../../settings/accessor.ts';
 
 export type Block = { id: string; type: string; config: Record<string, unknown>; position?: unknown };
@@ -42,8 +43,9 @@ export type EngineServices = {
   settings: Settings;
   /** Outbound HTTP with the SSRF guard. */
   fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
-  /** This project's Row REST, in-process, as a given caller. */
+  /** This project's Row REST and storage, in-process, as a given caller. */
   rest: InProcessRest;
+  storage: InProcessStorage;
   /** The code sandbox and its limits (SANDBOX_TIMEOUT_MS, SANDBOX_MEMORY_MB). */
   sandbox: { pool: Sandbox; timeoutMs: number; memoryMb: number };
   userId: string | null;

@@ -1,17 +1,49 @@
-// platform_api: this project's own tables and functions through the Row REST
-// engine, in-process, as the user running the workflow (RLS applies; a run
-// without a user, such as a webhook run, acts as the project).
-//   {operation: select | insert | update | delete | rpc, table | function, schema,
-//    select, filters: {column: "op.value"}, order, limit, offset, rows | values | args}
-import { BlockError, type BlockHandler } from '../types.ts';
+// platform_api: this project's own tables, functions and storage through the
+// Row REST and storage engines, in-process, as the user running the workflow
+// (RLS and storage policies apply; a run without a user, such as a webhook
+// run, acts as the project).
+//   tables:  {operation: select | insert | update | delete | rpc, table | function, schema,
+//             select, filters: {column: "op.value"}, order, limit, offset, rows | values | args}
+//   storage: {operation: storage_read | storage_write | storage_list, bucket, path | prefix,
+//             content, content_type, upsert, limit}
+import { BlockError, type BlockContext, type BlockHandler } from '../types.ts';
 
-const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'rpc']);
+const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'rpc', 'storage_read', 'storage_write', 'storage_list']);
+const TEXT = /^(text\/|application\/(json|xml|javascript|x-ndjson)|image\/svg\+xml)/;
+const MAX_READ_BYTES = 10 * 1024 * 1024;
+
+async function storage(ctx: BlockContext, operation: string, caller: { role: string; claims: Record<string, unknown> }): Promise<unknown> {
+  const c = ctx.config;
+  const bucket = typeof c.bucket === 'string' ? c.bucket : '';
+  if (!bucket) throw new BlockError(`platform_api ${operation} needs a bucket`);
+  if (operation === 'storage_list') {
+    return ctx.services.storage.list(caller, bucket, typeof c.prefix === 'string' ? c.prefix : '', typeof c.limit === 'number' ? Math.min(c.limit, 1000) : 100);
+  }
+  if (typeof c.path !== 'string' || !c.path) throw new BlockError(`platform_api ${operation} needs a path`);
+  if (operation === 'storage_read') {
+    const file = await ctx.services.storage.read(caller, bucket, c.path, MAX_READ_BYTES);
+    const text = TEXT.test(file.contentType);
+    return { content_type: file.contentType, size: file.size, truncated: file.truncated, ...(text ? { text: file.bytes.toString('utf8') } : { base64: file.bytes.toString('base64') }) };
+  }
+  const content = typeof c.content === 'string' ? c.content : JSON.stringify(c.content ?? null);
+  const type = typeof c.content_type === 'string' ? c.content_type : typeof c.content === 'string' ? 'text/plain' : 'application/json';
+  return ctx.services.storage.write(caller, bucket, c.path, Buffer.from(content, 'utf8'), type, c.upsert === true);
+}
 
 export const platformApi: BlockHandler = {
   run: async (ctx) => {
     const c = ctx.config;
     const operation = typeof c.operation === 'string' ? c.operation : 'select';
     if (!OPERATIONS.has(operation)) throw new BlockError(`platform_api operation must be one of ${[...OPERATIONS].join(', ')}`);
+    const userId = ctx.services.userId;
+    const caller = userId ? { role: 'authenticated', claims: { sub: userId, role: 'authenticated' } } : { role: 'service_role', claims: { role: 'service_role' } };
+    if (operation.startsWith('storage_')) {
+      try {
+        return { output: await storage(ctx, operation, caller) };
+      } catch (err) {
+        throw err instanceof BlockError ? err : new BlockError(`platform_api ${operation}: ${(err as Error).message}`);
+      }
+    }
     const name = operation === 'rpc' ? c.function : c.table;
     if (typeof name !== 'string' || !name) throw new BlockError(operation === 'rpc' ? 'platform_api rpc needs a function' : 'platform_api needs a table');
     if ((operation === 'update' || operation === 'delete') && (!c.filters || typeof c.filters !== 'object' || Object.keys(c.filters).length === 0)) {
@@ -22,8 +54,6 @@ export const platformApi: BlockHandler = {
     for (const k of ['select', 'order', 'on_conflict'] as const) if (typeof c[k] === 'string') query[k] = c[k] as string;
     for (const k of ['limit', 'offset'] as const) if (typeof c[k] === 'number') query[k] = String(c[k]);
     const body = operation === 'insert' ? c.rows : operation === 'update' ? c.values : operation === 'rpc' ? (c.args ?? {}) : undefined;
-    const userId = ctx.services.userId;
-    const caller = userId ? { role: 'authenticated', claims: { sub: userId, role: 'authenticated' } } : { role: 'service_role', claims: { role: 'service_role' } };
     try {
       const rows = await ctx.services.rest(caller, { operation: operation as 'select', name, schema: typeof c.schema === 'string' ? c.schema : undefined, query, body });
       return { output: rows };
