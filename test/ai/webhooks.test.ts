@@ -99,6 +99,36 @@ describe('webhook triggers and run streams', () => {
     assert.equal(body.code, 'execution_timeout');
   });
 
+  it('cancels a run whose client goes away', async () => {
+    const w = (await (await api('', { method: 'POST', body: JSON.stringify({ name: 'left' }) })).json()) as { id: string };
+    await api(`/${w.id}/graph`, { method: 'PUT', body: JSON.stringify({ blocks: [{ id: 'start', type: 'starter' }, { id: 'wait', type: 'general_api', config: { url: slowUrl, timeout_ms: 60000 } }, { id: 'agent', type: 'agent', config: { agent_id: 'x' } }], edges: [{ source: 'start', target: 'wait' }, { source: 'wait', target: 'agent' }] }) });
+    const client = new AbortController();
+    const res = await fetch(`${p.url}/api/workflows/${w.id}/execute/stream`, { method: 'POST', headers: service(), body: '{}', signal: client.signal });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const executionId = /"execution_id":"([0-9a-f-]{36})"/.exec(first)![1]!;
+    client.abort();
+    for (let i = 0; i < 60; i++) {
+      const { rows } = await p.adminPool.query('select status, error_code from ai.workflow_executions where id = $1', [executionId]);
+      if (rows[0].status !== 'running') {
+        assert.deepEqual(rows[0], { status: 'cancelled', error_code: 'CANCELLED' });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.fail('the run went on after its client left');
+  });
+
+  it('fails a run reaching an agent block until agents exist, naming what is missing', async () => {
+    const w = (await (await api('', { method: 'POST', body: JSON.stringify({ name: 'agent' }) })).json()) as { id: string };
+    await api(`/${w.id}/graph`, { method: 'PUT', body: JSON.stringify({ blocks: [{ id: 'start', type: 'starter' }, { id: 'a', type: 'agent', config: { agent_id: 'x' } }], edges: [{ source: 'start', target: 'a' }] }) });
+    const res = await api(`/${w.id}/execute`, { method: 'POST', body: '{}' });
+    assert.equal(res.status, 500);
+    const body = (await res.json()) as { error: string; error_code: string };
+    assert.equal(body.error_code, 'EXECUTION_FAILED');
+    assert.match(body.error, /agent blocks cannot run yet: agents arrive with the agents surface/);
+  });
+
   it('streams a run as server-sent events, and a failure as an event of type error on a 200', async () => {
     const w = (await (await api('', { method: 'POST', body: JSON.stringify({ name: 'stream' }) })).json()) as { id: string };
     await api(`/${w.id}/graph`, { method: 'PUT', body: JSON.stringify({ blocks: [{ id: 'start', type: 'starter' }, { id: 'out', type: 'response', config: { output: '<variables.x>' } }], edges: [{ source: 'start', target: 'out' }] }) });
