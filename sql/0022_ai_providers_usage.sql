@@ -107,6 +107,8 @@ create table ai.usage (
   user_id uuid,
   feature text not null,
   run_id text,
+  -- The step of the run that made the call (a workflow block id, an agent turn).
+  step text,
   model text not null,
   provider text not null,
   kind text not null check (kind in ('chat', 'embedding')),
@@ -136,7 +138,7 @@ as $$
 $$;
 
 -- Records one model call, priced, and takes its cost from the credit balance.
-create or replace function ai.record_usage(p_user uuid, p_feature text, p_run text, p_model text, p_provider text, p_kind text,
+create or replace function ai.record_usage(p_user uuid, p_feature text, p_run text, p_step text, p_model text, p_provider text, p_kind text,
   p_in int, p_out int, p_latency_ms int, p_ok boolean) returns numeric
 language plpgsql
 set search_path = ''
@@ -144,8 +146,8 @@ as $$
 declare
   cost numeric := ai.call_cost(p_provider, p_model, p_in, p_out);
 begin
-  insert into ai.usage (user_id, feature, run_id, model, provider, kind, tokens_in, tokens_out, latency_ms, cost_usd, ok)
-  values (p_user, p_feature, p_run, p_model, p_provider, p_kind, p_in, p_out, p_latency_ms, cost, p_ok);
+  insert into ai.usage (user_id, feature, run_id, step, model, provider, kind, tokens_in, tokens_out, latency_ms, cost_usd, ok)
+  values (p_user, p_feature, p_run, p_step, p_model, p_provider, p_kind, p_in, p_out, p_latency_ms, cost, p_ok);
   update ai.credits set balance_usd = balance_usd - cost, updated_at = now() where id = true;
   return cost;
 end
@@ -172,7 +174,7 @@ as $$
         select feature, count(*) as calls, sum(tokens_in) as tokens_in, sum(tokens_out) as tokens_out, sum(cost_usd) as cost_usd
           from calls group by feature) f), '[]'),
     'items', coalesce((select jsonb_agg(c order by c.created_at desc) from (
-        select id, user_id, feature, run_id, model, provider, kind, tokens_in, tokens_out, latency_ms, cost_usd, ok, created_at
+        select id, user_id, feature, run_id, step, model, provider, kind, tokens_in, tokens_out, latency_ms, cost_usd, ok, created_at
           from calls order by created_at desc limit coalesce(p_limit, 100)) c), '[]'))
 $$;
 
@@ -189,8 +191,8 @@ create policy credits_read on ai.credits for select to authenticated using (true
 grant select on ai.credits to authenticated, service_role;
 grant update on ai.credits to service_role;
 
-revoke execute on function ai.call_cost(text, text, int, int), ai.record_usage(uuid, text, text, text, text, text, int, int, int, boolean),
+revoke execute on function ai.call_cost(text, text, int, int), ai.record_usage(uuid, text, text, text, text, text, text, int, int, int, boolean),
   ai.usage_report(timestamptz, timestamptz, text, text, uuid, int) from public;
 grant execute on function ai.call_cost(text, text, int, int) to authenticated, service_role;
-grant execute on function ai.record_usage(uuid, text, text, text, text, text, int, int, int, boolean) to service_role;
+grant execute on function ai.record_usage(uuid, text, text, text, text, text, text, int, int, int, boolean) to service_role;
 grant execute on function ai.usage_report(timestamptz, timestamptz, text, text, uuid, int) to authenticated, service_role;

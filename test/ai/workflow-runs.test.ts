@@ -87,6 +87,12 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.deepEqual(run.body.output, { second: 'second', byName: 200, who: 'Hello Ada!', all: { path: 'items', who: 'Ada' } });
     const legacy = await execute(p, id, { input: { path: 'items', who: 'Bob' } });
     assert.equal(legacy.body.output.who, 'Hello Bob!', 'input is the legacy name of variables');
+    // A block's model calls (ledger rows of this run with the block as their step) show in its log and the run's totals.
+    await p.adminPool.query(`insert into ai.usage (feature, run_id, step, model, provider, kind, tokens_in, tokens_out, cost_usd) values ('workflow', $1, 'call', 'gpt-4.1-mini', 'openai', 'chat', 10, 3, 0.25)`, [run.body.execution_id]);
+    const { logs } = (await (await api(p, `/${id}/executions/${run.body.execution_id}/logs`)).json()) as { logs: Array<{ block_id: string; tokens_in: number; tokens_out: number; cost_usd: string }> };
+    assert.deepEqual(logs.map((l) => [l.block_id, l.tokens_in, l.tokens_out, Number(l.cost_usd)]), [['start', 0, 0, 0], ['call', 10, 3, 0.25], ['out', 0, 0, 0]]);
+    const history = (await (await api(p, `/${id}/executions`)).json()) as Array<{ id: string; tokens_in: number; cost_usd: string }>;
+    assert.deepEqual(history.filter((h) => h.id === run.body.execution_id).map((h) => [h.tokens_in, Number(h.cost_usd)]), [[10, 0.25]]);
   });
 
   it('fails a block that references something missing, naming it, with 500 EXECUTION_FAILED and the execution id', async () => {

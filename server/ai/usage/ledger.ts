@@ -16,6 +16,8 @@ export type UsageContext = {
   feature: string;
   /** The run, session or job the call belongs to. */
   runId?: string | null;
+  /** The step of that run (a workflow block id, an agent turn), for per-step cost. */
+  step?: string | null;
 };
 
 export type UsageEntry = UsageContext & { model: string; provider: Provider; kind: 'chat' | 'embedding'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
@@ -30,8 +32,8 @@ export function usageLedger(adminPool: pg.Pool, billing: 'off' | 'credits', log:
   return {
     record: async (e) => {
       try {
-        await adminPool.query('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
-          e.userId, e.feature, e.runId ?? null, e.model, e.provider, e.kind, e.tokensIn, e.tokensOut, e.latencyMs, e.ok,
+        await adminPool.query('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [
+          e.userId, e.feature, e.runId ?? null, e.step ?? null, e.model, e.provider, e.kind, e.tokensIn, e.tokensOut, e.latencyMs, e.ok,
         ]);
       } catch (err) {
         // A call that happened is never failed for its bookkeeping; the gap is logged.

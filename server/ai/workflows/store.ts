@@ -66,8 +66,14 @@ export function workflowStore(calls: AiCalls) {
       const [execution] = await calls.call(req, 'select id, status, trigger, version, output, error, error_code, started_at, finished_at from ai.workflow_executions where id = $1 and workflow_id = $2',
         [executionId, workflowId]);
       if (!execution) throw aiErrors.notFound('Execution');
-      const logs = await calls.call(req, `select block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at,
-          round(extract(epoch from finished_at - started_at) * 1000)::int as duration_ms from ai.workflow_block_logs where execution_id = $1 order by id`, [executionId]);
+      // Tokens and cost of a block: the model calls it made (ai.usage rows of this run with the block as their step).
+      const logs = await calls.call(req, `select l.block_id, l.block_type, l.status, l.input, l.output, l.error, l.attempts, l.logs, l.started_at, l.finished_at,
+          round(extract(epoch from l.finished_at - l.started_at) * 1000)::int as duration_ms,
+          coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0) as cost_usd
+        from ai.workflow_block_logs l
+        left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd
+                             from ai.usage x where x.run_id = l.execution_id::text and x.step = l.block_id) u on true
+        where l.execution_id = $1 order by l.id`, [executionId]);
       return { execution, logs };
     },
     activate: async (req: Request, id: string, version: number) => (await calls.call<{ v: number }>(req, 'select ai.activate_version($1, $2) as v', [id, version]))[0]!.v,
