@@ -2,7 +2,7 @@
 // kill and restart their own database: the embedded PostgreSQL users get (with
 // pgTAP added), or Debian's PostgreSQL 15, the oldest we support.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, chownSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chownSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,32 @@ export type Cluster = {
   start: () => Promise<void>;
   stop: () => Promise<void>;
 };
+
+/** Process ids whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+/** A process that still runs (a zombie does not). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cluster> {
   const bin = serverBinDir();
@@ -105,13 +131,28 @@ export async function startCluster(opts: { durable?: boolean } = {}): Promise<Cl
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
     const c = child;
     if (!c) return;
-    // SIGKILL of the whole process group, as when the machine loses the server.
+    // Every PostgreSQL child leads its own process group, so a group kill
+    // leaves backends running (and answering their connections) for a
+    // moment. Stop the postmaster so it forks no more, kill its children,
+    // then it: as when the machine loses the server.
+    const pid = c.pid!;
     try {
-      process.kill(-c.pid!, signal);
+      process.kill(pid, 'SIGSTOP');
     } catch {
-      c.kill(signal);
+      /* already gone */
     }
+    const children = childrenOf(pid);
+    for (const child of children) {
+      try {
+        process.kill(child, signal);
+      } catch {
+        /* already gone */
+      }
+    }
+    c.kill(signal);
+    if (signal !== 'SIGKILL') process.kill(pid, 'SIGCONT');
     await waitExit(c);
+    for (let i = 0; i < 200 && children.some(alive); i++) await new Promise((r) => setTimeout(r, 10));
     if (child === c) child = undefined;
   };
 
