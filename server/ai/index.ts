@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { errorShape } from '../errors.ts';
 import { requireIdentity } from './auth.ts';
+import { agentRoutes } from './agents/routes.ts';
 import { aiCalls } from './calls.ts';
 import { configRoutes } from './config/routes.ts';
 import { aiShape } from './errors.ts';
@@ -52,6 +53,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/tools', toolRoutes(calls));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
+  mount('/agents', agentRoutes(calls));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);

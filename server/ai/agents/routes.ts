@@ -1,0 +1,97 @@
+// /api/agents (spec 4.9): agents (name required, the model passed on
+// unchanged, tuning only inside `settings`: top-level tuning fields are
+// dropped) and their tool assignments with config_override's rules.
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import { route } from '../../errors.ts';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import { parse } from '../parse.ts';
+import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
+import { agentStore } from './store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
+
+// Only these persist; temperature, max_tokens and friends belong in settings.
+const AgentBody = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
+  model: z.string().max(200).nullable().optional(),
+  system_prompt: z.string().max(100_000).nullable().optional(),
+  settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).optional(),
+});
+const AgentPatch = AgentBody.partial();
+const Assign = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
+
+export function agentRoutes(calls: AiCalls): Router {
+  const r = express.Router();
+  const agents = agentStore(calls);
+  const idOf = (raw: unknown, what: string): string => {
+    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
+    return raw.toLowerCase();
+  };
+
+  r.get('/', route(async (req, res) => {
+    res.json(await agents.list(req));
+  }));
+  r.post('/', route(async (req, res) => {
+    const body = parse(AgentBody, req.body);
+    res.status(201).json(await agents.create(req, body));
+  }));
+  r.get('/:id', route(async (req, res) => {
+    res.json(await agents.get(req, idOf(req.params.id, 'Agent')));
+  }));
+  r.patch('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const body = parse(AgentPatch, req.body);
+    if (Object.keys(body).length === 0) throw aiErrors.validation('No fields to update: send name, model, system_prompt or settings');
+    res.json(await agents.update(req, id, body));
+  }));
+  r.delete('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    await agents.remove(req, id);
+    res.json({ message: 'Agent deleted', id });
+  }));
+
+  // Tool assignments: a builtin by its name, or a custom tool the caller can see by its name.
+  r.get('/:id/tools', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    await agents.get(req, id);
+    res.json(await agents.assignments(req, id));
+  }));
+  r.post('/:id/tools', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const { tool_name: name } = parse(Assign, req.body);
+    await agents.requireOwn(req, id);
+    if (BUILTIN_TOOLS.some((t) => t.name === name)) return void res.status(201).json(await agents.assign(req, id, name, 'builtin', null));
+    const custom = await agents.customTool(req, name);
+    if (!custom) throw aiErrors.validation(`Unknown tool "${name}": use a builtin tool or the name of a custom tool`);
+    res.status(201).json(await agents.assign(req, id, name, 'custom', custom.id));
+  }));
+  r.patch('/:id/tools/:assignmentId', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const assignment = await agents.assignment(req, id, idOf(req.params.assignmentId, 'Tool assignment'));
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    // Only a body with config_override changes anything (spec 4.9); custom tools ignore it.
+    if (!('config_override' in body) || assignment.tool_type === 'custom') return void res.json(assignment);
+    const override = body.config_override;
+    if (!override || typeof override !== 'object' || Array.isArray(override)) throw aiErrors.validation('config_override must be an object');
+    await agents.requireOwn(req, id);
+    let stored: Record<string, unknown>;
+    if (DATABASE_TOOLS.has(assignment.tool_name)) stored = await agents.checkDatabaseOverride(req, override as Record<string, unknown>);
+    else {
+      // Only keys naming a parameter of the tool are kept; at call time they win over the model's arguments.
+      const params = Object.keys((BUILTIN_TOOLS.find((t) => t.name === assignment.tool_name)!.inputSchema.properties ?? {}) as object);
+      stored = Object.fromEntries(Object.entries(override).filter(([k]) => params.includes(k)));
+    }
+    res.json(await agents.setOverride(req, id, assignment.id, stored));
+  }));
+  r.delete('/:id/tools/:assignmentId', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    await agents.requireOwn(req, id);
+    await agents.unassign(req, id, idOf(req.params.assignmentId, 'Tool assignment'));
+    res.json({ message: 'Tool assignment deleted' });
+  }));
+
+  return r;
+}

@@ -1,0 +1,70 @@
+// Agents and their tool assignments in SQL (sql/0028_ai_agents.sql), as the
+// caller: the access model's policies decide what they see and change.
+import type { Request } from 'express';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+
+export type AgentRow = { id: string; owner_id: string | null; name: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; created_at: Date; updated_at: Date };
+export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom'; tool_id: string | null; config_override: Record<string, unknown>; created_at: Date };
+export type AgentFields = { name?: string | undefined; model?: string | null | undefined; system_prompt?: string | null | undefined; settings?: Record<string, unknown> | undefined };
+
+const AGENT = 'id, owner_id, name, model, system_prompt, settings, created_at, updated_at';
+const ASSIGNMENT = 'id, agent_id, tool_name, tool_type, tool_id, config_override, created_at';
+
+export function agentStore(calls: AiCalls) {
+  /** 404 when the caller cannot see the agent, 403 when they can but it is not theirs. */
+  const refuse = async (req: Request, id: string): Promise<never> => {
+    const seen = await calls.call<{ id: string }>(req, 'select id from ai.agents where id = $1', [id]);
+    throw seen.length > 0 ? aiErrors.notYours('agents') : aiErrors.notFound('Agent');
+  };
+  return {
+    list: (req: Request) => calls.call<AgentRow>(req, `select ${AGENT} from ai.agents order by created_at desc, id`, []),
+    get: async (req: Request, id: string) => {
+      const [row] = await calls.call<AgentRow>(req, `select ${AGENT} from ai.agents where id = $1`, [id]);
+      if (!row) throw aiErrors.notFound('Agent');
+      return row;
+    },
+    create: async (req: Request, a: AgentFields & { name: string }) =>
+      (await calls.call<AgentRow>(req, `insert into ai.agents (name, model, system_prompt, settings) values ($1, $2, $3, $4) returning ${AGENT}`,
+        [a.name, a.model ?? null, a.system_prompt ?? null, JSON.stringify(a.settings ?? {})]))[0]!,
+    update: async (req: Request, id: string, a: AgentFields) => {
+      const [row] = await calls.call<AgentRow>(req, `update ai.agents set name = coalesce($2, name),
+          model = case when $6 then $3 else model end, system_prompt = case when $7 then $4 else system_prompt end,
+          settings = coalesce($5::jsonb, settings) where id = $1 returning ${AGENT}`,
+        [id, a.name ?? null, a.model ?? null, a.system_prompt ?? null, a.settings === undefined ? null : JSON.stringify(a.settings), 'model' in a, 'system_prompt' in a]);
+      return row ?? refuse(req, id);
+    },
+    remove: async (req: Request, id: string) => {
+      const rows = await calls.call(req, 'delete from ai.agents where id = $1 returning id', [id]);
+      if (rows.length === 0) await refuse(req, id);
+    },
+    /** The caller may change this agent (404 or 403 otherwise). */
+    requireOwn: async (req: Request, id: string) => {
+      const [row] = await calls.call<{ mine: boolean }>(req, 'select ai.owns(owner_id) or auth.role() = \'service_role\' as mine from ai.agents where id = $1', [id]);
+      if (!row) throw aiErrors.notFound('Agent');
+      if (!row.mine) throw aiErrors.notYours('agents');
+    },
+    /** A custom tool the caller can see, by name (the newest of that name). */
+    customTool: async (req: Request, name: string) =>
+      (await calls.call<{ id: string }>(req, 'select id from ai.tools where name = $1 order by created_at desc limit 1', [name]))[0],
+    assignments: (req: Request, agentId: string) => calls.call<AssignmentRow>(req, `select ${ASSIGNMENT} from ai.agent_tools where agent_id = $1 order by created_at, id`, [agentId]),
+    assign: async (req: Request, agentId: string, toolName: string, toolType: 'builtin' | 'custom', toolId: string | null) =>
+      (await calls.call<AssignmentRow>(req, `insert into ai.agent_tools (agent_id, tool_name, tool_type, tool_id) values ($1, $2, $3, $4) returning ${ASSIGNMENT}`,
+        [agentId, toolName, toolType, toolId]))[0]!,
+    assignment: async (req: Request, agentId: string, id: string) => {
+      const [row] = await calls.call<AssignmentRow>(req, `select ${ASSIGNMENT} from ai.agent_tools where id = $1 and agent_id = $2`, [id, agentId]);
+      if (!row) throw aiErrors.notFound('Tool assignment');
+      return row;
+    },
+    /** The database tools' override, checked and trimmed in SQL (ai.check_database_override). */
+    checkDatabaseOverride: async (req: Request, override: Record<string, unknown>) =>
+      (await calls.call<{ checked: Record<string, unknown> }>(req, 'select ai.check_database_override($1) as checked', [JSON.stringify(override)]))[0]!.checked,
+    setOverride: async (req: Request, agentId: string, id: string, override: Record<string, unknown>) =>
+      (await calls.call<AssignmentRow>(req, `update ai.agent_tools set config_override = $3 where id = $1 and agent_id = $2 returning ${ASSIGNMENT}`,
+        [id, agentId, JSON.stringify(override)]))[0]!,
+    unassign: async (req: Request, agentId: string, id: string) => {
+      const rows = await calls.call(req, 'delete from ai.agent_tools where id = $1 and agent_id = $2 returning id', [id, agentId]);
+      if (rows.length === 0) throw aiErrors.notFound('Tool assignment');
+    },
+  };
+}
