@@ -21,6 +21,7 @@ export const aiErrors = {
   serviceRoleOnly: () => apiError(403, 'FORBIDDEN', 'Only the service-role key may change project configuration'),
   notYours: (what: string) => apiError(403, 'FORBIDDEN', `You can only change your own ${what}`),
   notFound: (what: string) => apiError(404, 'NOT_FOUND', `${what} not found`),
+  methodNotAllowed: (message: string) => apiError(405, 'METHOD_NOT_ALLOWED', message),
   workflowNotFound: () => apiError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found'),
   webhookUnauthorized: () => apiError(401, 'UNAUTHORIZED', 'Unauthorized'),
   webhookInactive: () => apiError(403, 'WEBHOOK_INACTIVE', 'This webhook is not active: deploy the workflow, or arm it for one call'),

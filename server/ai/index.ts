@@ -53,7 +53,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/tools', toolRoutes(calls));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
-  mount('/agents', agentRoutes(calls));
+  mount('/agents', agentRoutes(calls, masterKey));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
+const MASTER_KEY = 'agents-test-master-key-'.padEnd(40, 'k');
 type Agent = { id: string; owner_id: string | null; name: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown> };
 type Assignment = { id: string; agent_id: string; tool_name: string; tool_type: string; tool_id: string | null; config_override: Record<string, unknown> };
 
@@ -28,7 +29,7 @@ describe('AI agents (/api/agents)', () => {
     api(token, `/agents/${agentId}/tools/${assignmentId}`, { method: 'PATCH', body: JSON.stringify(body) });
 
   before(async () => {
-    p = await startTestPlatform({ WORKER: 'off' });
+    p = await startTestPlatform({ WORKER: 'off', AI_MASTER_KEY: MASTER_KEY });
     const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
     ann = await signUp('ann-agents@example.com');
     bob = await signUp('bob-agents@example.com');
@@ -165,5 +166,88 @@ describe('AI agents (/api/agents)', () => {
     assert.deepEqual(ignored.config_override, {}, 'custom tools ignore config_override');
     assert.equal((await override(bob, a.id, http.id, { config_override: { method: 'POST' } })).status, 404);
     assert.equal((await override(ann, a.id, '00000000-0000-0000-0000-000000000000', { config_override: {} })).status, 404);
+  });
+
+  it('adds MCP servers with a default transport, answers headers masked and keeps them encrypted at rest', async () => {
+    const a = await newAgent(ann);
+    const path = `/agents/${a.id}/mcp-servers`;
+    type Mcp = { id: string; agent_id: string; name: string; url: string; transport: string; headers: Record<string, string>; enabled: boolean };
+    const made = await json<Mcp>(await api(ann, path, { method: 'POST', body: JSON.stringify({ name: 'files', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer secret-token-12345' } }) }), 201);
+    assert.deepEqual([made.agent_id, made.name, made.url, made.transport, made.enabled], [a.id, 'files', 'https://mcp.example.com/mcp', 'streamable_http', true]);
+    assert.deepEqual(made.headers, { Authorization: 'Bea...2345' }, 'header values are masked');
+    const { rows } = await p.adminPool.query<{ raw: Buffer }>('select headers_encrypted as raw from ai.agent_mcp_servers where id = $1', [made.id]);
+    assert.ok(rows[0]!.raw.length > 0 && !rows[0]!.raw.includes('secret-token'), 'stored encrypted');
+    const { rows: [plain] } = await p.adminPool.query<{ h: string }>('select ai.decrypt(headers_encrypted, $2) as h from ai.agent_mcp_servers where id = $1', [made.id, MASTER_KEY]);
+    assert.deepEqual(JSON.parse(plain!.h), { Authorization: 'Bearer secret-token-12345' }, 'the server can read them back');
+
+    const sse = await json<Mcp>(await api(ann, path, { method: 'POST', body: JSON.stringify({ name: 'events', url: 'http://127.0.0.1:9/sse', transport: 'sse', enabled: false }) }), 201);
+    assert.deepEqual([sse.transport, sse.enabled, sse.headers], ['sse', false, {}]);
+    for (const [body, message] of [
+      [{ url: 'https://x.example' }, /name is required/],
+      [{ name: 'n' }, /url is required/],
+      [{ name: 'n', url: 'ftp://x.example' }, /http or https/],
+      [{ name: 'n', url: 'https://x.example', transport: 'stdio' }, /streamable_http or sse/],
+      [{ name: 'n', url: 'https://x.example', headers: { 'Bad Name': 'v' } }, /Invalid header/],
+      [{ name: 'n', url: 'https://x.example', headers: { x: 'a\r\nInjected: 1' } }, /Invalid header/],
+      [{ name: 'n', url: 'https://x.example', headers: { x: 1 } }, /strings/],
+    ] as Array<[object, RegExp]>) {
+      const res = await json<{ error: string }>(await api(ann, path, { method: 'POST', body: JSON.stringify(body) }), 400);
+      assert.match(res.error, message, JSON.stringify(body));
+    }
+    assert.equal((await api(ann, path, { method: 'POST', body: JSON.stringify({ name: 'files', url: 'https://other.example' }) })).status, 409, 'names are unique per agent');
+    assert.deepEqual((await json<Mcp[]>(await api(ann, path), 200)).map((m) => m.name), ['files', 'events'], 'no half-made server from a refused one');
+
+    const put = await json<Mcp>(await api(ann, `${path}/${made.id}`, { method: 'PUT', body: JSON.stringify({ url: 'https://mcp2.example.com/mcp', enabled: false }) }), 200);
+    assert.deepEqual([put.url, put.enabled, put.name, put.headers], ['https://mcp2.example.com/mcp', false, 'files', { Authorization: 'Bea...2345' }]);
+    const rekeyed = await json<Mcp>(await api(ann, `${path}/${made.id}`, { method: 'PUT', body: JSON.stringify({ headers: { 'X-Api-Key': 'another-secret-9876' } }) }), 200);
+    assert.deepEqual(rekeyed.headers, { 'X-Api-Key': 'ano...9876' }, 'headers are replaced whole');
+    assert.equal((await api(ann, `${path}/${made.id}`, { method: 'PUT', body: JSON.stringify({ colour: 'red' }) })).status, 400);
+    assert.equal((await api(bob, `${path}/${made.id}`, { method: 'PUT', body: JSON.stringify({ url: 'https://evil.example' }) })).status, 404);
+    assert.equal((await api(bob, path)).status, 404);
+    assert.equal((await api(ann, `${path}/${made.id}`, { method: 'DELETE' })).status, 200);
+    assert.equal((await api(ann, `${path}/${made.id}`, { method: 'DELETE' })).status, 404);
+    assert.deepEqual((await json<Mcp[]>(await api(ann, path), 200)).map((m) => m.name), ['events']);
+  });
+
+  it('lets users read but not change a project agent’s MCP servers, and never write the encrypted column directly', async () => {
+    const project = await newAgent(p.keys.serviceRoleKey, { name: 'project-mcp' });
+    const made = await json<{ id: string }>(await api(p.keys.serviceRoleKey, `/agents/${project.id}/mcp-servers`, { method: 'POST', body: JSON.stringify({ name: 'p', url: 'https://p.example', headers: { a: 'b' } }) }), 201);
+    assert.equal((await json<unknown[]>(await api(bob, `/agents/${project.id}/mcp-servers`), 200)).length, 1);
+    assert.equal((await api(bob, `/agents/${project.id}/mcp-servers/${made.id}`, { method: 'PUT', body: JSON.stringify({ url: 'https://evil.example' }) })).status, 403);
+    assert.equal((await api(bob, `/agents/${project.id}/mcp-servers/${made.id}`, { method: 'DELETE' })).status, 403);
+    assert.equal((await api(bob, `/agents/${project.id}/mcp-servers`, { method: 'POST', body: JSON.stringify({ name: 'q', url: 'https://q.example' }) })).status, 403);
+  });
+
+  it('creates hooks as given (unknown event and type kept), lists them by position, refuses changes and deletes them', async () => {
+    const a = await newAgent(ann);
+    const path = `/agents/${a.id}/hooks`;
+    type Hook = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; enabled: boolean; position: number };
+    const http = await json<Hook>(await api(ann, path, { method: 'POST', body: JSON.stringify({ event: 'PreToolUse', type: 'http', config: { url: 'https://hooks.example/pre', timeout_seconds: 3 }, matcher: 'http_request', position: 2 }) }), 201);
+    assert.deepEqual([http.event, http.type, http.config, http.matcher, http.enabled, http.position], ['PreToolUse', 'http', { url: 'https://hooks.example/pre', timeout_seconds: 3 }, 'http_request', true, 2]);
+    const approval = await json<Hook>(await api(ann, path, { method: 'POST', body: JSON.stringify({ event: 'PreToolUse', type: 'approval', config: { message: 'Allow?' }, position: 1 }) }), 201);
+    assert.deepEqual([approval.matcher, approval.position], [null, 1]);
+    const odd = await json<Hook>(await api(ann, path, { method: 'POST', body: JSON.stringify({ event: 'OnSomethingElse', type: 'carrier-pigeon', enabled: false }) }), 201);
+    assert.deepEqual([odd.event, odd.type, odd.config, odd.enabled, odd.position], ['OnSomethingElse', 'carrier-pigeon', {}, false, 0], 'stored, never fires');
+    for (const [body, message] of [
+      [{ type: 'rule' }, /event is required/],
+      [{ event: 'OnRunStart' }, /type is required/],
+      [{ event: 'OnRunStart', type: 'http', config: {} }, /config\.url/],
+      [{ event: 'OnRunStart', type: 'http', config: { url: 'file:///etc/passwd' } }, /config\.url/],
+      [{ event: 'OnRunStart', type: 'rule', config: [] }, /config must be an object/],
+      [{ event: 'OnRunStart', type: 'rule', position: 1.5 }, /position must be an integer/],
+    ] as Array<[object, RegExp]>) {
+      const res = await json<{ error: string }>(await api(ann, path, { method: 'POST', body: JSON.stringify(body) }), 400);
+      assert.match(res.error, message, JSON.stringify(body));
+    }
+    assert.deepEqual((await json<Hook[]>(await api(ann, path), 200)).map((h) => h.id), [odd.id, approval.id, http.id], 'ascending position');
+    const put = await json<{ error: string }>(await api(ann, `${path}/${http.id}`, { method: 'PUT', body: JSON.stringify({ enabled: false }) }), 405);
+    assert.match(put.error, /immutable/);
+    assert.equal((await api(ann, `${path}/${http.id}`, { method: 'PATCH', body: JSON.stringify({ enabled: false }) })).status, 405);
+    assert.equal((await api(bob, path)).status, 404);
+    assert.equal((await api(bob, `${path}/${http.id}`, { method: 'DELETE' })).status, 404);
+    assert.equal((await api(bob, path, { method: 'POST', body: JSON.stringify({ event: 'OnRunStart', type: 'rule' }) })).status, 404);
+    assert.equal((await api(ann, `${path}/${http.id}`, { method: 'DELETE' })).status, 200);
+    assert.equal((await api(ann, `${path}/${http.id}`, { method: 'DELETE' })).status, 404);
+    assert.deepEqual((await json<Hook[]>(await api(ann, path), 200)).map((h) => h.id), [odd.id, approval.id]);
   });
 });

@@ -8,6 +8,8 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
+import { hookRoutes } from './hooks.ts';
+import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,7 +25,7 @@ const AgentBody = z.object({
 const AgentPatch = AgentBody.partial();
 const Assign = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
 
-export function agentRoutes(calls: AiCalls): Router {
+export function agentRoutes(calls: AiCalls, masterKey: string): Router {
   const r = express.Router();
   const agents = agentStore(calls);
   const idOf = (raw: unknown, what: string): string => {
@@ -92,6 +94,9 @@ export function agentRoutes(calls: AiCalls): Router {
     await agents.unassign(req, id, idOf(req.params.assignmentId, 'Tool assignment'));
     res.json({ message: 'Tool assignment deleted' });
   }));
+
+  mcpServerRoutes(r, calls, agents, masterKey, idOf);
+  hookRoutes(r, calls, agents, idOf);
 
   return r;
 }
