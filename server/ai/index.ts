@@ -12,6 +12,7 @@ import { agentRoutes } from './agents/routes.ts';
 import { aiCalls } from './calls.ts';
 import { configRoutes } from './config/routes.ts';
 import { aiShape } from './errors.ts';
+import { orchestrationRoutes } from './orchestrations/routes.ts';
 import { keySource, providerKeyRoutes } from './providers/keys.ts';
 import { modelRouter, type ModelRouter } from './providers/router.ts';
 import { settingsAccessor, type Settings } from './settings/accessor.ts';
@@ -54,6 +55,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
   mount('/agents', agentRoutes(calls, masterKey));
+  mount('/orchestrations', orchestrationRoutes(calls));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);

@@ -96,7 +96,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string): Router {
   }));
 
   mcpServerRoutes(r, calls, agents, masterKey, idOf);
-  hookRoutes(r, calls, agents, idOf);
+  hookRoutes(r, calls, { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false }, idOf);
 
   return r;
 }

@@ -1,0 +1,115 @@
+// /api/orchestrations (spec 2.4b, 4.10): orchestrations (a coordinator's
+// name, strategy, model, prompt and settings), their entities (members; only
+// role_description, config and position change once made) and their hooks
+// (stored, listed, deleted, never fired). Runs arrive with agent runs.
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import { route } from '../../errors.ts';
+import { hookRoutes } from '../agents/hooks.ts';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import { parse } from '../parse.ts';
+import { orchestrationStore } from './store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const Orchestration = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
+  strategy: z.string({ error: 'strategy must be a string' }).trim().min(1, 'strategy must not be empty').max(50, 'strategy is at most 50 characters').optional(),
+  model: z.string().max(200).nullable().optional(),
+  system_prompt: z.string().max(100_000).nullable().optional(),
+  settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).optional(),
+});
+const OrchestrationChange = Orchestration.partial();
+
+const Position = z.number({ error: 'position must be an integer' }).int('position must be an integer').min(-2147483648).max(2147483647);
+const Config = z.record(z.string(), z.unknown(), { error: 'config must be an object' });
+const RoleDescription = z.string({ error: 'role_description must be a string' }).max(10_000).nullable();
+const Entity = z.object({
+  entity_type: z.string({ error: 'entity_type is required' }).trim().min(1, 'entity_type is required').max(50, 'entity_type is at most 50 characters'),
+  entity_ref_id: z.string({ error: 'entity_ref_id is required' }).trim().min(1, 'entity_ref_id is required').max(200),
+  role_description: RoleDescription.optional(),
+  config: Config.optional(),
+  position: Position.optional(),
+});
+const EntityChange = z.object({ role_description: RoleDescription.optional(), config: Config.optional(), position: Position.optional() });
+
+/** Part 9's alias: an entity's `role` is its `role_description` (accepted, never emitted). */
+function withRoleAlias(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as Record<string, unknown>;
+  if (!('role_description' in b) && 'role' in b) {
+    const { role, ...rest } = b;
+    return { ...rest, role_description: role };
+  }
+  return b;
+}
+
+export function orchestrationRoutes(calls: AiCalls): Router {
+  const r = express.Router();
+  const store = orchestrationStore(calls);
+  const idOf = (raw: unknown, what: string): string => {
+    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
+    return raw.toLowerCase();
+  };
+
+  r.get('/', route(async (req, res) => {
+    res.json(await store.list(req));
+  }));
+  r.post('/', route(async (req, res) => {
+    res.status(201).json(await store.create(req, parse(Orchestration, req.body)));
+  }));
+  r.get('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const row = await store.get(req, id);
+    res.json({ ...row, entities: await store.entities(req, id) });
+  }));
+  r.put('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const body = parse(OrchestrationChange, req.body);
+    if (Object.keys(body).length === 0) throw aiErrors.validation('No fields to update: send name, strategy, model, system_prompt or settings');
+    res.json(await store.update(req, id, body));
+  }));
+  r.delete('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    await store.remove(req, id);
+    res.json({ message: 'Orchestration deleted', id });
+  }));
+
+  r.get('/:id/entities', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    await store.get(req, id);
+    res.json(await store.entities(req, id));
+  }));
+  r.post('/:id/entities', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const body = parse(Entity, withRoleAlias(req.body));
+    await store.requireOwn(req, id);
+    // An agent member must be an agent the caller can see; other types are kept as given and skipped at run time.
+    if (body.entity_type === 'agent' && !(UUID.test(body.entity_ref_id) && (await store.agentVisible(req, body.entity_ref_id.toLowerCase())))) {
+      throw aiErrors.validation(`entity_ref_id "${body.entity_ref_id}" is not an agent you can use`);
+    }
+    res.status(201).json(await store.addEntity(req, id, { ...body, entity_ref_id: body.entity_type === 'agent' ? body.entity_ref_id.toLowerCase() : body.entity_ref_id }));
+  }));
+  r.put('/:id/entities/:entityId', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const entityId = idOf(req.params.entityId, 'Entity');
+    // Only role_description, config and position are writable; other keys are ignored (spec 4.10).
+    const change = parse(EntityChange, withRoleAlias(req.body ?? {}));
+    const current = await store.entity(req, id, entityId);
+    if (Object.keys(change).length === 0) return void res.json(current);
+    await store.requireOwn(req, id);
+    res.json(await store.changeEntity(req, id, entityId, change));
+  }));
+  r.delete('/:id/entities/:entityId', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const entityId = idOf(req.params.entityId, 'Entity');
+    await store.entity(req, id, entityId);
+    await store.requireOwn(req, id);
+    await store.removeEntity(req, id, entityId);
+    res.json({ message: 'Entity deleted', id: entityId });
+  }));
+
+  hookRoutes(r, calls, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true }, idOf);
+  return r;
+}

@@ -1,0 +1,72 @@
+// Orchestrations and their entities in SQL (sql/0030_ai_orchestrations.sql),
+// as the caller: the access model's policies decide what they see and change.
+import type { Request } from 'express';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+
+export type OrchestrationFields = { name?: string | undefined; strategy?: string | undefined; model?: string | null | undefined; system_prompt?: string | null | undefined; settings?: Record<string, unknown> | undefined };
+export type EntityFields = { entity_type: string; entity_ref_id: string; role_description?: string | null | undefined; config?: Record<string, unknown> | undefined; position?: number | undefined };
+export type EntityChange = { role_description?: string | null | undefined; config?: Record<string, unknown> | undefined; position?: number | undefined };
+
+const ORCHESTRATION = 'id, owner_id, name, strategy, model, system_prompt, settings, created_at, updated_at';
+const ENTITY = 'id, orchestration_id, entity_type, entity_ref_id, role_description, config, position, created_at, updated_at';
+
+export function orchestrationStore(calls: AiCalls) {
+  /** 404 when the caller cannot see the orchestration, 403 when they can but it is not theirs. */
+  const refuse = async (req: Request, id: string): Promise<never> => {
+    const seen = await calls.call(req, 'select id from ai.orchestrations where id = $1', [id]);
+    throw seen.length > 0 ? aiErrors.notYours('orchestrations') : aiErrors.notFound('Orchestration');
+  };
+  const get = async (req: Request, id: string) => {
+    const [row] = await calls.call<Record<string, unknown>>(req, `select ${ORCHESTRATION} from ai.orchestrations where id = $1`, [id]);
+    if (!row) throw aiErrors.notFound('Orchestration');
+    return row;
+  };
+  const entities = (req: Request, id: string) =>
+    calls.call<Record<string, unknown>>(req, `select ${ENTITY} from ai.orchestration_entities where orchestration_id = $1 order by position, created_at, id`, [id]);
+  const entity = async (req: Request, id: string, entityId: string) => {
+    const [row] = await calls.call<Record<string, unknown>>(req, `select ${ENTITY} from ai.orchestration_entities where id = $1 and orchestration_id = $2`, [entityId, id]);
+    if (!row) throw aiErrors.notFound('Entity');
+    return row;
+  };
+  return {
+    get,
+    entities,
+    entity,
+    list: (req: Request) => calls.call(req, `select ${ORCHESTRATION} from ai.orchestrations order by created_at desc, id`, []),
+    create: async (req: Request, o: OrchestrationFields & { name: string }) =>
+      (await calls.call(req, `insert into ai.orchestrations (name, strategy, model, system_prompt, settings) values ($1, coalesce($2, 'coordinator'), $3, $4, $5) returning ${ORCHESTRATION}`,
+        [o.name, o.strategy ?? null, o.model ?? null, o.system_prompt ?? null, JSON.stringify(o.settings ?? {})]))[0]!,
+    update: async (req: Request, id: string, o: OrchestrationFields) => {
+      const [row] = await calls.call(req, `update ai.orchestrations set name = coalesce($2, name), strategy = coalesce($3, strategy),
+          model = case when $7 then $4 else model end, system_prompt = case when $8 then $5 else system_prompt end,
+          settings = coalesce($6::jsonb, settings) where id = $1 returning ${ORCHESTRATION}`,
+        [id, o.name ?? null, o.strategy ?? null, o.model ?? null, o.system_prompt ?? null, o.settings === undefined ? null : JSON.stringify(o.settings), 'model' in o, 'system_prompt' in o]);
+      return row ?? refuse(req, id);
+    },
+    remove: async (req: Request, id: string) => {
+      const rows = await calls.call(req, 'delete from ai.orchestrations where id = $1 returning id', [id]);
+      if (rows.length === 0) await refuse(req, id);
+    },
+    /** The caller may change this orchestration (404 or 403 otherwise). */
+    requireOwn: async (req: Request, id: string) => {
+      const [row] = await calls.call<{ mine: boolean }>(req, 'select ai.owns(owner_id) or auth.role() = \'service_role\' as mine from ai.orchestrations where id = $1', [id]);
+      if (!row) throw aiErrors.notFound('Orchestration');
+      if (!row.mine) throw aiErrors.notYours('orchestrations');
+    },
+    /** Whether the caller can see this agent (an `agent` entity must name one). */
+    agentVisible: async (req: Request, agentId: string) =>
+      (await calls.call(req, 'select 1 from ai.agents where id = $1', [agentId])).length > 0,
+    addEntity: async (req: Request, id: string, e: EntityFields) =>
+      (await calls.call(req, `insert into ai.orchestration_entities (orchestration_id, entity_type, entity_ref_id, role_description, config, position)
+          values ($1, $2, $3, $4, $5, $6) returning ${ENTITY}`,
+        [id, e.entity_type, e.entity_ref_id, e.role_description ?? null, JSON.stringify(e.config ?? {}), e.position ?? 0]))[0]!,
+    changeEntity: async (req: Request, id: string, entityId: string, e: EntityChange) =>
+      (await calls.call(req, `update ai.orchestration_entities set role_description = case when $3 then $4 else role_description end,
+          config = coalesce($5::jsonb, config), position = coalesce($6, position) where id = $1 and orchestration_id = $2 returning ${ENTITY}`,
+        [entityId, id, 'role_description' in e, e.role_description ?? null, e.config === undefined ? null : JSON.stringify(e.config), e.position ?? null]))[0]!,
+    removeEntity: async (req: Request, id: string, entityId: string) => {
+      await calls.call(req, 'delete from ai.orchestration_entities where id = $1 and orchestration_id = $2', [entityId, id]);
+    },
+  };
+}
