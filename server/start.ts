@@ -51,7 +51,7 @@ export type Platform = {
   requestPool: pg.Pool;
   embedded: EmbeddedPostgres | undefined;
   /** The AI surface's in-process services: the model router and the settings accessor. */
-  ai: Pick<AiSurface, 'models' | 'settings'>;
+  ai: Pick<AiSurface, 'models' | 'settings' | 'tools'>;
   worker: WorkerHandle | undefined;
   realtime: RealtimeService;
   health: HealthState;
@@ -169,7 +169,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       config, keys, log, url, platformUrl, adminPool, requestPool, health, worker, realtime,
       adminUrl: target.adminUrl,
       embedded: target.embedded,
-      ai: { models: ai.models, settings: ai.settings },
+      ai: { models: ai.models, settings: ai.settings, tools: ai.tools },
       onShutdown: (hook) => shutdownHooks.push(hook),
       stop: () => {
         stopping ??= (async () => {

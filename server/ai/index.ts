@@ -9,6 +9,8 @@ import type { Config } from '../config.ts';
 import { errorShape } from '../errors.ts';
 import { requireIdentity } from './auth.ts';
 import { agentRoutes } from './agents/routes.ts';
+import { toolRunner, type ToolRunner } from './agents/tools/run.ts';
+import { guardedFetch, privateNetworkRule } from './workflows/net/ssrf.ts';
 import { aiCalls } from './calls.ts';
 import { configRoutes } from './config/routes.ts';
 import { aiShape } from './errors.ts';
@@ -33,6 +35,8 @@ export type AiSurface = {
   router: Router;
   open: OpenRoute[];
   models: ModelRouter;
+  /** Agent tool calls (builtin and custom), for agent runs and their tests. */
+  tools: ToolRunner;
   settings: Settings;
   /** graphile-worker tasks of the AI surface (async workflow runs). */
   tasks: TaskList;
@@ -60,6 +64,11 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
   const sandbox = sandboxPool(config.SANDBOX_WORKERS);
+  const tools = toolRunner({
+    rest: opts.rest, storage: opts.storage, settings,
+    sandbox: { pool: sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB },
+    fetch: guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)),
+  });
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.
@@ -70,7 +79,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();
   return {
-    router, open: [webhookOpenRoute], models, settings,
+    router, open: [webhookOpenRoute], models, settings, tools,
     tasks: {
       ai_workflow_run: async (payload, helpers) => {
         const { execution_id: id } = payload as { execution_id: string };

@@ -1,0 +1,188 @@
+// Runs one tool call of an agent: the eight builtins and custom HTTP tools.
+// The user the agent runs for is the caller everywhere (REST and storage
+// in-process, so RLS and storage policies apply); outbound HTTP goes through
+// the SSRF guard; code through the workflow sandbox. A failure is a tool
+// error the model reads, never a thrown crash. Output is cut at
+// MAX_TOOL_OUTPUT_LENGTH.
+import type { InProcessRest } from '../../../rest/in-process.ts';
+import type { InProcessStorage } from '../../../storage/in-process.ts';
+import type { Settings } from '../../settings/accessor.ts';
+import type { Sandbox } from '../../workflows/engine/sandbox/index.ts';
+import type { GuardedResponse } from '../../workflows/net/ssrf.ts';
+import { BUILTIN_TOOLS } from '../../tools/builtin/index.ts';
+
+export type ToolResult = { ok: true; output: string; truncated: boolean } | { ok: false; error: string };
+
+/** A tool as assigned to an agent: a builtin with its override, or a custom tool with its config. */
+export type AssignedTool =
+  | { kind: 'builtin'; name: string; override: Record<string, unknown> }
+  | { kind: 'custom'; name: string; config: Record<string, unknown> };
+
+export type ToolServices = {
+  rest: InProcessRest;
+  storage: InProcessStorage;
+  settings: Settings;
+  sandbox: { pool: Sandbox; timeoutMs: number; memoryMb: number };
+  fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) => Promise<GuardedResponse>;
+};
+
+/** Who the tool acts as: the signed-in user, or the project (service role) when the run has none. */
+export type ToolCaller = { userId: string | null };
+
+class ToolError extends Error {}
+
+const TEXT = /^(text\/|application\/(json|xml|javascript|x-ndjson)|image\/svg\+xml)/;
+const IDENT = /^[a-zA-Z_][a-zA-Z0-9_$]{0,62}$/;
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
+
+const str = (v: unknown, what: string): string => {
+  if (typeof v !== 'string' || v === '') throw new ToolError(`${what} is required`);
+  return v;
+};
+
+/**
+ * The table a database tool may touch: `schema.table` or `table` (schema
+ * public). With a `schemas` override, only the listed tables (an empty list:
+ * every table of that schema); without one, tables of `public` only.
+ */
+function allowedTable(raw: unknown, override: Record<string, unknown>): { schema: string; table: string } {
+  const name = str(raw, 'table');
+  const [schema, table] = name.includes('.') ? name.split('.', 2) as [string, string] : ['public', name];
+  if (!IDENT.test(schema) || !IDENT.test(table)) throw new ToolError(`Invalid table name ${name}`);
+  const schemas = (override.schemas ?? { public: [] }) as Record<string, string[]>;
+  const tables = schemas[schema];
+  if (!tables) throw new ToolError(`Schema ${schema} is not available to this agent (allowed: ${Object.keys(schemas).join(', ') || 'none'})`);
+  if (tables.length > 0 && !tables.includes(table)) throw new ToolError(`Table ${schema}.${table} is not available to this agent`);
+  return { schema, table };
+}
+
+function restQuery(args: Record<string, unknown>): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (args.filters !== undefined) {
+    if (!args.filters || typeof args.filters !== 'object' || Array.isArray(args.filters)) throw new ToolError('filters must map columns to PostgREST filters, e.g. {"status": "eq.open"}');
+    for (const [k, v] of Object.entries(args.filters)) query[k] = String(v);
+  }
+  return query;
+}
+
+export function toolRunner(services: ToolServices) {
+  const callerOf = (c: ToolCaller) => (c.userId
+    ? { role: 'authenticated', claims: { sub: c.userId, role: 'authenticated' } }
+    : { role: 'service_role', claims: { role: 'service_role' } });
+
+  const http = async (args: Record<string, unknown>, defaultTimeoutS: number, signal: AbortSignal) => {
+    const method = typeof args.method === 'string' ? args.method.toUpperCase() : 'GET';
+    if (!METHODS.has(method)) throw new ToolError(`Unknown HTTP method ${method}`);
+    const headers: Record<string, string> = {};
+    if (args.headers && typeof args.headers === 'object') for (const [k, v] of Object.entries(args.headers)) headers[k.toLowerCase()] = String(v);
+    let body: string | undefined;
+    if (args.body !== undefined && args.body !== null && method !== 'GET' && method !== 'HEAD') {
+      body = typeof args.body === 'string' ? args.body : JSON.stringify(args.body);
+      if (typeof args.body !== 'string') headers['content-type'] ??= 'application/json';
+    }
+    const seconds = typeof args.timeout_seconds === 'number' && args.timeout_seconds > 0 ? Math.min(args.timeout_seconds, 300) : defaultTimeoutS;
+    const res = await services.fetch(str(args.url, 'url'), { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs: seconds * 1000, signal });
+    let parsed: unknown = res.body;
+    if ((res.headers['content-type'] ?? '').includes('json')) {
+      try {
+        parsed = JSON.parse(res.body);
+      } catch {
+        parsed = res.body;
+      }
+    }
+    return { status: res.status, body: parsed };
+  };
+
+  const builtin: Record<string, (args: Record<string, unknown>, override: Record<string, unknown>, caller: ToolCaller, signal: AbortSignal) => Promise<unknown>> = {
+    database_query: async (args, override, caller) => {
+      const { schema, table } = allowedTable(args.table, override);
+      const query = restQuery(args);
+      if (typeof args.select === 'string') query.select = args.select;
+      if (typeof args.order === 'string') query.order = args.order;
+      query.limit = String(typeof args.limit === 'number' && args.limit > 0 ? Math.min(Math.floor(args.limit), 1000) : 50);
+      return services.rest(callerOf(caller), { operation: 'select', name: table, schema, query });
+    },
+    database_write: async (args, override, caller) => {
+      const { schema, table } = allowedTable(args.table, override);
+      const operation = args.operation;
+      if (operation !== 'insert' && operation !== 'update' && operation !== 'delete') throw new ToolError('operation must be insert, update or delete');
+      const query = restQuery(args);
+      if (operation !== 'insert' && Object.keys(query).length === 0) throw new ToolError(`${operation} needs filters (it would touch every row)`);
+      const body = operation === 'insert' ? args.rows : operation === 'update' ? args.values : undefined;
+      if (operation === 'insert' && (!Array.isArray(body) || body.length === 0)) throw new ToolError('insert needs rows: a non-empty list of objects');
+      if (operation === 'update' && (!body || typeof body !== 'object' || Array.isArray(body))) throw new ToolError('update needs values: an object of columns to set');
+      return services.rest(callerOf(caller), { operation, name: table, schema, query, body });
+    },
+    http_request: (args, _o, _c, signal) => http(args, 30, signal),
+    code_execute: async (args) => {
+      const code = str(args.code, 'code');
+      const asked = typeof args.timeout_ms === 'number' && args.timeout_ms > 0 ? args.timeout_ms : services.sandbox.timeoutMs;
+      const result = await services.sandbox.pool.run({
+        code, timeoutMs: Math.min(asked, services.sandbox.timeoutMs), memoryMb: services.sandbox.memoryMb,
+        scope: { inputs: args.inputs && typeof args.inputs === 'object' ? args.inputs : {} },
+      });
+      return { result: result.value, logs: result.logs };
+    },
+    storage_read: async (args, _o, caller) => {
+      const bucket = str(args.bucket, 'bucket');
+      const path = typeof args.path === 'string' ? args.path : '';
+      if (path === '' || path.endsWith('/')) return services.storage.list(callerOf(caller), bucket, path, 100);
+      const maxChars = typeof args.max_chars === 'number' && args.max_chars > 0 ? args.max_chars : 1_000_000;
+      const file = await services.storage.read(callerOf(caller), bucket, path, Math.min(maxChars * 4, 10 * 1024 * 1024));
+      if (!TEXT.test(file.contentType)) return { content_type: file.contentType, size: file.size, note: 'not text: its bytes are not shown' };
+      const text = file.bytes.toString('utf8');
+      return { content_type: file.contentType, size: file.size, text: text.slice(0, maxChars), truncated: file.truncated || text.length > maxChars };
+    },
+    storage_write: async (args, _o, caller) => {
+      const content = typeof args.content === 'string' ? args.content : str(undefined, 'content');
+      const type = typeof args.content_type === 'string' && args.content_type ? args.content_type : 'text/plain';
+      return services.storage.write(callerOf(caller), str(args.bucket, 'bucket'), str(args.path, 'path'), Buffer.from(content, 'utf8'), type, args.upsert === true);
+    },
+    web_search: async () => {
+      if (!(await services.settings.string('SEARCH_API_KEY'))) throw new ToolError('web_search is not configured: set SEARCH_API_KEY in /api/settings');
+      throw new ToolError('web_search: no search provider is wired in this version');
+    },
+    web_scrape: async () => {
+      if (!(await services.settings.string('CRAWL_API_KEY'))) throw new ToolError('web_scrape is not configured: set CRAWL_API_KEY (and CRAWL_API_BASE) in /api/settings');
+      throw new ToolError('web_scrape: no crawl provider is wired in this version');
+    },
+  };
+
+  /** Cuts the output to MAX_TOOL_OUTPUT_LENGTH characters. */
+  const finish = async (value: unknown): Promise<ToolResult> => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+    const max = await services.settings.number('MAX_TOOL_OUTPUT_LENGTH');
+    return text.length > max ? { ok: true, output: `${text.slice(0, max)}\n[output cut at ${max} characters]`, truncated: true } : { ok: true, output: text, truncated: false };
+  };
+
+  return {
+    /** One call of an assigned tool with the model's arguments. */
+    run: async (tool: AssignedTool, rawArgs: unknown, caller: ToolCaller, signal: AbortSignal): Promise<ToolResult> => {
+      let args = rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? { ...(rawArgs as Record<string, unknown>) } : {};
+      try {
+        if (tool.kind === 'custom') {
+          const c = tool.config;
+          if (typeof c.endpoint !== 'string' || !c.endpoint) throw new ToolError(`Custom tool ${tool.name} has no config.endpoint`);
+          const timeout = typeof c.timeout_seconds === 'number' && c.timeout_seconds > 0 ? c.timeout_seconds : await services.settings.number('CUSTOM_TOOL_TIMEOUT');
+          const method = typeof c.method === 'string' ? c.method.toUpperCase() : 'POST';
+          const sendsBody = method !== 'GET' && method !== 'HEAD';
+          const url = new URL(c.endpoint);
+          if (!sendsBody) for (const [k, v] of Object.entries(args)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+          const res = await http({ url: url.toString(), method, headers: c.headers, ...(sendsBody ? { body: args } : {}), timeout_seconds: timeout }, timeout, signal);
+          if (res.status >= 400) throw new ToolError(`${tool.name} answered HTTP ${res.status}: ${typeof res.body === 'string' ? res.body.slice(0, 500) : JSON.stringify(res.body).slice(0, 500)}`);
+          return await finish(res.body);
+        }
+        const impl = builtin[tool.name];
+        if (!impl || !BUILTIN_TOOLS.some((t) => t.name === tool.name)) throw new ToolError(`Unknown tool ${tool.name}`);
+        // config_override: for tools other than the database ones, its keys (parameters only) win over the model's.
+        if (tool.name !== 'database_query' && tool.name !== 'database_write') args = { ...args, ...tool.override };
+        return await finish(await impl(args, tool.override, caller, signal));
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { ok: false, error: err instanceof ToolError ? message : `${tool.name} failed: ${message}` };
+      }
+    },
+  };
+}
+
+export type ToolRunner = ReturnType<typeof toolRunner>;
