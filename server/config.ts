@@ -117,6 +117,10 @@ const schema = z.object({
   SANDBOX_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('code blocks run at once per process'),
   HTTP_ALLOW_PRIVATE_NETWORKS: z.string().regex(/^(true|false|[0-9a-fA-F.:]+(,[0-9a-fA-F.:]+)*)$/, 'true, false, or comma-separated IP addresses').default('false')
     .describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses: true, false, or only the listed addresses'),
+  SEARCH_API_BASE: z.string().url().default('https://api.tavily.com')
+    .describe('web_search provider (a Tavily-compatible POST /search); its key is the SEARCH_API_KEY setting'),
+  CRAWL_API_BASE_DEFAULT: z.string().url().default('https://api.firecrawl.dev')
+    .describe('web_scrape provider (a Firecrawl-compatible POST /v1/scrape) when the CRAWL_API_BASE setting is empty'),
 
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 

@@ -65,7 +65,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const settings = settingsAccessor(adminPool, masterKey);
   const sandbox = sandboxPool(config.SANDBOX_WORKERS);
   const tools = toolRunner({
-    rest: opts.rest, storage: opts.storage, settings,
+    rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT,
     sandbox: { pool: sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB },
     fetch: guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)),
   });

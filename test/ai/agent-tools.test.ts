@@ -36,6 +36,19 @@ describe('agent tools (the runner agent runs use)', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+        // The web providers' protocols: Tavily's search, Firecrawl's scrape.
+        if (req.url === '/search') {
+          if (req.headers.authorization !== 'Bearer search-key') return void res.writeHead(401).end('bad key');
+          const { query, max_results: max } = JSON.parse(body) as { query: string; max_results: number };
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+            results: Array.from({ length: 3 }, (_, i) => ({ title: `${query} ${i}`, url: `https://r${i}.example`, content: `about ${query}`, score: 1 })).slice(0, max),
+          }));
+        }
+        if (req.url === '/v1/scrape') {
+          const { url } = JSON.parse(body) as { url: string };
+          if (url.includes('missing')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: 'page not found' }));
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { markdown: `# Page\n${'m'.repeat(3000)}`, metadata: { title: 'A page' } } }));
+        }
         if (req.url!.startsWith('/fail')) return void res.writeHead(500).end('broken');
         if (req.url!.startsWith('/big')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url, body: body ? JSON.parse(body) : null }));
@@ -43,7 +56,7 @@ describe('agent tools (the runner agent runs use)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', REST_SCHEMAS: 'public,app' });
+    p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', REST_SCHEMAS: 'public,app', SEARCH_API_BASE: base });
     const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.user!.id;
     ann = await signUp('ann-tools@example.com');
     bob = await signUp('bob-tools@example.com');
@@ -146,9 +159,30 @@ describe('agent tools (the runner agent runs use)', () => {
     assert.match(failure(await run(builtin('no_such_tool'), {}, ann)), /Unknown tool/);
   });
 
-  it('cuts output at MAX_TOOL_OUTPUT_LENGTH', async () => {
-    const put = await fetch(`${p.url}/api/settings`, { method: 'PUT', headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ settings: { MAX_TOOL_OUTPUT_LENGTH: '1000' } }) });
+  const setSettings = async (settings: Record<string, string>) => {
+    const put = await fetch(`${p.url}/api/settings`, { method: 'PUT', headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ settings }) });
     assert.equal(put.status, 200, await put.text());
+  };
+
+  it('web_search and web_scrape call their providers with the keys from settings; provider failures are tool errors', async () => {
+    await setSettings({ SEARCH_API_KEY: 'search-key', CRAWL_API_KEY: 'crawl-key', CRAWL_API_BASE: base, WEB_SCRAPE_MAX_CHARS: '1000' });
+    seen.length = 0;
+    const found = output(await run(builtin('web_search'), { query: 'postgres', max_results: 2 }, ann)) as Array<{ title: string; url: string }>;
+    assert.deepEqual(found.map((r) => r.title), ['postgres 0', 'postgres 1']);
+    const page = output(await run(builtin('web_scrape'), { url: 'https://example.com/a' }, ann)) as { title: string; markdown: string; truncated: boolean };
+    assert.deepEqual([page.title, page.markdown.length, page.truncated], ['A page', 1000, true], 'cut at WEB_SCRAPE_MAX_CHARS');
+    const scrapeCall = seen.find((c) => c.url === '/v1/scrape')!;
+    assert.equal(scrapeCall.headers.authorization, 'Bearer crawl-key');
+    assert.deepEqual(JSON.parse(scrapeCall.body), { url: 'https://example.com/a', formats: ['markdown'] });
+    assert.match(failure(await run(builtin('web_scrape'), { url: 'https://example.com/missing' }, ann)), /could not scrape .*page not found/);
+    await setSettings({ SEARCH_API_KEY: 'wrong-key' });
+    assert.match(failure(await run(builtin('web_search'), { query: 'x' }, ann)), /HTTP 401 \(check the key/);
+    await setSettings({ CRAWL_API_BASE: 'http://127.0.0.1:9' });
+    assert.match(failure(await run(builtin('web_scrape'), { url: 'https://example.com/a' }, ann)), /could not be reached/);
+  });
+
+  it('cuts output at MAX_TOOL_OUTPUT_LENGTH', async () => {
+    await setSettings({ MAX_TOOL_OUTPUT_LENGTH: '1000' });
     const r = await run({ kind: 'custom', name: 'big', config: { endpoint: `${base}/big`, method: 'GET' } }, {}, ann);
     assert.ok(r.ok && r.truncated);
     assert.equal(r.output, `${'x'.repeat(1000)}\n[output cut at 1000 characters]`);

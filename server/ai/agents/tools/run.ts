@@ -10,6 +10,7 @@ import type { Settings } from '../../settings/accessor.ts';
 import type { Sandbox } from '../../workflows/engine/sandbox/index.ts';
 import type { GuardedResponse } from '../../workflows/net/ssrf.ts';
 import { BUILTIN_TOOLS } from '../../tools/builtin/index.ts';
+import { WebToolError, webTools } from './web.ts';
 
 export type ToolResult = { ok: true; output: string; truncated: boolean } | { ok: false; error: string };
 
@@ -23,6 +24,9 @@ export type ToolServices = {
   storage: InProcessStorage;
   settings: Settings;
   sandbox: { pool: Sandbox; timeoutMs: number; memoryMb: number };
+  /** web_search's provider and web_scrape's when the CRAWL_API_BASE setting is empty. */
+  searchBase: string;
+  crawlBaseDefault: string;
   fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) => Promise<GuardedResponse>;
 };
 
@@ -66,6 +70,7 @@ function restQuery(args: Record<string, unknown>): Record<string, string> {
 }
 
 export function toolRunner(services: ToolServices) {
+  const web = webTools(services.settings, services.searchBase, services.crawlBaseDefault);
   const callerOf = (c: ToolCaller) => (c.userId
     ? { role: 'authenticated', claims: { sub: c.userId, role: 'authenticated' } }
     : { role: 'service_role', claims: { role: 'service_role' } });
@@ -138,14 +143,8 @@ export function toolRunner(services: ToolServices) {
       const type = typeof args.content_type === 'string' && args.content_type ? args.content_type : 'text/plain';
       return services.storage.write(callerOf(caller), str(args.bucket, 'bucket'), str(args.path, 'path'), Buffer.from(content, 'utf8'), type, args.upsert === true);
     },
-    web_search: async () => {
-      if (!(await services.settings.string('SEARCH_API_KEY'))) throw new ToolError('web_search is not configured: set SEARCH_API_KEY in /api/settings');
-      throw new ToolError('web_search: no search provider is wired in this version');
-    },
-    web_scrape: async () => {
-      if (!(await services.settings.string('CRAWL_API_KEY'))) throw new ToolError('web_scrape is not configured: set CRAWL_API_KEY (and CRAWL_API_BASE) in /api/settings');
-      throw new ToolError('web_scrape: no crawl provider is wired in this version');
-    },
+    web_search: (args, _o, _c, signal) => web.search(args, signal),
+    web_scrape: (args, _o, _c, signal) => web.scrape(args, signal),
   };
 
   /** Cuts the output to MAX_TOOL_OUTPUT_LENGTH characters. */
@@ -179,7 +178,7 @@ export function toolRunner(services: ToolServices) {
         return await finish(await impl(args, tool.override, caller, signal));
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        return { ok: false, error: err instanceof ToolError ? message : `${tool.name} failed: ${message}` };
+        return { ok: false, error: err instanceof ToolError || err instanceof WebToolError ? (err instanceof WebToolError ? `${tool.name}: ${message}` : message) : `${tool.name} failed: ${message}` };
       }
     },
   };
