@@ -9,6 +9,8 @@ import type { Config } from '../config.ts';
 import { errorShape } from '../errors.ts';
 import { requireIdentity } from './auth.ts';
 import { agentRoutes } from './agents/routes.ts';
+import { agentRunner } from './agents/run.ts';
+import { sessionRoutes } from './sessions/routes.ts';
 import { toolRunner, type ToolRunner } from './agents/tools/run.ts';
 import { guardedFetch, privateNetworkRule } from './workflows/net/ssrf.ts';
 import { aiCalls } from './calls.ts';
@@ -58,8 +60,6 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/tools', toolRoutes(calls));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
-  mount('/agents', agentRoutes(calls, masterKey));
-  mount('/orchestrations', orchestrationRoutes(calls));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
@@ -69,6 +69,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     sandbox: { pool: sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB },
     fetch: guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)),
   });
+  const agentRuns = agentRunner({ calls, models, tools, settings });
+  mount('/agents', agentRoutes(calls, masterKey, agentRuns));
+  mount('/orchestrations', orchestrationRoutes(calls));
+  mount('/sessions', sessionRoutes(calls));
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.

@@ -17,7 +17,7 @@ export const FLAKY_KEY = 'sk-test-flaky-0123456789abcdef';
 
 export type Step =
   | { text: string; usage?: { prompt_tokens: number; completion_tokens: number } }
-  | { toolCalls: Array<{ id?: string; name: string; arguments: unknown }> }
+  | { toolCalls: Array<{ id?: string; name: string; arguments: unknown /* a string is sent as is (raw, possibly broken JSON) */ }> }
   | { status: number; headers?: Record<string, string>; message?: string }
   | { hang: true };
 
@@ -62,7 +62,7 @@ export async function startVendorServer(): Promise<VendorServer> {
     }
     if ('status' in step) return send(res, step.status, { error: { message: step.message ?? `error ${step.status}` } }, step.headers);
     const usage = 'usage' in step && step.usage ? step.usage : { prompt_tokens: 12, completion_tokens: 5 };
-    const toolCalls = 'toolCalls' in step ? step.toolCalls.map((c, i) => ({ id: c.id ?? `call_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) : undefined;
+    const toolCalls = 'toolCalls' in step ? step.toolCalls.map((c, i) => ({ id: c.id ?? `call_${i}`, type: 'function', function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })) : undefined;
     const content = 'text' in step ? step.text : null;
     const finish = toolCalls ? 'tool_calls' : 'stop';
     if (!body.stream) {

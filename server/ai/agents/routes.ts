@@ -9,6 +9,7 @@ import { aiErrors } from '../errors.ts';
 import { parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import { hookRoutes } from './hooks.ts';
+import type { AgentRunner } from './run.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 
@@ -23,9 +24,13 @@ const AgentBody = z.object({
   settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).optional(),
 });
 const AgentPatch = AgentBody.partial();
+const RunBody = z.object({
+  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000),
+  session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
+});
 const Assign = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
 
-export function agentRoutes(calls: AiCalls, masterKey: string): Router {
+export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner): Router {
   const r = express.Router();
   const agents = agentStore(calls);
   const idOf = (raw: unknown, what: string): string => {
@@ -93,6 +98,18 @@ export function agentRoutes(calls: AiCalls, masterKey: string): Router {
     await agents.requireOwn(req, id);
     await agents.unassign(req, id, idOf(req.params.assignmentId, 'Tool assignment'));
     res.json({ message: 'Tool assignment deleted' });
+  }));
+
+  // A run: {message, session_id?}; without session_id a session is created for the caller.
+  r.post('/:id/run', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const body = parse(RunBody, req.body);
+    const agent = await agents.get(req, id);
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    res.json(await runner.run(req, agent, body.message, body.session_id?.toLowerCase(), abort.signal));
   }));
 
   mcpServerRoutes(r, calls, agents, masterKey, idOf);
