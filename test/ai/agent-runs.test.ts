@@ -131,4 +131,45 @@ describe('agent runs and sessions', () => {
     assert.equal((await post(ann, `/agents/${agent}/run`, { message: 'x', session_id: '00000000-0000-0000-0000-000000000000' })).status, 404);
     assert.equal((await post(bob, `/agents/${agent}/run`, { message: 'x' })).status, 404);
   });
+
+  const events = async (res: Response) => {
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /text\/event-stream/);
+    return (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, unknown> & { type: string });
+  };
+
+  it('streams a run: start, tool_call, tool_result, content deltas, usage and complete, and continues its session', async () => {
+    const agent = await newAgent(ann, { name: 'streamer', model: 'gpt-4.1-mini' });
+    await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'c1', name: 'code_execute', arguments: { code: 'return 2 + 2' } }] }, { text: 'The answer is four.' });
+    const got = await events(await post(ann, `/agents/${agent}/run/stream`, { message: 'add 2 and 2' }));
+    const types = got.map((e) => e.type);
+    assert.deepEqual(types.filter((t) => t !== 'content_delta'), ['start', 'tool_call', 'tool_result', 'usage', 'complete']);
+    assert.ok(types.indexOf('content_delta') > types.indexOf('tool_result'), 'the answer streams after the tool ran');
+    assert.equal(got.filter((e) => e.type === 'content_delta').map((e) => e.delta).join(''), 'The answer is four.');
+    const start = got[0]!;
+    assert.ok(start.session_id && start.run_id);
+    const result = got.find((e) => e.type === 'tool_result')!;
+    assert.deepEqual([result.name, result.ok, JSON.parse(result.result as string).result], ['code_execute', true, 4]);
+    const complete = got.at(-1)!;
+    assert.deepEqual([complete.output, complete.stop_reason, complete.steps, complete.run_id], ['The answer is four.', 'answered', 2, start.run_id]);
+    assert.deepEqual(got.find((e) => e.type === 'usage'), { type: 'usage', tokens_in: 24, tokens_out: 10, cost_usd: (got.find((e) => e.type === 'usage')!.cost_usd as number) });
+    assert.ok(vendor.chats().every((c) => c.body.stream === true), 'the model calls stream');
+
+    vendor.script({ text: 'Still four.' });
+    const again = await events(await post(ann, `/agents/${agent}/run/stream`, { message: 'and again?', session_id: start.session_id }));
+    assert.equal(again[0]!.session_id, start.session_id);
+    assert.equal(vendor.chats().at(-1)!.body.messages.length, 5, 'user, assistant with the tool call, tool, assistant, user');
+  });
+
+  it('streams a failure after the start as an error event, and refuses bad input before the stream', async () => {
+    const agent = await newAgent(ann, { name: 'no key stream', model: 'claude-sonnet-4-5' });
+    const got = await events(await post(ann, `/agents/${agent}/run/stream`, { message: 'hi' }));
+    assert.deepEqual(got.map((e) => e.type), ['start', 'error']);
+    assert.deepEqual([got[1]!.error, got[1]!.run_id], ['provider_key_decrypt_failed', got[0]!.run_id]);
+    assert.equal((await post(ann, `/agents/${agent}/run/stream`, {})).status, 400);
+    assert.equal((await post(ann, `/agents/${agent}/run/stream`, { message: 'x', session_id: '00000000-0000-0000-0000-000000000000' })).status, 404);
+    assert.equal((await post(bob, `/agents/${agent}/run/stream`, { message: 'x' })).status, 404);
+  });
 });

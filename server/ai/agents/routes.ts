@@ -3,7 +3,7 @@
 // dropped) and their tool assignments with config_override's rules.
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { route } from '../../errors.ts';
+import { route, toApiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { parse } from '../parse.ts';
@@ -110,6 +110,30 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
       if (!res.writableFinished) abort.abort();
     });
     res.json(await runner.run(req, agent, body.message, body.session_id?.toLowerCase(), abort.signal));
+  }));
+
+  // The same run as server-sent events, `data: {type, ...}` as workflow streams
+  // are: start, content_delta, tool_call, tool_result, usage, complete, or
+  // error (a failure after the stream began; earlier ones are plain HTTP errors).
+  r.post('/:id/run/stream', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const body = parse(RunBody, req.body);
+    const agent = await agents.get(req, id);
+    const sessionId = body.session_id?.toLowerCase();
+    if (sessionId) await runner.requireSession(req, sessionId);
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    try {
+      await runner.run(req, agent, body.message, sessionId, abort.signal, send);
+    } catch (err) {
+      const e = toApiError(err);
+      send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
+    }
+    res.end();
   }));
 
   mcpServerRoutes(r, calls, agents, masterKey, idOf);

@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import type { ApiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import type { ChatMessage, ChatTool, ModelRouter } from '../providers/router.ts';
+import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import type { AgentRow } from './store.ts';
@@ -68,7 +68,15 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
   };
 
   return {
-    run: async (req: Request, agent: AgentRow, message: string, sessionId: string | undefined, signal: AbortSignal): Promise<RunResult> => {
+    /** 404 unless the caller can use this session (checked before a stream's headers go out). */
+    requireSession: async (req: Request, sessionId: string) => {
+      if ((await calls.call(req, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
+    },
+    /**
+     * Runs to the end. With `emit`, model calls stream and the run reports as
+     * it goes: start, content_delta, tool_call, tool_result, usage, complete.
+     */
+    run: async (req: Request, agent: AgentRow, message: string, sessionId: string | undefined, signal: AbortSignal, emit?: (event: Record<string, unknown>) => void): Promise<RunResult> => {
       const userId = req.auth!.role === 'service_role' ? null : String(req.auth!.claims.sub);
       const sid = await session(req, agent.id, sessionId, message);
       const history = historyOf(await calls.call<MessageRow>(req, 'select role, content, tool_calls, tool_call_id from ai.session_messages where session_id = $1 order by id', [sid]));
@@ -80,6 +88,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         calls.asService('select ai.finish_agent_run($1, $2, $3, $4, $5, $6)', [runId, status, output, error, stop, steps]);
 
       let steps = 0;
+      emit?.({ type: 'start', session_id: sid, run_id: runId });
       try {
         await store({ role: 'user', content: message });
         const model = agent.model || (await settings.string('AGENT_DEFAULT_MODEL'));
@@ -92,11 +101,19 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         let stop: 'answered' | 'max_steps' = 'max_steps';
         while (steps < maxSteps) {
           steps++;
-          const result = await models.chat({
+          const request = {
             model, messages, settings: tuning, signal,
             ...(toolset.length > 0 ? { tools: toolset.map((t) => t.chat) } : {}),
             context: { userId, feature: 'agent', runId, step: `step-${steps}` },
-          });
+          };
+          let result: ChatResult | undefined;
+          if (emit) {
+            for await (const event of models.chatStream(request)) {
+              if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: steps });
+              else if (event.type === 'done') result = event.result;
+            }
+            if (!result) throw new Error('the model stream ended without a result');
+          } else result = await models.chat(request);
           output = result.content ?? '';
           if (result.toolCalls.length === 0) {
             stop = 'answered';
@@ -107,6 +124,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
           await store({ role: 'assistant', content: result.content, tool_calls: result.toolCalls });
           for (const call of result.toolCalls) {
             const tool = toolset.find((t) => t.assigned.name === call.name);
+            emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
             let args: unknown;
             let outcome: { ok: true; output: string } | { ok: false; error: string };
             try {
@@ -118,6 +136,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
             }
             const content = outcome.ok ? outcome.output : `Error: ${outcome.error}`;
             toolCalls.push({ id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }) });
+            emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }) });
             messages.push({ role: 'tool', tool_call_id: call.id, content });
             await store({ role: 'tool', content, tool_call_id: call.id, name: call.name, is_error: !outcome.ok });
           }
@@ -125,10 +144,13 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         await finish('completed', output, null, stop, steps);
         const [usage] = await calls.call<{ tokens_in: number; tokens_out: number; cost_usd: string }>(req, 'select tokens_in, tokens_out, cost_usd from ai.agent_runs where id = $1', [runId]);
         await calls.call(req, 'update ai.sessions set updated_at = now() where id = $1', [sid]);
-        return {
+        const answer: RunResult = {
           session_id: sid, run_id: runId, status: 'completed', output, stop_reason: stop, steps, tool_calls: toolCalls,
           usage: { tokens_in: usage!.tokens_in, tokens_out: usage!.tokens_out, cost_usd: Number(usage!.cost_usd) },
         };
+        emit?.({ type: 'usage', ...answer.usage });
+        emit?.({ type: 'complete', session_id: sid, run_id: runId, output, stop_reason: stop, steps });
+        return answer;
       } catch (err) {
         await finish('failed', null, (err as Error).message, null, steps).catch(() => undefined);
         throw Object.assign(err as ApiError, { details: { ...((err as ApiError).details as object | undefined), session_id: sid, run_id: runId } });
