@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
+import { aiApi } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 
@@ -17,14 +18,7 @@ describe('agent runs and sessions', () => {
   let ann: string;
   let bob: string;
   let annId: string;
-  const headers = (token: string) => ({ apikey: token === p.keys.serviceRoleKey ? token : p.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
-  const api = (token: string, path: string, init: RequestInit = {}) => fetch(`${p.url}/api${path}`, { ...init, headers: headers(token) });
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    assert.equal(res.status, status, body);
-    return JSON.parse(body) as T;
-  };
-  const post = (token: string, path: string, body: unknown) => api(token, path, { method: 'POST', body: JSON.stringify(body) });
+  const { api, json, post } = aiApi(() => p);
   const newAgent = async (token: string, body: Record<string, unknown>) => (await json<{ id: string }>(await post(token, '/agents', body), 201)).id;
 
   before(async () => {

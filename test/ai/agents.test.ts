@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
+import { aiApi } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 const MASTER_KEY = 'agents-test-master-key-'.padEnd(40, 'k');
@@ -14,13 +15,7 @@ describe('AI agents (/api/agents)', () => {
   let p: TestPlatform;
   let ann: string;
   let bob: string;
-  const headers = (token: string) => ({ apikey: token === p.keys.serviceRoleKey ? token : p.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
-  const api = (token: string, path: string, init: RequestInit = {}) => fetch(`${p.url}/api${path}`, { ...init, headers: headers(token) });
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    assert.equal(res.status, status, body);
-    return JSON.parse(body) as T;
-  };
+  const { api, json } = aiApi(() => p);
   const newAgent = async (token: string, body: Record<string, unknown> = { name: 'helper' }) =>
     json<Agent>(await api(token, '/agents', { method: 'POST', body: JSON.stringify(body) }), 201);
   const assign = (token: string, agentId: string, toolName: unknown) =>

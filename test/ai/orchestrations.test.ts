@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
+import { aiApi } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 type Orchestration = { id: string; owner_id: string | null; name: string; strategy: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; entities?: Entity[] };
@@ -14,15 +15,7 @@ describe('AI orchestrations (/api/orchestrations)', () => {
   let p: TestPlatform;
   let ann: string;
   let bob: string;
-  const headers = (token: string) => ({ apikey: token === p.keys.serviceRoleKey ? token : p.keys.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
-  const api = (token: string, path: string, init: RequestInit = {}) => fetch(`${p.url}/api${path}`, { ...init, headers: headers(token) });
-  const json = async <T>(res: Response, status: number): Promise<T> => {
-    const body = await res.text();
-    assert.equal(res.status, status, body);
-    return JSON.parse(body) as T;
-  };
-  const post = (token: string, path: string, body: unknown) => api(token, path, { method: 'POST', body: JSON.stringify(body) });
-  const put = (token: string, path: string, body: unknown) => api(token, path, { method: 'PUT', body: JSON.stringify(body) });
+  const { api, json, post, put } = aiApi(() => p);
   const newAgent = async (token: string, name = 'member') => (await json<{ id: string }>(await post(token, '/agents', { name }), 201)).id;
   const newOrchestration = async (token: string, body: Record<string, unknown> = { name: 'team' }) => json<Orchestration>(await post(token, '/orchestrations', body), 201);
 

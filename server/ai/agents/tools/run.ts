@@ -8,6 +8,7 @@ import type { InProcessRest } from '../../../rest/in-process.ts';
 import type { InProcessStorage } from '../../../storage/in-process.ts';
 import type { Settings } from '../../settings/accessor.ts';
 import type { Sandbox } from '../../workflows/engine/sandbox/index.ts';
+import { outboundRequest, responseBody } from '../../workflows/net/message.ts';
 import type { GuardedResponse } from '../../workflows/net/ssrf.ts';
 import { BUILTIN_TOOLS } from '../../tools/builtin/index.ts';
 import { WebToolError, webTools } from './web.ts';
@@ -78,24 +79,10 @@ export function toolRunner(services: ToolServices) {
   const http = async (args: Record<string, unknown>, defaultTimeoutS: number, signal: AbortSignal) => {
     const method = typeof args.method === 'string' ? args.method.toUpperCase() : 'GET';
     if (!METHODS.has(method)) throw new ToolError(`Unknown HTTP method ${method}`);
-    const headers: Record<string, string> = {};
-    if (args.headers && typeof args.headers === 'object') for (const [k, v] of Object.entries(args.headers)) headers[k.toLowerCase()] = String(v);
-    let body: string | undefined;
-    if (args.body !== undefined && args.body !== null && method !== 'GET' && method !== 'HEAD') {
-      body = typeof args.body === 'string' ? args.body : JSON.stringify(args.body);
-      if (typeof args.body !== 'string') headers['content-type'] ??= 'application/json';
-    }
+    const outbound = outboundRequest(method, args.headers, args.body);
     const seconds = typeof args.timeout_seconds === 'number' && args.timeout_seconds > 0 ? Math.min(args.timeout_seconds, 300) : defaultTimeoutS;
-    const res = await services.fetch(str(args.url, 'url'), { method, headers, ...(body !== undefined ? { body } : {}), timeoutMs: seconds * 1000, signal });
-    let parsed: unknown = res.body;
-    if ((res.headers['content-type'] ?? '').includes('json')) {
-      try {
-        parsed = JSON.parse(res.body);
-      } catch {
-        parsed = res.body;
-      }
-    }
-    return { status: res.status, body: parsed };
+    const res = await services.fetch(str(args.url, 'url'), { method, ...outbound, timeoutMs: seconds * 1000, signal });
+    return { status: res.status, body: responseBody(res) };
   };
 
   const builtin: Record<string, (args: Record<string, unknown>, override: Record<string, unknown>, caller: ToolCaller, signal: AbortSignal) => Promise<unknown>> = {
