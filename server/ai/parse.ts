@@ -8,3 +8,12 @@ export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T
   if (input === undefined) throw aiErrors.validation('A JSON body is required');
   return validate(schema, input, (message) => aiErrors.validation(message.replace(/^body: /, '')));
 }
+
+/** A resource id: a UUID. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id from the path, lower-cased; anything but a UUID names nothing (404 naming `what`). */
+export function idOf(raw: unknown, what: string): string {
+  if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
+  return raw.toLowerCase();
+}

@@ -6,14 +6,13 @@ import { z } from 'zod';
 import { route, toApiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { parse } from '../parse.ts';
+import { idOf, UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import { hookRoutes } from './hooks.ts';
 import type { AgentRunner } from './run.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
 
 // Only these persist; temperature, max_tokens and friends belong in settings.
@@ -33,10 +32,6 @@ const Assign = z.object({ tool_name: z.string({ error: 'tool_name is required' }
 export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner): Router {
   const r = express.Router();
   const agents = agentStore(calls);
-  const idOf = (raw: unknown, what: string): string => {
-    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
-    return raw.toLowerCase();
-  };
 
   r.get('/', route(async (req, res) => {
     res.json(await agents.list(req));

@@ -8,10 +8,9 @@ import { route } from '../../errors.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { parse } from '../parse.ts';
+import { idOf, UUID, parse } from '../parse.ts';
 import { orchestrationStore } from './store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const Orchestration = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
@@ -48,10 +47,6 @@ function withRoleAlias(body: unknown): unknown {
 export function orchestrationRoutes(calls: AiCalls): Router {
   const r = express.Router();
   const store = orchestrationStore(calls);
-  const idOf = (raw: unknown, what: string): string => {
-    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
-    return raw.toLowerCase();
-  };
 
   r.get('/', route(async (req, res) => {
     res.json(await store.list(req));

@@ -5,17 +5,13 @@ import express, { type Router } from 'express';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { idOf } from '../parse.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SESSION = 'id, owner_id, agent_id, title, created_at, updated_at';
 const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
 
 export function sessionRoutes(calls: AiCalls): Router {
   const r = express.Router();
-  const idOf = (raw: unknown, what: string): string => {
-    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
-    return raw.toLowerCase();
-  };
   const session = async (req: express.Request) => {
     const id = idOf(req.params.id, 'Session');
     const [row] = await calls.call<Record<string, unknown>>(req, `select ${SESSION} from ai.sessions where id = $1`, [id]);

@@ -5,11 +5,10 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { parse } from '../parse.ts';
+import { UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from './builtin/index.ts';
 import { toolStore, type ToolRow } from './store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Only these persist: top-level endpoint_url, method and headers are dropped (spec 2.5).
 const required = (name: string) => z.string({ error: `${name} is required` }).min(1, `${name} is required`);

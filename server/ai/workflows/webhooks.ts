@@ -11,8 +11,8 @@ import { errorShape, route, type ErrorShape } from '../../errors.ts';
 import type { OpenRoute } from '../../gateway.ts';
 import { aiCodedShape, aiErrors } from '../errors.ts';
 import type { WorkflowRuns } from './runs.ts';
+import { UUID } from '../parse.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
 const webhookShape: ErrorShape = (e, req, res) => {

@@ -7,7 +7,7 @@ import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { errorShape, route, toApiError } from '../../../errors.ts';
 import { aiCodedShape, aiErrors } from '../../errors.ts';
-import { parse } from '../../parse.ts';
+import { UUID, parse } from '../../parse.ts';
 import type { WorkflowRuns } from '../runs.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
@@ -21,7 +21,6 @@ const executeBody = (body: unknown) => {
   const b = parse(ExecuteBody, body ?? {});
   return { variables: b.variables ?? b.input ?? {}, async: b.mode === 'async' };
 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const executionIdOf = (req: { params: Record<string, unknown> }): string => {
   const eid = String(req.params.eid);
   if (!UUID.test(eid)) throw aiErrors.notFound('Execution');

@@ -1,8 +1,8 @@
 // A workflow id from the path: anything but a UUID names no workflow (404).
 import type { Request } from 'express';
 import { aiErrors } from '../../errors.ts';
+import { UUID } from '../../parse.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function workflowIdOf(req: Request): string {
   const id = req.params.id;
