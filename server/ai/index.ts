@@ -64,12 +64,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
   const sandbox = sandboxPool(config.SANDBOX_WORKERS);
-  const tools = toolRunner({
-    rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT,
+  const outbound = {
     sandbox: { pool: sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB },
     fetch: guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)),
-  });
-  const agentRuns = agentRunner({ calls, models, tools, settings });
+  };
+  const tools = toolRunner({ ...outbound, rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT });
+  const agentRuns = agentRunner({ calls, models, tools, settings, hookServices: outbound });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns));
   mount('/orchestrations', orchestrationRoutes(calls));
   mount('/sessions', sessionRoutes(calls));

@@ -4,6 +4,8 @@
 // tools and bad arguments as tool errors, 402 without a key, the usage ledger
 // and run record, and sessions private to their owner.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { aiApi } from '../helpers/ai-api.ts';
@@ -18,12 +20,26 @@ describe('agent runs and sessions', () => {
   let ann: string;
   let bob: string;
   let annId: string;
+  let hookServer: http.Server;
+  let hookBase: string;
+  const hookCalls: Array<{ path: string; body: Record<string, unknown> }> = [];
   const { api, json, post } = aiApi(() => p);
   const newAgent = async (token: string, body: Record<string, unknown>) => (await json<{ id: string }>(await post(token, '/agents', body), 201)).id;
 
   before(async () => {
     vendor = await startVendorServer();
-    p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_RETRY_BASE_MS: '20', AI_PROVIDER_MAX_RETRIES: '0' });
+    hookServer = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        hookCalls.push({ path: req.url!, body: JSON.parse(body) as Record<string, unknown> });
+        const answer = req.url === '/rewrite' ? { decision: 'allow', arguments: { code: 'return 100' } } : req.url === '/deny' ? { decision: 'deny', reason: 'not today' } : {};
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
+    hookBase = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
+    p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_RETRY_BASE_MS: '20', AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
     const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!;
     const a = await signUp('ann-runs@example.com');
@@ -41,6 +57,7 @@ describe('agent runs and sessions', () => {
   after(async () => {
     await stopTestPlatform(p);
     await vendor.close();
+    hookServer.close();
   });
 
   it('runs a tool round trip: the model calls database_query, which reads as the user under RLS, then answers', async () => {
@@ -165,5 +182,54 @@ describe('agent runs and sessions', () => {
     assert.equal((await post(ann, `/agents/${agent}/run/stream`, {})).status, 400);
     assert.equal((await post(ann, `/agents/${agent}/run/stream`, { message: 'x', session_id: '00000000-0000-0000-0000-000000000000' })).status, 404);
     assert.equal((await post(bob, `/agents/${agent}/run/stream`, { message: 'x' })).status, 404);
+  });
+
+  it('fires hooks in position order at each event: http hooks see the run, rewrite a tool call; matcher, disabled and unknown events do not fire', async () => {
+    const agent = await newAgent(ann, { name: 'hooked', model: 'gpt-4.1-mini' });
+    await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);
+    const hook = (body: Record<string, unknown>) => post(ann, `/agents/${agent}/hooks`, body).then((r) => json(r, 201));
+    for (const event of ['OnRunStart', 'PostToolUse', 'PreResponse', 'OnRunComplete']) await hook({ event, type: 'http', config: { url: `${hookBase}/log/${event}` }, position: 5 });
+    await hook({ event: 'OnRunStart', type: 'http', config: { url: `${hookBase}/first` }, position: 1 });
+    await hook({ event: 'PreToolUse', type: 'http', config: { url: `${hookBase}/rewrite` }, matcher: 'code_execute' });
+    await hook({ event: 'PreToolUse', type: 'http', config: { url: `${hookBase}/deny` }, matcher: 'http_request' });
+    await hook({ event: 'OnRunStart', type: 'http', config: { url: `${hookBase}/disabled` }, enabled: false });
+    await hook({ event: 'OnSomethingElse', type: 'http', config: { url: `${hookBase}/unknown` } });
+    hookCalls.length = 0;
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 't1', name: 'code_execute', arguments: { code: 'return 1' } }] }, { text: 'It is 100.' });
+    const run = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'compute' }), 200);
+    assert.deepEqual(hookCalls.map((c) => c.path), ['/first', '/log/OnRunStart', '/rewrite', '/log/PostToolUse', '/log/PreResponse', '/log/OnRunComplete']);
+    assert.equal(JSON.parse(run.tool_calls[0]!.result!).result, 100, 'the PreToolUse hook rewrote the arguments');
+    assert.deepEqual(run.tool_calls[0]!.arguments, { code: 'return 100' });
+    const start = hookCalls[0]!.body;
+    assert.deepEqual([start.event, start.agent_id, start.run_id, start.session_id, start.message], ['OnRunStart', agent, run.run_id, run.session_id, 'compute']);
+    assert.deepEqual([hookCalls[2]!.body.tool_name, hookCalls[2]!.body.arguments], ['code_execute', { code: 'return 1' }]);
+    assert.equal(JSON.parse(hookCalls[3]!.body.result as string).result, 100, 'PostToolUse sees the result');
+    assert.equal(hookCalls[5]!.body.response, 'It is 100.');
+  });
+
+  it('rule hooks deny a tool call by condition (the model reads why) and an http deny blocks too; a failing hook allows and is reported', async () => {
+    const agent = await newAgent(ann, { name: 'guarded', model: 'gpt-4.1-mini' });
+    await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);
+    await json(await post(ann, `/agents/${agent}/hooks`, { event: 'PreToolUse', type: 'rule', config: { rules: [{ condition: "arguments.code.includes('while')", decision: 'deny', reason: 'no loops' }] } }), 201);
+    await json(await post(ann, `/agents/${agent}/hooks`, { event: 'OnRunStart', type: 'http', config: { url: 'http://127.0.0.1:9/down', timeout_seconds: 1 } }), 201);
+    vendor.reset();
+    vendor.script(
+      { toolCalls: [{ id: 'x1', name: 'code_execute', arguments: { code: 'while (true) {}' } }, { id: 'x2', name: 'code_execute', arguments: { code: 'return 2' } }] },
+      { text: 'Two.' },
+    );
+    const got = await events(await post(ann, `/agents/${agent}/run/stream`, { message: 'go' }));
+    const results = got.filter((e) => e.type === 'tool_result');
+    assert.deepEqual(results.map((r) => [r.ok, r.error ?? JSON.parse(r.result as string).result]), [[false, 'Denied by hook: no loops'], [true, 2]]);
+    assert.ok(got.some((e) => e.type === 'hook_error'), 'the unreachable hook is reported, and the run goes on');
+    assert.equal(got.at(-1)!.type, 'complete');
+    assert.equal(vendor.chats()[1]!.body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'x1').content, 'Error: Denied by hook: no loops');
+
+    const blocked = await newAgent(ann, { name: 'blocked', model: 'gpt-4.1-mini' });
+    await json(await post(ann, `/agents/${blocked}/tools`, { tool_name: 'code_execute' }), 201);
+    await json(await post(ann, `/agents/${blocked}/hooks`, { event: 'PreToolUse', type: 'http', config: { url: `${hookBase}/deny` } }), 201);
+    vendor.script({ toolCalls: [{ id: 'y1', name: 'code_execute', arguments: { code: 'return 3' } }] }, { text: 'Could not.' });
+    const run = await json<Run>(await post(ann, `/agents/${blocked}/run`, { message: 'try' }), 200);
+    assert.deepEqual(run.tool_calls.map((c) => [c.ok, c.error]), [[false, 'Denied by hook: not today']]);
   });
 });

@@ -12,7 +12,8 @@ import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../provider
 import type { Settings } from '../settings/accessor.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import type { AgentRow } from './store.ts';
-import type { AssignedTool, ToolRunner } from './tools/run.ts';
+import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
+import type { AssignedTool, ToolRunner, ToolServices } from './tools/run.ts';
 
 export type RunToolCall = { id: string; name: string; arguments: unknown; ok: boolean; result?: string; error?: string };
 export type RunResult = {
@@ -37,7 +38,7 @@ function historyOf(rows: MessageRow[]): ChatMessage[] {
   });
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; settings: Settings }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; settings: Settings; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'> }) {
   const { calls, models, tools, settings } = opts;
 
   /** The agent's assigned tools as the model sees them, and how to run each. */
@@ -89,8 +90,13 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
 
       let steps = 0;
       emit?.({ type: 'start', session_id: sid, run_id: runId });
+      const hooks = await calls.call<HookRow>(req, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]);
+      const firing = hookRunner(opts.hookServices, emit);
+      const base = { agent_id: agent.id, session_id: sid, run_id: runId };
+      const fire = (event: string, extra: Record<string, unknown> = {}): Promise<HookVerdict> => (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
       try {
         await store({ role: 'user', content: message });
+        await fire('OnRunStart', { message });
         const model = agent.model || (await settings.string('AGENT_DEFAULT_MODEL'));
         const { max_steps: maxStepsSetting, ...tuning } = agent.settings as { max_steps?: unknown } & Record<string, unknown>;
         const maxSteps = typeof maxStepsSetting === 'number' && Number.isInteger(maxStepsSetting) && maxStepsSetting > 0 ? Math.min(maxStepsSetting, 100) : DEFAULT_MAX_STEPS;
@@ -117,6 +123,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
           output = result.content ?? '';
           if (result.toolCalls.length === 0) {
             stop = 'answered';
+            await fire('PreResponse', { response: output });
             await store({ role: 'assistant', content: output });
             break;
           }
@@ -129,11 +136,21 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
             let outcome: { ok: true; output: string } | { ok: false; error: string };
             try {
               args = call.arguments ? JSON.parse(call.arguments) : {};
-              outcome = tool ? await tools.run(tool.assigned, args, { userId }, signal) : { ok: false, error: `Unknown tool ${call.name}: it is not assigned to this agent` };
             } catch {
-              args = call.arguments;
-              outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
+              args = undefined;
             }
+            if (args === undefined) outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
+            else if (!tool) outcome = { ok: false, error: `Unknown tool ${call.name}: it is not assigned to this agent` };
+            else {
+              const verdict = await fire('PreToolUse', { tool_name: call.name, arguments: args });
+              if (verdict.decision === 'deny') outcome = { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
+              else {
+                if (verdict.arguments) args = verdict.arguments;
+                outcome = await tools.run(tool.assigned, args, { userId }, signal);
+                await fire('PostToolUse', { tool_name: call.name, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
+              }
+            }
+            if (args === undefined) args = call.arguments;
             const content = outcome.ok ? outcome.output : `Error: ${outcome.error}`;
             toolCalls.push({ id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }) });
             emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }) });
@@ -142,6 +159,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
           }
         }
         await finish('completed', output, null, stop, steps);
+        await fire('OnRunComplete', { response: output });
         const [usage] = await calls.call<{ tokens_in: number; tokens_out: number; cost_usd: string }>(req, 'select tokens_in, tokens_out, cost_usd from ai.agent_runs where id = $1', [runId]);
         await calls.call(req, 'update ai.sessions set updated_at = now() where id = $1', [sid]);
         const answer: RunResult = {

@@ -1,0 +1,86 @@
+// Firing an agent's hooks during a standalone run (spec 2.3b). Hooks fire in
+// ascending position; on tool events (PreToolUse, PostToolUse) a `matcher`
+// limits a hook to one tool; other events ignore it. Unknown events and
+// disabled hooks never fire.
+//
+//   http   POST config.url (SSRF guard; config.headers; config.timeout_seconds,
+//          default 5) with {event, agent_id, session_id, run_id, tool_name,
+//          arguments, result, response}; it may answer {decision: "allow" |
+//          "deny", reason, arguments}. A hook that fails or times out allows
+//          (it is reported as a hook_error event), as agent SDK hooks do.
+//   rule   config.condition: a JavaScript expression evaluated in the sandbox
+//          with the same fields in scope; true applies config.decision
+//          (default "deny") with config.reason. Or config.rules: [{condition,
+//          decision, reason}], the first true one decides.
+//
+// A deny on PreToolUse blocks the call (the model reads "Denied by hook:
+// reason"); `arguments` from an allow rewrites it. On other events decisions
+// are recorded and change nothing. approval hooks arrive with approvals.
+import { outboundRequest } from '../workflows/net/message.ts';
+import type { ToolServices } from './tools/run.ts';
+
+export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
+export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; arguments?: unknown; result?: unknown; response?: string };
+export type HookVerdict = { decision: 'allow' | 'deny'; reason?: string; arguments?: Record<string, unknown>; hook_id?: string };
+
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse']);
+
+export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, emit?: (event: Record<string, unknown>) => void) {
+  const http = async (hook: HookRow, payload: HookPayload, signal: AbortSignal): Promise<HookVerdict> => {
+    const url = hook.config.url;
+    if (typeof url !== 'string') throw new Error('config.url is missing');
+    const seconds = typeof hook.config.timeout_seconds === 'number' && hook.config.timeout_seconds > 0 ? Math.min(hook.config.timeout_seconds, 60) : 5;
+    const res = await services.fetch(url, { method: 'POST', ...outboundRequest('POST', hook.config.headers, payload), timeoutMs: seconds * 1000, signal });
+    if (res.status >= 400) throw new Error(`answered HTTP ${res.status}`);
+    let answer: { decision?: unknown; reason?: unknown; arguments?: unknown } = {};
+    try {
+      answer = res.body.trim() ? JSON.parse(res.body) as typeof answer : {};
+    } catch {
+      throw new Error('answered something other than JSON');
+    }
+    return {
+      decision: answer.decision === 'deny' ? 'deny' : 'allow',
+      ...(typeof answer.reason === 'string' ? { reason: answer.reason } : {}),
+      ...(answer.arguments && typeof answer.arguments === 'object' && !Array.isArray(answer.arguments) ? { arguments: answer.arguments as Record<string, unknown> } : {}),
+    };
+  };
+
+  const rule = async (hook: HookRow, payload: HookPayload): Promise<HookVerdict> => {
+    const c = hook.config;
+    const rules = Array.isArray(c.rules) ? c.rules as Array<Record<string, unknown>> : [{ condition: c.condition, decision: c.decision, reason: c.reason }];
+    for (const r of rules) {
+      if (typeof r.condition !== 'string' || !r.condition.trim()) continue;
+      const { value } = await services.sandbox.pool.run({ code: r.condition, expression: true, scope: { ...payload }, timeoutMs: Math.min(1000, services.sandbox.timeoutMs), memoryMb: services.sandbox.memoryMb });
+      if (value) return { decision: r.decision === 'allow' ? 'allow' : 'deny', ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
+    }
+    return { decision: 'allow' };
+  };
+
+  return {
+    /** Fires the hooks of `payload.event` in order; the first deny wins, allowed argument rewrites chain. */
+    fire: async (hooks: HookRow[], payload: HookPayload, signal: AbortSignal): Promise<HookVerdict> => {
+      let current = payload;
+      let rewritten: Record<string, unknown> | undefined;
+      for (const hook of hooks) {
+        if (hook.event !== payload.event) continue;
+        if (TOOL_EVENTS.has(payload.event) && hook.matcher && hook.matcher !== payload.tool_name) continue;
+        let verdict: HookVerdict;
+        try {
+          if (hook.type === 'http') verdict = await http(hook, current, signal);
+          else if (hook.type === 'rule') verdict = await rule(hook, current);
+          else continue;
+        } catch (err) {
+          emit?.({ type: 'hook_error', hook_id: hook.id, event: payload.event, error: (err as Error).message });
+          continue;
+        }
+        emit?.({ type: 'hook', hook_id: hook.id, event: payload.event, decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}) });
+        if (verdict.decision === 'deny') return { ...verdict, hook_id: hook.id };
+        if (verdict.arguments && payload.event === 'PreToolUse') {
+          rewritten = verdict.arguments;
+          current = { ...current, arguments: rewritten };
+        }
+      }
+      return { decision: 'allow', ...(rewritten ? { arguments: rewritten } : {}) };
+    },
+  };
+}
