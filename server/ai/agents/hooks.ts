@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { parse } from '../parse.ts';
+import { idOf, parse } from '../parse.ts';
 
 /** Where a family of hooks lives and how its parent is checked. */
 export type HookParent = {
@@ -49,7 +49,7 @@ const hookBody = (strict: boolean) => z.object({
   if (!ok) ctx.addIssue({ code: 'custom', path: ['config', 'url'], message: 'an http hook needs config.url, an http or https URL' });
 });
 
-export function hookRoutes(r: Router, calls: AiCalls, parent: HookParent, idOf: (raw: unknown, what: string) => string): void {
+export function hookRoutes(r: Router, calls: AiCalls, parent: HookParent): void {
   const { table, column, label } = parent;
   const columns = `id, ${column}, event, type, config, matcher, enabled, position, created_at`;
   const body = hookBody(parent.strict);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { parse } from '../parse.ts';
+import { idOf, parse } from '../parse.ts';
 import type { agentStore } from './store.ts';
 
 type Agents = ReturnType<typeof agentStore>;
@@ -36,7 +36,7 @@ const Update = z.object({
   enabled: Fields.shape.enabled,
 });
 
-export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, masterKey: string, idOf: (raw: unknown, what: string) => string): void {
+export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, masterKey: string): void {
   const one = async (req: express.Request, agentId: string, id: string) => {
     const [row] = await calls.call<McpServerRow>(req, `select ${SERVER} from ai.agent_mcp_servers where id = $1 and agent_id = $2`, [id, agentId]);
     if (!row) throw aiErrors.notFound('MCP server');

@@ -12,6 +12,7 @@ import { hookRoutes } from './hooks.ts';
 import type { AgentRunner } from './run.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
+import { abortOnClose } from '../owned.ts';
 
 const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
 
@@ -100,11 +101,8 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const id = idOf(req.params.id, 'Agent');
     const body = parse(RunBody, req.body);
     const agent = await agents.get(req, id);
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    res.json(await runner.run(req, agent, body.message, body.session_id?.toLowerCase(), abort.signal));
+    const signal = abortOnClose(res);
+    res.json(await runner.run(req, agent, body.message, body.session_id?.toLowerCase(), signal));
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
@@ -116,14 +114,11 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const agent = await agents.get(req, id);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(req, sessionId);
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
+    const signal = abortOnClose(res);
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
     try {
-      await runner.run(req, agent, body.message, sessionId, abort.signal, send);
+      await runner.run(req, agent, body.message, sessionId, signal, send);
     } catch (err) {
       const e = toApiError(err);
       send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
@@ -131,8 +126,8 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     res.end();
   }));
 
-  mcpServerRoutes(r, calls, agents, masterKey, idOf);
-  hookRoutes(r, calls, { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false }, idOf);
+  mcpServerRoutes(r, calls, agents, masterKey);
+  hookRoutes(r, calls, { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false });
 
   return r;
 }

@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { ownedRows } from '../owned.ts';
 
 export type AgentRow = { id: string; owner_id: string | null; name: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; created_at: Date; updated_at: Date };
 export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom'; tool_id: string | null; config_override: Record<string, unknown>; created_at: Date };
@@ -12,11 +13,7 @@ const AGENT = 'id, owner_id, name, model, system_prompt, settings, created_at, u
 const ASSIGNMENT = 'id, agent_id, tool_name, tool_type, tool_id, config_override, created_at';
 
 export function agentStore(calls: AiCalls) {
-  /** 404 when the caller cannot see the agent, 403 when they can but it is not theirs. */
-  const refuse = async (req: Request, id: string): Promise<never> => {
-    const seen = await calls.call<{ id: string }>(req, 'select id from ai.agents where id = $1', [id]);
-    throw seen.length > 0 ? aiErrors.notYours('agents') : aiErrors.notFound('Agent');
-  };
+  const { refuse, requireOwn } = ownedRows(calls, 'ai.agents', 'agents', () => aiErrors.notFound('Agent'));
   return {
     list: (req: Request) => calls.call<AgentRow>(req, `select ${AGENT} from ai.agents order by created_at desc, id`, []),
     get: async (req: Request, id: string) => {
@@ -38,12 +35,7 @@ export function agentStore(calls: AiCalls) {
       const rows = await calls.call(req, 'delete from ai.agents where id = $1 returning id', [id]);
       if (rows.length === 0) await refuse(req, id);
     },
-    /** The caller may change this agent (404 or 403 otherwise). */
-    requireOwn: async (req: Request, id: string) => {
-      const [row] = await calls.call<{ mine: boolean }>(req, 'select ai.owns(owner_id) or auth.role() = \'service_role\' as mine from ai.agents where id = $1', [id]);
-      if (!row) throw aiErrors.notFound('Agent');
-      if (!row.mine) throw aiErrors.notYours('agents');
-    },
+    requireOwn,
     /** A custom tool the caller can see, by name (the newest of that name). */
     customTool: async (req: Request, name: string) =>
       (await calls.call<{ id: string }>(req, 'select id from ai.tools where name = $1 order by created_at desc limit 1', [name]))[0],

@@ -105,6 +105,6 @@ export function orchestrationRoutes(calls: AiCalls): Router {
     res.json({ message: 'Entity deleted', id: entityId });
   }));
 
-  hookRoutes(r, calls, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true }, idOf);
+  hookRoutes(r, calls, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });
   return r;
 }

@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { ownedRows } from '../owned.ts';
 
 export type OrchestrationFields = { name?: string | undefined; strategy?: string | undefined; model?: string | null | undefined; system_prompt?: string | null | undefined; settings?: Record<string, unknown> | undefined };
 export type EntityFields = { entity_type: string; entity_ref_id: string; role_description?: string | null | undefined; config?: Record<string, unknown> | undefined; position?: number | undefined };
@@ -12,11 +13,7 @@ const ORCHESTRATION = 'id, owner_id, name, strategy, model, system_prompt, setti
 const ENTITY = 'id, orchestration_id, entity_type, entity_ref_id, role_description, config, position, created_at, updated_at';
 
 export function orchestrationStore(calls: AiCalls) {
-  /** 404 when the caller cannot see the orchestration, 403 when they can but it is not theirs. */
-  const refuse = async (req: Request, id: string): Promise<never> => {
-    const seen = await calls.call(req, 'select id from ai.orchestrations where id = $1', [id]);
-    throw seen.length > 0 ? aiErrors.notYours('orchestrations') : aiErrors.notFound('Orchestration');
-  };
+  const { refuse, requireOwn } = ownedRows(calls, 'ai.orchestrations', 'orchestrations', () => aiErrors.notFound('Orchestration'));
   const get = async (req: Request, id: string) => {
     const [row] = await calls.call<Record<string, unknown>>(req, `select ${ORCHESTRATION} from ai.orchestrations where id = $1`, [id]);
     if (!row) throw aiErrors.notFound('Orchestration');
@@ -48,12 +45,7 @@ export function orchestrationStore(calls: AiCalls) {
       const rows = await calls.call(req, 'delete from ai.orchestrations where id = $1 returning id', [id]);
       if (rows.length === 0) await refuse(req, id);
     },
-    /** The caller may change this orchestration (404 or 403 otherwise). */
-    requireOwn: async (req: Request, id: string) => {
-      const [row] = await calls.call<{ mine: boolean }>(req, 'select ai.owns(owner_id) or auth.role() = \'service_role\' as mine from ai.orchestrations where id = $1', [id]);
-      if (!row) throw aiErrors.notFound('Orchestration');
-      if (!row.mine) throw aiErrors.notYours('orchestrations');
-    },
+    requireOwn,
     /** Whether the caller can see this agent (an `agent` entity must name one). */
     agentVisible: async (req: Request, agentId: string) =>
       (await calls.call(req, 'select 1 from ai.agents where id = $1', [agentId])).length > 0,

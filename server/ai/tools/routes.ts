@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { UUID, parse } from '../parse.ts';
+import { idOf, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from './builtin/index.ts';
 import { toolStore, type ToolRow } from './store.ts';
 
@@ -26,10 +26,7 @@ const customJson = (t: ToolRow) => ({ ...t, tool_type: 'custom' as const });
 export function toolRoutes(calls: AiCalls): Router {
   const r = express.Router();
   const tools = toolStore(calls);
-  const idOf = (raw: unknown): string => {
-    if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound('Tool');
-    return raw;
-  };
+  const toolId = (raw: unknown) => idOf(raw, 'Tool');
 
   r.get('/', route(async (req, res) => {
     const builtin = BUILTIN_TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema, tool_type: 'builtin' as const }));
@@ -42,18 +39,18 @@ export function toolRoutes(calls: AiCalls): Router {
   }));
 
   r.get('/:id', route(async (req, res) => {
-    res.json(customJson(await tools.get(req, idOf(req.params.id))));
+    res.json(customJson(await tools.get(req, toolId(req.params.id))));
   }));
 
   r.put('/:id', route(async (req, res) => {
-    const id = idOf(req.params.id);
+    const id = toolId(req.params.id);
     const t = parse(UpdateTool, req.body);
     if (Object.keys(t).length === 0) throw aiErrors.validation('No fields to update: send name, description, type, input_schema or config');
     res.json(customJson(await tools.update(req, id, t)));
   }));
 
   r.delete('/:id', route(async (req, res) => {
-    await tools.remove(req, idOf(req.params.id));
+    await tools.remove(req, toolId(req.params.id));
     res.json({ message: 'Tool deleted', id: req.params.id });
   }));
 

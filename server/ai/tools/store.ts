@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { ownedRows } from '../owned.ts';
 
 export type ToolRow = { id: string; owner_id: string | null; name: string; description: string; type: string; input_schema: unknown; config: unknown; created_at: Date; updated_at: Date };
 export type ToolFields = { name?: string | undefined; description?: string | undefined; type?: string | undefined; input_schema?: unknown; config?: unknown };
@@ -10,11 +11,7 @@ export type ToolFields = { name?: string | undefined; description?: string | und
 const COLUMNS = 'id, owner_id, name, description, type, input_schema, config, created_at, updated_at';
 
 export function toolStore(calls: AiCalls) {
-  /** 404 when the caller cannot see the tool, 403 when they can but it is not theirs. */
-  const refuse = async (req: Request, id: string): Promise<never> => {
-    const seen = await calls.call<{ id: string }>(req, 'select id from ai.tools where id = $1', [id]);
-    throw seen.length > 0 ? aiErrors.notYours('tools') : aiErrors.notFound('Tool');
-  };
+  const { refuse } = ownedRows(calls, 'ai.tools', 'tools', () => aiErrors.notFound('Tool'));
   return {
     list: (req: Request) => calls.call<ToolRow>(req, `select ${COLUMNS} from ai.tools order by created_at, id`, []),
     get: async (req: Request, id: string) => {

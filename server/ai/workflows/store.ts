@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { ownedRows } from '../owned.ts';
 
 export type WorkflowRow = {
   id: string; owner_id: string | null; name: string; description: string | null; deployed: boolean; active_version: number | null;
@@ -14,11 +15,7 @@ export type Graph = { blocks: unknown[]; edges: unknown[] };
 const COLUMNS = 'id, owner_id, name, description, deployed, active_version, armed_until, created_at, updated_at';
 
 export function workflowStore(calls: AiCalls) {
-  /** 404 when the caller cannot see the workflow, 403 when they can but it is not theirs. */
-  const refuse = async (req: Request, id: string): Promise<never> => {
-    const seen = await calls.call<{ id: string }>(req, 'select id from ai.workflows where id = $1', [id]);
-    throw seen.length > 0 ? aiErrors.notYours('workflows') : aiErrors.workflowNotFound();
-  };
+  const { refuse } = ownedRows(calls, 'ai.workflows', 'workflows', aiErrors.workflowNotFound);
   return {
     list: async (req: Request, limit: number, offset: number) => {
       const [page] = await calls.call<{ items: WorkflowRow[]; total: number }>(req, `select

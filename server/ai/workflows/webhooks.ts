@@ -12,6 +12,7 @@ import type { OpenRoute } from '../../gateway.ts';
 import { aiCodedShape, aiErrors } from '../errors.ts';
 import type { WorkflowRuns } from './runs.ts';
 import { UUID } from '../parse.ts';
+import { abortOnClose } from '../owned.ts';
 
 
 /** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
@@ -43,11 +44,8 @@ export function webhookRoutes(runs: WorkflowRuns): Router {
     const secret = secretOf(req);
     if (!secret) throw aiErrors.webhookUnauthorized();
     const variables = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    const disconnect = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) disconnect.abort();
-    });
-    const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, disconnect.signal);
+    const signal = abortOnClose(res);
+    const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, signal);
     if (call.outcome === 'not_found') throw aiErrors.workflowNotFound();
     if (call.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
     if (call.outcome === 'inactive') throw aiErrors.webhookInactive();

@@ -11,6 +11,7 @@ import { UUID, parse } from '../../parse.ts';
 import type { WorkflowRuns } from '../runs.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
+import { abortOnClose } from '../../owned.ts';
 
 const ExecuteBody = z.object({
   variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object' }).optional(),
@@ -33,11 +34,8 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     const { variables, async } = executeBody(req.body);
     // Beyond the spec: {"mode": "async"} queues the run and answers at once; poll GET .../executions/{id}.
     if (async) return void res.status(202).json({ execution_id: await deps.runs.enqueue(req, workflowId, variables), status: 'queued' });
-    const disconnect = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) disconnect.abort();
-    });
-    res.json(await deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal: disconnect.signal }));
+    const signal = abortOnClose(res);
+    res.json(await deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal }));
   }));
 
   // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
@@ -45,14 +43,11 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   r.post('/:id/execute/stream', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const { variables } = executeBody(req.body);
-    const disconnect = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) disconnect.abort();
-    });
+    const signal = abortOnClose(res);
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
     try {
-      await deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal: disconnect.signal, emit: send });
+      await deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal, emit: send });
     } catch (err) {
       const e = toApiError(err);
       const executionId = (e.details as { execution_id?: string } | undefined)?.execution_id;
