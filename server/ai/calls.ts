@@ -11,7 +11,8 @@ import { aiErrors } from './errors.ts';
 
 const SERVICE: RequestContext = { role: 'service_role', claims: { role: 'service_role' } };
 
-function contextOf(req: Request): RequestContext {
+/** The request's caller, for work that outlives the request (a paused run, a workflow block). */
+export function contextOf(req: Request): RequestContext {
   return { role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path };
 }
 
@@ -45,6 +46,8 @@ export function aiCalls(pool: pg.Pool) {
   return {
     /** One statement as the request's caller. */
     call: <R>(req: Request, sql: string, values: unknown[]) => run<R>(contextOf(req), sql, values),
+    /** One statement as a caller captured earlier (contextOf). */
+    as: <R>(ctx: RequestContext, sql: string, values: unknown[]) => run<R>(ctx, sql, values),
     /** One statement as the service role: the server's own bookkeeping. */
     asService: <R>(sql: string, values: unknown[]) => run<R>(SERVICE, sql, values),
     /** Several statements in one transaction as the caller (all or nothing). */

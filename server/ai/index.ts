@@ -10,9 +10,11 @@ import { errorShape } from '../errors.ts';
 import { requireIdentity } from './auth.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { agentRunner } from './agents/run.ts';
+import { approvalDesk } from './agents/approvals.ts';
+import { mcpTools } from './agents/mcp-client.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { toolRunner, type ToolRunner } from './agents/tools/run.ts';
-import { guardedFetch, privateNetworkRule } from './workflows/net/ssrf.ts';
+import { guardedFetch, guardedStreamingFetch, privateNetworkRule } from './workflows/net/ssrf.ts';
 import { aiCalls } from './calls.ts';
 import { configRoutes } from './config/routes.ts';
 import { aiShape } from './errors.ts';
@@ -69,8 +71,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     fetch: guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)),
   };
   const tools = toolRunner({ ...outbound, rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT });
-  const agentRuns = agentRunner({ calls, models, tools, settings, hookServices: outbound });
-  mount('/agents', agentRoutes(calls, masterKey, agentRuns));
+  // Runs held past their client (awaiting approval) end when the server stops.
+  const stopping = new AbortController();
+  const approvals = approvalDesk(calls);
+  const mcp = mcpTools({ calls, masterKey, settings, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) });
+  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, hookServices: outbound });
+  mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, stopping.signal));
   mount('/orchestrations', orchestrationRoutes(calls));
   mount('/sessions', sessionRoutes(calls));
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage });
@@ -93,6 +99,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     },
     stop: async () => {
       clearInterval(sweeper);
+      stopping.abort(new Error('The server is stopping'));
       await sandbox.close();
     },
   };

@@ -121,7 +121,7 @@ describe('agent runs and sessions', () => {
     const run = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'loop' }), 200);
     assert.deepEqual([run.stop_reason, run.steps], ['max_steps', 2]);
     assert.deepEqual(run.tool_calls.map((c) => [c.name, c.ok]), [['not_assigned', false], ['code_execute', false], ['code_execute', true]]);
-    assert.match(run.tool_calls[0]!.error!, /not assigned to this agent/);
+    assert.match(run.tool_calls[0]!.error!, /not available to this agent/);
     assert.match(run.tool_calls[1]!.error!, /not valid JSON/);
     assert.equal(JSON.parse(run.tool_calls[2]!.result!).result, 42);
     assert.equal(vendor.chats()[1]!.body.messages.filter((m: { role: string }) => m.role === 'tool').length, 2, 'both errors went back to the model');

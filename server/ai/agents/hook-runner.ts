@@ -15,17 +15,23 @@
 //
 // A deny on PreToolUse blocks the call (the model reads "Denied by hook:
 // reason"); `arguments` from an allow rewrites it. On other events decisions
-// are recorded and change nothing. approval hooks arrive with approvals.
+// are recorded and change nothing.
+//
+//   approval  pauses the run on a human (approvals.ts): approve allows (with
+//          the approver's arguments, if any), deny or a timeout denies. An
+//          approval that cannot be asked denies: it fails closed.
 import { outboundRequest } from '../workflows/net/message.ts';
 import type { ToolServices } from './tools/run.ts';
 
 export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
-export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; arguments?: unknown; result?: unknown; response?: string };
+export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; arguments?: unknown; result?: unknown; response?: string };
 export type HookVerdict = { decision: 'allow' | 'deny'; reason?: string; arguments?: Record<string, unknown>; hook_id?: string };
 
 const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse']);
 
-export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, emit?: (event: Record<string, unknown>) => void) {
+type Ask = (hook: HookRow, payload: HookPayload) => Promise<HookVerdict>;
+
+export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, emit?: (event: Record<string, unknown>) => void, ask?: Ask) {
   const http = async (hook: HookRow, payload: HookPayload, signal: AbortSignal): Promise<HookVerdict> => {
     const url = hook.config.url;
     if (typeof url !== 'string') throw new Error('config.url is missing');
@@ -68,10 +74,13 @@ export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, em
         try {
           if (hook.type === 'http') verdict = await http(hook, current, signal);
           else if (hook.type === 'rule') verdict = await rule(hook, current);
+          else if (hook.type === 'approval' && ask) verdict = await ask(hook, current);
           else continue;
         } catch (err) {
           emit?.({ type: 'hook_error', hook_id: hook.id, event: payload.event, error: (err as Error).message });
-          continue;
+          if (hook.type !== 'approval') continue;
+          if ((err as Error).name === 'AbortError' || signal.aborted) throw err;
+          return { decision: 'deny', reason: `the approval could not be asked: ${(err as Error).message}`, hook_id: hook.id };
         }
         emit?.({ type: 'hook', hook_id: hook.id, event: payload.event, decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}) });
         if (verdict.decision === 'deny') return { ...verdict, hook_id: hook.id };

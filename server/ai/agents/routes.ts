@@ -4,7 +4,9 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route, toApiError } from '../../errors.ts';
-import type { AiCalls } from '../calls.ts';
+import { contextOf, type AiCalls } from '../calls.ts';
+import type { ApprovalDesk } from './approvals.ts';
+import { runLifetime } from './lifetime.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
@@ -12,7 +14,6 @@ import { hookRoutes } from './hooks.ts';
 import type { AgentRunner } from './run.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
-import { abortOnClose } from '../owned.ts';
 
 const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
 
@@ -28,9 +29,13 @@ const RunBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000),
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
+const ApprovalBody = z.object({
+  decision: z.enum(['approve', 'deny'], { error: 'decision must be "approve" or "deny"' }),
+  arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).optional(),
+});
 const Assign = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
 
-export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner): Router {
+export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, stop: AbortSignal): Router {
   const r = express.Router();
   const agents = agentStore(calls);
 
@@ -101,29 +106,47 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const id = idOf(req.params.id, 'Agent');
     const body = parse(RunBody, req.body);
     const agent = await agents.get(req, id);
-    const signal = abortOnClose(res);
-    res.json(await runner.run(req, agent, body.message, body.session_id?.toLowerCase(), signal));
+    const life = runLifetime(res, stop);
+    res.json(await runner.run(contextOf(req), agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life));
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
-  // are: start, content_delta, tool_call, tool_result, usage, complete, or
+  // are: start, content_delta, tool_call, tool_result, hook, hook_error,
+  // approval_requested, approval_resolved, mcp_error, usage, complete, or
   // error (a failure after the stream began; earlier ones are plain HTTP errors).
   r.post('/:id/run/stream', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
     const body = parse(RunBody, req.body);
     const agent = await agents.get(req, id);
+    const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
-    if (sessionId) await runner.requireSession(req, sessionId);
-    const signal = abortOnClose(res);
+    if (sessionId) await runner.requireSession(caller, sessionId);
+    const life = runLifetime(res, stop);
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const send = (event: object) => {
+      if (!life.gone()) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    };
     try {
-      await runner.run(req, agent, body.message, sessionId, signal, send);
+      await runner.run(caller, agent, { message: body.message, sessionId }, life, send);
     } catch (err) {
       const e = toApiError(err);
       send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
     }
     res.end();
+  }));
+
+  // A run's record: status (running, waiting_approval, completed, failed), output, usage, its messages and approvals.
+  r.get('/:id/runs/:runId', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    res.json(await agents.run(req, id, idOf(req.params.runId, 'Run')));
+  }));
+
+  // The answer to an approval_requested event: {decision: "approve" | "deny", arguments?}.
+  r.post('/:id/runs/:runId/approvals/:approvalId', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const body = parse(ApprovalBody, req.body ?? {});
+    const row = await approvals.decide(contextOf(req), id, idOf(req.params.runId, 'Run'), idOf(req.params.approvalId, 'Approval'), body.decision, body.arguments);
+    res.json(row);
   }));
 
   mcpServerRoutes(r, calls, agents, masterKey);

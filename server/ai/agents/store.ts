@@ -54,6 +54,20 @@ export function agentStore(calls: AiCalls) {
     setOverride: async (req: Request, agentId: string, id: string, override: Record<string, unknown>) =>
       (await calls.call<AssignmentRow>(req, `update ai.agent_tools set config_override = $3 where id = $1 and agent_id = $2 returning ${ASSIGNMENT}`,
         [id, agentId, JSON.stringify(override)]))[0]!,
+    /** A run of this agent the caller can see (its session is theirs), with its messages and approvals. */
+    run: async (req: Request, agentId: string, runId: string) => {
+      const [row] = await calls.call<Record<string, unknown>>(req,
+        `select r.id, r.session_id, r.agent_id, r.status, r.input, r.output, r.error, r.stop_reason, r.steps, r.tokens_in, r.tokens_out,
+                r.cost_usd::float8 as cost_usd, r.started_at, r.finished_at,
+                coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'tool_calls', m.tool_calls,
+                           'tool_call_id', m.tool_call_id, 'name', m.name, 'is_error', m.is_error, 'latency_ms', m.latency_ms,
+                           'retrieved_context', m.retrieved_context, 'created_at', m.created_at) order by m.id)
+                            from ai.session_messages m where m.run_id = r.id), '[]') as messages,
+                coalesce((select jsonb_agg(to_jsonb(a) order by a.created_at) from ai.agent_run_approvals a where a.run_id = r.id), '[]') as approvals
+           from ai.agent_runs r where r.id = $1 and r.agent_id = $2`, [runId, agentId]);
+      if (!row) throw aiErrors.notFound('Run');
+      return row;
+    },
     unassign: async (req: Request, agentId: string, id: string) => {
       const rows = await calls.call(req, 'delete from ai.agent_tools where id = $1 and agent_id = $2 returning id', [id, agentId]);
       if (rows.length === 0) throw aiErrors.notFound('Tool assignment');

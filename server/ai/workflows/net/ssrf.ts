@@ -8,6 +8,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { BlockError } from '../engine/types.ts';
 
 const MAX_REDIRECTS = 5;
@@ -36,10 +37,9 @@ export function privateNetworkRule(setting: string): (address: string) => boolea
   return (address) => listed.has(address.toLowerCase().replace(/^::ffff:/, ''));
 }
 
-export function guardedFetch(mayReach: (address: string) => boolean) {
-  const refused = (address: string) => isPrivateAddress(address) && !mayReach(address);
-  /** dns.lookup that refuses private addresses, used by the socket itself. */
-  const lookup: net.LookupFunction = (hostname, options, callback) => {
+/** dns.lookup that refuses the addresses `refused` names; used by the socket itself. */
+function guardedLookup(refused: (address: string) => boolean): net.LookupFunction {
+  return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);
       const list = addresses as dns.LookupAddress[];
@@ -49,6 +49,28 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
+}
+
+/**
+ * A standard fetch (streaming bodies, for clients such as MCP's) whose every
+ * connection, redirects included, is checked as guardedFetch's are.
+ */
+export function guardedStreamingFetch(mayReach: (address: string) => boolean): typeof fetch {
+  const refused = (address: string) => isPrivateAddress(address) && !mayReach(address);
+  const connector = buildConnector({ lookup: guardedLookup(refused) } as buildConnector.BuildOptions);
+  const dispatcher = new Agent({
+    connect: (opts, callback) => {
+      const host = opts.hostname.replace(/^\[|\]$/g, '');
+      if (net.isIP(host) && refused(host)) return callback(new Error(`Requests to private addresses are refused (${host})`), null);
+      connector(opts, callback);
+    },
+  });
+  return ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+}
+
+export function guardedFetch(mayReach: (address: string) => boolean) {
+  const refused = (address: string) => isPrivateAddress(address) && !mayReach(address);
+  const lookup = guardedLookup(refused);
 
   const once = (url: URL, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) =>
     new Promise<GuardedResponse & { location?: string }>((resolve, reject) => {

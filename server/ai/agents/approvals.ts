@@ -1,0 +1,84 @@
+// Approval hooks (spec 2.3b): the run pauses on a human. An approval row is
+// opened (ai.request_approval: the run becomes waiting_approval), the stream
+// reports `approval_requested`, and the run waits for
+// POST /api/agents/{id}/runs/{run_id}/approvals/{approval_id} or the hook's
+// config.timeout (seconds, default 300), which denies (ai.expire_approval).
+//
+// The answer is a row change, so any replica may take it: the waiting run
+// re-reads its row every second, and at once when the answer arrives in this
+// process. A run paused this way is held beyond its client (lifetime.ts).
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { AiCalls } from '../calls.ts';
+import type { HookPayload, HookRow, HookVerdict } from './hook-runner.ts';
+
+export type ApprovalRow = {
+  id: string; run_id: string; hook_id: string | null; event: string; tool_call_id: string | null; tool_name: string | null;
+  arguments: unknown; message: string | null; status: 'pending' | 'approved' | 'denied' | 'timed_out';
+  decided_arguments: Record<string, unknown> | null; decided_by: string | null; created_at: string; expires_at: string; decided_at: string | null;
+};
+
+const DEFAULT_TIMEOUT_SECONDS = 300;
+const POLL_MS = 1000;
+
+export function approvalDesk(calls: AiCalls) {
+  const waiting = new Map<string, () => void>();
+
+  const sleep = (id: string, ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      signal.removeEventListener('abort', stop);
+      resolve();
+    };
+    const stop = () => {
+      done();
+      reject(signal.reason instanceof Error ? signal.reason : new Error('The run was stopped while waiting for approval'));
+    };
+    const timer = setTimeout(done, Math.max(10, ms));
+    waiting.set(id, done);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+
+  return {
+    /** Opens an approval for this hook firing and waits for its answer; a timeout denies. */
+    ask: async (hook: HookRow, payload: HookPayload, signal: AbortSignal, emit?: (event: Record<string, unknown>) => void): Promise<HookVerdict> => {
+      const timeout = typeof hook.config.timeout === 'number' && hook.config.timeout > 0 ? Math.ceil(hook.config.timeout) : DEFAULT_TIMEOUT_SECONDS;
+      const message = typeof hook.config.message === 'string' ? hook.config.message : null;
+      const [opened] = await calls.asService<ApprovalRow>('select * from ai.request_approval($1, $2, $3, $4, $5, $6, $7, $8)',
+        [payload.run_id, hook.id, payload.event, payload.tool_call_id ?? null, payload.tool_name ?? null,
+          payload.arguments === undefined ? null : JSON.stringify(payload.arguments), message, timeout]);
+      const a = opened!;
+      emit?.({
+        type: 'approval_requested', approval_id: a.id, hook_id: hook.id, event: a.event, run_id: payload.run_id, session_id: payload.session_id,
+        ...(a.tool_name ? { tool_call: { id: a.tool_call_id, name: a.tool_name, arguments: a.arguments } } : {}),
+        message: a.message, expires_at: a.expires_at,
+      });
+      for (;;) {
+        const [row] = await calls.asService<Pick<ApprovalRow, 'status' | 'decided_arguments'> & { left_ms: number }>(
+          `select status, decided_arguments, greatest(0, extract(epoch from expires_at - now()) * 1000)::int as left_ms from ai.agent_run_approvals where id = $1`, [a.id]);
+        if (!row) return { decision: 'deny', reason: 'the approval was removed', hook_id: hook.id };
+        if (row.status === 'pending' && row.left_ms === 0) {
+          await calls.asService('select ai.expire_approval($1)', [a.id]);
+          continue;
+        }
+        if (row.status !== 'pending') {
+          emit?.({ type: 'approval_resolved', approval_id: a.id, status: row.status });
+          if (row.status === 'approved') return { decision: 'allow', ...(row.decided_arguments ? { arguments: row.decided_arguments } : {}), hook_id: hook.id };
+          return { decision: 'deny', reason: row.status === 'timed_out' ? `no approval within ${timeout} s` : 'the approver denied it', hook_id: hook.id };
+        }
+        await sleep(a.id, Math.min(POLL_MS, row.left_ms), signal);
+      }
+    },
+
+    /** An answer from the run's owner (404 / 400 / 409 from SQL); wakes the run if it waits here. */
+    decide: async (caller: RequestContext, agentId: string, runId: string, approvalId: string, decision: unknown, args: unknown): Promise<ApprovalRow> => {
+      const [row] = await calls.as<ApprovalRow>(caller, 'select * from ai.decide_approval($1, $2, $3, $4, $5)',
+        [agentId, runId, approvalId, typeof decision === 'string' ? decision : null, args === undefined || args === null ? null : JSON.stringify(args)]);
+      waiting.get(approvalId)?.();
+      return row!;
+    },
+  };
+}
+
+export type ApprovalDesk = ReturnType<typeof approvalDesk>;

@@ -1,0 +1,42 @@
+// How long a run lives beside its client. A run is cancelled when its client
+// goes away (nobody is left to read it), except while it is paused on a human
+// (an approval hook): then it is held, and it runs on after the answer with
+// nobody attached; its result is kept in its run record and session.
+import type { Response } from 'express';
+
+export type RunLifetime = {
+  /** Aborts when the client left while nothing held the run, or the server stops. */
+  signal: AbortSignal;
+  /** Holds the run past a client's departure; call the returned function to let go. */
+  hold: () => () => void;
+  /** Whether the client has gone (events are no longer written). */
+  gone: () => boolean;
+};
+
+export function runLifetime(res: Response, stop: AbortSignal): RunLifetime {
+  const client = new AbortController();
+  let holds = 0;
+  let gone = false;
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    gone = true;
+    if (holds === 0) client.abort();
+  });
+  return {
+    signal: AbortSignal.any([client.signal, stop]),
+    hold: () => {
+      holds++;
+      let released = false;
+      return () => {
+        if (!released) holds--;
+        released = true;
+      };
+    },
+    gone: () => gone,
+  };
+}
+
+/** A run with no client at all (a workflow block, a worker job): only the server's stop ends it. */
+export function detachedLifetime(signal: AbortSignal): RunLifetime {
+  return { signal, hold: () => () => undefined, gone: () => false };
+}

@@ -1,0 +1,115 @@
+// The tool-calling loop every agent run shares (a standalone run, a member of
+// an orchestration, its coordinator, a workflow block): call the model, run
+// the tool calls it asks for, feed their results back, until it answers or
+// the step cap is reached. Bookkeeping (sessions, run records, hooks) is the
+// caller's, through `fire` and `record`.
+import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
+import type { UsageContext } from '../usage/ledger.ts';
+import type { HookVerdict } from './hook-runner.ts';
+
+export type ToolOutcome = { ok: true; output: string } | { ok: false; error: string };
+/** A tool as the model sees it, and how to run it. */
+export type FunctionTool = Extract<ChatTool, { type: 'function' }>;
+export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome> };
+export type LoopToolCall = { id: string; name: string; arguments: unknown; ok: boolean; result?: string; error?: string; latency_ms: number };
+export type Emit = (event: Record<string, unknown>) => void;
+/** A message as the run record keeps it. */
+export type RecordedMessage = { role: 'assistant' | 'tool'; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms: number };
+
+export type LoopInput = {
+  models: ModelRouter;
+  model: string;
+  /** System prompt, history and the new user message. Appended to as the run goes. */
+  messages: ChatMessage[];
+  tools: LoopTool[];
+  maxSteps: number;
+  tuning: Record<string, unknown>;
+  /** The ledger tags; each model call adds `${stepPrefix}step-${n}`. */
+  usage: Omit<UsageContext, 'step'>;
+  stepPrefix?: string;
+  signal: AbortSignal;
+  /** With emit, model calls stream: content_delta, tool_call, tool_result. */
+  emit?: Emit;
+  fire?: (event: string, extra: Record<string, unknown>) => Promise<HookVerdict>;
+  record?: (message: RecordedMessage) => Promise<void>;
+  /** Told as each step starts (a failed run records how far it got). */
+  onStep?: (step: number) => void;
+};
+
+export type LoopResult = { output: string; stop: 'answered' | 'max_steps'; steps: number; toolCalls: LoopToolCall[] };
+
+const allow = async (): Promise<HookVerdict> => ({ decision: 'allow' });
+
+export async function runLoop(input: LoopInput): Promise<LoopResult> {
+  const { models, messages, tools, emit, signal } = input;
+  const fire = input.fire ?? allow;
+  const record = input.record ?? (async () => undefined);
+  const toolCalls: LoopToolCall[] = [];
+  let output = '';
+  let steps = 0;
+  while (steps < input.maxSteps) {
+    steps++;
+    input.onStep?.(steps);
+    const request = {
+      model: input.model, messages, settings: input.tuning, signal,
+      ...(tools.length > 0 ? { tools: tools.map((t) => t.chat) } : {}),
+      context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${steps}` },
+    };
+    const started = Date.now();
+    let result: ChatResult | undefined;
+    if (emit) {
+      for await (const event of models.chatStream(request)) {
+        if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: steps });
+        else if (event.type === 'done') result = event.result;
+      }
+      if (!result) throw new Error('the model stream ended without a result');
+    } else result = await models.chat(request);
+    const turnMs = Date.now() - started;
+    output = result.content ?? '';
+    if (result.toolCalls.length === 0) {
+      await fire('PreResponse', { response: output });
+      await record({ role: 'assistant', content: output, latency_ms: turnMs });
+      messages.push({ role: 'assistant', content: output });
+      return { output, stop: 'answered', steps, toolCalls };
+    }
+    messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
+    await record({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs });
+    for (const call of result.toolCalls) {
+      const tool = tools.find((t) => t.chat.function.name === call.name);
+      emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
+      const began = Date.now();
+      let args: unknown;
+      let outcome: ToolOutcome;
+      try {
+        args = call.arguments ? JSON.parse(call.arguments) : {};
+      } catch {
+        args = undefined;
+      }
+      if (args === undefined) outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
+      else if (!tool) outcome = { ok: false, error: `Unknown tool ${call.name}: it is not available to this agent` };
+      else {
+        const verdict = await fire('PreToolUse', { tool_name: call.name, tool_call_id: call.id, arguments: args });
+        if (verdict.decision === 'deny') outcome = { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
+        else {
+          if (verdict.arguments) args = verdict.arguments;
+          try {
+            outcome = await tool.call(args, signal, call.id);
+          } catch (err) {
+            if (signal.aborted) throw err;
+            outcome = { ok: false, error: (err as Error).message };
+          }
+          await fire('PostToolUse', { tool_name: call.name, tool_call_id: call.id, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
+        }
+      }
+      if (args === undefined) args = call.arguments;
+      const latency = Date.now() - began;
+      const content = outcome.ok ? outcome.output : `Error: ${outcome.error}`;
+      const done = { id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency };
+      toolCalls.push(done);
+      emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency });
+      messages.push({ role: 'tool', tool_call_id: call.id, content });
+      await record({ role: 'tool', content, tool_call_id: call.id, name: call.name, is_error: !outcome.ok, latency_ms: latency });
+    }
+  }
+  return { output, stop: 'max_steps', steps, toolCalls };
+}

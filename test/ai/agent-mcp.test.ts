@@ -1,0 +1,163 @@
+// MCP tools in agent runs, against real MCP servers built with the official
+// SDK on 127.0.0.1: streamable HTTP and SSE transports, tools offered under
+// `<server>__<tool>`, the stored headers forwarded, a disabled server never
+// contacted, an unreachable one reported while the run goes on, a failing
+// tool read by the model as an error, MCP_TOOL_TIMEOUT, and the SSRF guard.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { aiApi } from '../helpers/ai-api.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+
+type Run = { output: string; tool_calls: Array<{ name: string; arguments: unknown; ok: boolean; result?: string; error?: string }> };
+
+/** An MCP server with three tools: add, fail (isError) and slow (sleeps). */
+function mcpServer() {
+  const server = new McpServer({ name: 'calc', version: '1.0.0' });
+  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'the disk is full' }], isError: true }));
+  server.registerTool('slow', { description: 'Takes five seconds', inputSchema: {} }, async () => {
+    await new Promise((r) => setTimeout(r, 5000));
+    return { content: [{ type: 'text', text: 'late' }] };
+  });
+  return server;
+}
+
+/** Both transports on one port: /mcp (streamable HTTP, stateless) and /sse + /messages (the older SSE transport). */
+async function startMcp() {
+  const seenAuth: string[] = [];
+  const sse = new Map<string, SSEServerTransport>();
+  const httpServer = http.createServer(async (req, res) => {
+    seenAuth.push(String(req.headers.authorization ?? ''));
+    const url = new URL(req.url!, 'http://localhost');
+    if (url.pathname === '/mcp') {
+      const transport = new StreamableHTTPServerTransport({});
+      const server = mcpServer();
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => void transport.handleRequest(req, res, body ? JSON.parse(body) : undefined));
+      return;
+    }
+    if (url.pathname === '/sse' && req.method === 'GET') {
+      const transport = new SSEServerTransport('/messages', res);
+      sse.set(transport.sessionId, transport);
+      res.on('close', () => sse.delete(transport.sessionId));
+      await mcpServer().connect(transport);
+      return;
+    }
+    if (url.pathname === '/messages' && req.method === 'POST') {
+      const transport = sse.get(url.searchParams.get('sessionId') ?? '');
+      if (!transport) return void res.writeHead(404).end();
+      await transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, seenAuth, close: () => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }) };
+}
+
+describe('agent MCP tools', () => {
+  let p: TestPlatform;
+  let strict: TestPlatform;
+  let vendor: VendorServer;
+  let mcp: Awaited<ReturnType<typeof startMcp>>;
+  let ann: string;
+  const { json, post } = aiApi(() => p);
+
+  const agentWith = async (servers: Array<Record<string, unknown>>) => {
+    const agent = (await json<{ id: string }>(await post(ann, '/agents', { name: 'mcp user', model: 'gpt-4.1-mini' }), 201)).id;
+    for (const s of servers) await json(await post(ann, `/agents/${agent}/mcp-servers`, s), 201);
+    return agent;
+  };
+
+  before(async () => {
+    vendor = await startVendorServer();
+    mcp = await startMcp();
+    p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
+    await json(await aiApi(() => p).put(p.keys.serviceRoleKey, '/settings', { settings: { MCP_TOOL_TIMEOUT: '1' } }), 200);
+    ann = (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email: 'ann-mcp@example.com', password: 'a-good-password' })).data.session!.access_token;
+  });
+  after(async () => {
+    await stopTestPlatform(p);
+    if (strict) await stopTestPlatform(strict);
+    await vendor.close();
+    await mcp.close();
+  });
+
+  it('offers a streamable HTTP server’s tools under its namespace, forwards its headers and runs a call', async () => {
+    const agent = await agentWith([{ name: 'calc', url: `${mcp.base}/mcp`, headers: { Authorization: 'Bearer mcp-secret-123' } }]);
+    vendor.reset();
+    mcp.seenAuth.length = 0;
+    vendor.script({ toolCalls: [{ id: 'm1', name: 'calc__add', arguments: { a: 2, b: 40 } }] }, { text: 'It is 42.' });
+    const run = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'add 2 and 40' }), 200);
+    const offered = vendor.chats()[0]!.body.tools.map((t: { function: { name: string; description: string } }) => [t.function.name, t.function.description]);
+    assert.deepEqual(offered, [['calc__add', 'Adds two numbers'], ['calc__fail', 'Always fails'], ['calc__slow', 'Takes five seconds']]);
+    assert.deepEqual(vendor.chats()[0]!.body.tools[0].function.parameters.required, ['a', 'b'], 'the tool’s input schema is passed on');
+    assert.deepEqual(run.tool_calls.map((c) => [c.name, c.ok, c.result]), [['calc__add', true, '42']]);
+    assert.equal(run.output, 'It is 42.');
+    assert.ok(mcp.seenAuth.length > 0 && mcp.seenAuth.every((a) => a === 'Bearer mcp-secret-123'), 'every MCP request carries the stored header');
+  });
+
+  it('speaks SSE to older servers; a failing tool and a timeout are tool errors the model reads', async () => {
+    const agent = await agentWith([{ name: 'old calc', url: `${mcp.base}/sse`, transport: 'sse' }]);
+    vendor.reset();
+    vendor.script(
+      { toolCalls: [{ id: 's1', name: 'old_calc__add', arguments: { a: 1, b: 1 } }, { id: 's2', name: 'old_calc__fail', arguments: {} }, { id: 's3', name: 'old_calc__slow', arguments: {} }] },
+      { text: 'Two, and two failures.' },
+    );
+    const run = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'try them' }), 200);
+    assert.deepEqual(run.tool_calls.map((c) => [c.name, c.ok]), [['old_calc__add', true], ['old_calc__fail', false], ['old_calc__slow', false]]);
+    assert.equal(run.tool_calls[0]!.result, '2');
+    assert.equal(run.tool_calls[1]!.error, 'MCP tool fail failed: the disk is full');
+    assert.match(run.tool_calls[2]!.error!, /^MCP server old calc: .*timed out/i, 'MCP_TOOL_TIMEOUT (1 s here) cuts the slow call');
+    assert.equal(run.output, 'Two, and two failures.');
+  });
+
+  it('never contacts a disabled server; an unreachable one is reported and the run goes on with the rest', async () => {
+    const agent = await agentWith([
+      { name: 'calc', url: `${mcp.base}/mcp` },
+      { name: 'off', url: `${mcp.base}/mcp`, enabled: false },
+      { name: 'gone', url: 'http://127.0.0.1:9/mcp' },
+    ]);
+    vendor.reset();
+    vendor.script({ text: 'Fine.' });
+    const res = await post(ann, `/agents/${agent}/run/stream`, { message: 'hello' });
+    const events = (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, unknown>);
+    const names = vendor.chats()[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    assert.deepEqual(names, ['calc__add', 'calc__fail', 'calc__slow'], 'neither the disabled nor the unreachable server’s tools');
+    const error = events.find((e) => e.type === 'mcp_error')!;
+    assert.equal(error.server, 'gone');
+    assert.match(error.error as string, /^Could not reach MCP server gone/);
+    assert.equal(events.at(-1)!.type, 'complete');
+  });
+
+  it('refuses private addresses unless allowed (the SSRF guard covers MCP connections)', async () => {
+    strict = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
+    await strict.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, strict.keys.aiMasterKey]);
+    const s = aiApi(() => strict);
+    const key = strict.keys.serviceRoleKey;
+    const agent = (await s.json<{ id: string }>(await s.post(key, '/agents', { name: 'guarded', model: 'gpt-4.1-mini' }), 201)).id;
+    await s.json(await s.post(key, `/agents/${agent}/mcp-servers`, { name: 'calc', url: `${mcp.base}/mcp` }), 201);
+    vendor.reset();
+    mcp.seenAuth.length = 0;
+    vendor.script({ text: 'No tools.' });
+    const events = (await (await s.post(key, `/agents/${agent}/run/stream`, { message: 'hi' })).text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, unknown>);
+    assert.match(events.find((e) => e.type === 'mcp_error')!.error as string, /private address/);
+    assert.equal(mcp.seenAuth.length, 0, 'the server was never reached');
+    assert.equal(vendor.chats()[0]!.body.tools, undefined);
+  });
+});
