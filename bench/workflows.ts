@@ -113,6 +113,7 @@ try {
   const services = {
     models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), rest: async () => [], storage: { read: async () => ({ contentType: '', size: 0, bytes: Buffer.alloc(0), truncated: false }), write: async () => ({ id: '', key: '' }), list: async () => [] },
     sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, userId: null, executionId: 'bench',
+    agents: { agent: async () => null, orchestration: async () => null },
   };
   const bare = () => runGraph({ graph: hook.graph, variables: { n: 1 }, trigger: 'webhook', services, signal: new AbortController().signal, emit: () => undefined, record: async () => undefined });
   await rate(callHook);

@@ -119,14 +119,14 @@ describe('webhook triggers and run streams', () => {
     assert.fail('the run went on after its client left');
   });
 
-  it('fails a run reaching an agent block until agents exist, naming what is missing', async () => {
+  it('fails a run whose agent block names no agent, saying why', async () => {
     const w = (await (await api('', { method: 'POST', body: JSON.stringify({ name: 'agent' }) })).json()) as { id: string };
     await api(`/${w.id}/graph`, { method: 'PUT', body: JSON.stringify({ blocks: [{ id: 'start', type: 'starter' }, { id: 'a', type: 'agent', config: { agent_id: 'x' } }], edges: [{ source: 'start', target: 'a' }] }) });
     const res = await api(`/${w.id}/execute`, { method: 'POST', body: '{}' });
     assert.equal(res.status, 500);
     const body = (await res.json()) as { error: string; error_code: string };
     assert.equal(body.error_code, 'EXECUTION_FAILED');
-    assert.match(body.error, /agent blocks cannot run yet: agents arrive with the agents surface/);
+    assert.match(body.error, /agent_id must be an id/);
   });
 
   it('streams a run as server-sent events, and a failure as an event of type error on a 200', async () => {

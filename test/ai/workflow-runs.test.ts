@@ -1,7 +1,7 @@
 // Workflow runs over HTTP: POST /execute on the draft graph, references
 // (nested paths, names, aliases, missing ones), general_api through the SSRF
-// guard, split order and concurrency cap, retry and on_error, blocks that
-// cannot run yet, the run time limit, per-block logs, the rate limit, and
+// guard, split order and concurrency cap, retry and on_error, a block whose
+// reference is not an id, the run time limit, per-block logs, the rate limit, and
 // runs a dead process left running.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -149,9 +149,9 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.deepEqual(logs.find((l) => l.block_id === 'calc')!.output, { total: 5, from: 2 });
     assert.deepEqual(logs.find((l) => l.block_id === 'calc')!.logs, ['adding 2 3']);
     const orchestration = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'team', type: 'orchestration', config: { orchestration_id: 'x' } }], chain(['start', 'team']));
-    const notYet = await execute(p, orchestration);
-    assert.equal(notYet.status, 500);
-    assert.match(notYet.body.error!, /orchestration blocks cannot run yet: orchestrations arrive with the agents surface/);
+    const badId = await execute(p, orchestration);
+    assert.equal(badId.status, 500);
+    assert.match(badId.body.error!, /orchestration_id must be an id/);
     const slow = await workflow(p, [{ id: 'start', type: 'starter' }, { id: 'wait', type: 'general_api', config: { url: `${base}/hang`, timeout_ms: 60000 } }], chain(['start', 'wait']));
     const t0 = Date.now();
     const timedOut = await execute(p, slow);

@@ -21,6 +21,7 @@ import type { RunLifetime } from './lifetime.ts';
 import { runLoop, type Emit, type LoopTool, type LoopToolCall } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
+import { historyOf, openSession } from '../sessions/conversation.ts';
 import type { ToolRunner, ToolServices } from './tools/run.ts';
 
 export type RunResult = {
@@ -28,24 +29,10 @@ export type RunResult = {
   steps: number; tool_calls: LoopToolCall[]; usage: { tokens_in: number; tokens_out: number; cost_usd: number };
 };
 
-type MessageRow = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
-
 const DEFAULT_MAX_STEPS = 10;
 const MAX_STEPS_CEILING = 100;
 
 export const userOf = (caller: RequestContext): string | null => (caller.role === 'service_role' ? null : String(caller.claims.sub));
-
-function historyOf(rows: MessageRow[]): ChatMessage[] {
-  return rows.map((m): ChatMessage => {
-    if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content ?? '' };
-    if (m.role === 'assistant') {
-      return m.tool_calls && m.tool_calls.length > 0
-        ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-        : { role: 'assistant', content: m.content ?? '' };
-    }
-    return { role: 'user', content: m.content ?? '' };
-  });
-}
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
 export async function agentTuning(agent: AgentRow, settings: Settings, cap?: number) {
@@ -80,16 +67,6 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     return { tools: [...assigned, ...remote.tools], close: remote.close };
   };
 
-  const openSession = async (caller: RequestContext, agentId: string, sessionId: string | undefined, message: string) => {
-    if (sessionId) {
-      const [row] = await calls.as<{ id: string }>(caller, 'select id from ai.sessions where id = $1', [sessionId]);
-      if (!row) throw aiErrors.notFound('Session');
-      return row.id;
-    }
-    const title = message.length > 80 ? `${message.slice(0, 77)}...` : message;
-    return (await calls.as<{ id: string }>(caller, 'insert into ai.sessions (agent_id, title) values ($1, $2) returning id', [agentId, title]))[0]!.id;
-  };
-
   return {
     toolset,
     /** The agent as the caller sees it (404 otherwise). */
@@ -111,8 +88,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const { message } = input;
       const signal = life.signal;
       const userId = userOf(caller);
-      const sid = await openSession(caller, agent.id, input.sessionId, message);
-      const history = historyOf(await calls.as<MessageRow>(caller, 'select role, content, tool_calls, tool_call_id from ai.session_messages where session_id = $1 order by id', [sid]));
+      const sid = await openSession(calls, caller, { agent_id: agent.id }, input.sessionId, message);
+      const history = await historyOf(calls, caller, sid);
       const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input) values ($1, $2, $3) returning id', [sid, agent.id, message])) as [{ id: string }];
       const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
         calls.as(caller, 'insert into ai.session_messages (session_id, run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',

@@ -1,14 +1,17 @@
 // /api/orchestrations (spec 2.4b, 4.10): orchestrations (a coordinator's
 // name, strategy, model, prompt and settings), their entities (members; only
 // role_description, config and position change once made) and their hooks
-// (stored, listed, deleted, never fired). Runs arrive with agent runs.
+// (stored, listed, deleted, never fired), and runs (run.ts): JSON or
+// server-sent events, and their records with delegations and usage.
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { route } from '../../errors.ts';
+import { route, toApiError } from '../../errors.ts';
+import { runLifetime } from '../agents/lifetime.ts';
 import { hookRoutes } from '../agents/hooks.ts';
-import type { AiCalls } from '../calls.ts';
+import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
+import type { OrchestrationRow, OrchestrationRunner } from './run.ts';
 import { orchestrationStore } from './store.ts';
 
 
@@ -44,9 +47,19 @@ function withRoleAlias(body: unknown): unknown {
   return b;
 }
 
-export function orchestrationRoutes(calls: AiCalls): Router {
+const RunBody = z.object({
+  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000),
+  session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
+});
+
+export function orchestrationRoutes(calls: AiCalls, runner: OrchestrationRunner, stop: AbortSignal): Router {
   const r = express.Router();
   const store = orchestrationStore(calls);
+
+  // A run's record: its status, output, usage and delegations (each with its member's output and usage).
+  r.get('/runs/:runId', route(async (req, res) => {
+    res.json(await store.run(req, idOf(req.params.runId, 'Run')));
+  }));
 
   r.get('/', route(async (req, res) => {
     res.json(await store.list(req));
@@ -103,6 +116,38 @@ export function orchestrationRoutes(calls: AiCalls): Router {
     await store.requireOwn(req, id);
     await store.removeEntity(req, id, entityId);
     res.json({ message: 'Entity deleted', id: entityId });
+  }));
+
+  // A run: {message, session_id?}, as agent runs take.
+  r.post('/:id/run', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const body = parse(RunBody, req.body);
+    const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
+    res.json(await runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, runLifetime(res, stop)));
+  }));
+
+  // The same as server-sent events: start, entity_skipped, content_delta, tool_call, delegation_started,
+  // delegation_delta and the member's tool_call / tool_result (with delegation_id), delegation_completed,
+  // tool_result, usage, complete, or error.
+  r.post('/:id/run/stream', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Orchestration');
+    const body = parse(RunBody, req.body);
+    const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
+    const caller = contextOf(req);
+    const sessionId = body.session_id?.toLowerCase();
+    if (sessionId && (await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
+    const life = runLifetime(res, stop);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    const send = (event: object) => {
+      if (!life.gone()) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    };
+    try {
+      await runner.run(caller, orchestration, { message: body.message, sessionId }, life, send);
+    } catch (err) {
+      const e = toApiError(err);
+      send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
+    }
+    res.end();
   }));
 
   hookRoutes(r, calls, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });

@@ -57,6 +57,21 @@ export function orchestrationStore(calls: AiCalls) {
       (await calls.call(req, `update ai.orchestration_entities set role_description = case when $3 then $4 else role_description end,
           config = coalesce($5::jsonb, config), position = coalesce($6, position) where id = $1 and orchestration_id = $2 returning ${ENTITY}`,
         [entityId, id, 'role_description' in e, e.role_description ?? null, e.config === undefined ? null : JSON.stringify(e.config), e.position ?? null]))[0]!,
+    /** A run the caller started (another's is 404), with its delegations. */
+    run: async (req: Request, runId: string) => {
+      const [row] = await calls.call<Record<string, unknown>>(req,
+        `select r.id, r.orchestration_id, r.session_id, r.status, r.input, r.output, r.error, r.stop_reason, r.steps, r.started_at, r.finished_at,
+                jsonb_build_object('tokens_in', r.tokens_in, 'tokens_out', r.tokens_out, 'cost_usd', r.cost_usd::float8) as usage,
+                coalesce((select jsonb_agg(jsonb_build_object('id', d.id, 'entity_id', d.entity_id, 'agent_id', d.agent_id, 'agent_name', d.agent_name,
+                           'tool_call_id', d.tool_call_id, 'task', d.task, 'status', d.status, 'output', d.output, 'error', d.error,
+                           'stop_reason', d.stop_reason, 'steps', d.steps, 'tool_calls', d.tool_calls,
+                           'usage', jsonb_build_object('tokens_in', d.tokens_in, 'tokens_out', d.tokens_out, 'cost_usd', d.cost_usd::float8),
+                           'started_at', d.started_at, 'finished_at', d.finished_at) order by d.started_at, d.id)
+                            from ai.orchestration_delegations d where d.run_id = r.id), '[]') as delegations
+           from ai.orchestration_runs r where r.id = $1`, [runId]);
+      if (!row) throw aiErrors.notFound('Run');
+      return row;
+    },
     removeEntity: async (req: Request, id: string, entityId: string) => {
       await calls.call(req, 'delete from ai.orchestration_entities where id = $1 and orchestration_id = $2', [entityId, id]);
     },

@@ -11,7 +11,7 @@ import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { RunFailure, runGraph, type BlockLog } from './engine/run.ts';
-import type { Graph, RunEvent } from './engine/types.ts';
+import type { Graph, RunEvent, WorkflowAgents } from './engine/types.ts';
 import { guardedFetch, privateNetworkRule } from './net/ssrf.ts';
 import type { Sandbox } from './engine/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
@@ -28,7 +28,7 @@ export const runErrors = {
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage }) {
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -57,7 +57,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     try {
       const output = await runGraph({
         graph: execution.graph, variables, trigger, signal, emit, record: record(executionId),
-        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, userId, executionId },
+        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, userId, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });

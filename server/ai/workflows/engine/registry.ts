@@ -1,5 +1,6 @@
 // Block types to their handlers: the only place a type string meets code.
 // The scheduler asks this map; it never switches on a type itself.
+import { agent, orchestration } from './blocks/agent.ts';
 import { code } from './blocks/code.ts';
 import { condition } from './blocks/condition.ts';
 import { generalApi } from './blocks/general-api.ts';
@@ -7,7 +8,6 @@ import { platformApi } from './blocks/platform-api.ts';
 import { response } from './blocks/response.ts';
 import { split } from './blocks/split.ts';
 import { starter } from './blocks/starter.ts';
-import { unavailable } from './blocks/unavailable.ts';
 import { webhook } from './blocks/webhook.ts';
 import type { BlockHandler } from './types.ts';
 
@@ -20,8 +20,8 @@ export const BLOCK_HANDLERS: ReadonlyMap<string, BlockHandler> = new Map([
   ['code', code],
   ['condition', condition],
   ['platform_api', platformApi],
-  ['agent', unavailable('agent', 'agents arrive with the agents surface')],
-  ['orchestration', unavailable('orchestration', 'orchestrations arrive with the agents surface')],
+  ['agent', agent],
+  ['orchestration', orchestration],
 ]);
 
 /** Types a run starts from, by trigger. */

@@ -122,6 +122,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
             result = await handler.run({
               block, config: input, variables: opts.variables, outputs, targets: outgoing.get(block.id) ?? [], signal, services: opts.services,
               log: (line) => void logs.push(line),
+              delta: (text) => opts.emit({ type: 'content_delta', block_id: block.id, delta: text }),
               runPath: async (pathStarts, item, i) => {
                 const sub = await execute(descendants(pathStarts), pathStarts, new Map([...outputs, [block.id, { item, index: i }]]));
                 return endOf(sub, descendants(pathStarts));

@@ -24,6 +24,8 @@ export type BlockContext = {
   services: EngineServices;
   /** Lines for the block's log (console output, notes). */
   log: (line: string) => void;
+  /** Streams a piece of the block's text to the run's stream (content_delta). */
+  delta: (text: string) => void;
   /** Runs a sub-graph (a split's path) for one item; used by split. */
   runPath: (start: string[], item: unknown, index: number) => Promise<unknown>;
 };
@@ -50,7 +52,16 @@ export type EngineServices = {
   sandbox: { pool: Sandbox; timeoutMs: number; memoryMb: number };
   userId: string | null;
   executionId: string;
+  /** Agent and orchestration runs for the agent and orchestration blocks. */
+  agents: WorkflowAgents;
 };
+
+/** What the agent and orchestration blocks ask of the agents surface (server/ai/agents/in-workflow.ts). */
+export type WorkflowAgents = {
+  agent: (call: AgentBlockCall) => Promise<unknown>;
+  orchestration: (call: AgentBlockCall) => Promise<unknown>;
+};
+export type AgentBlockCall = { userId: string | null; executionId: string; blockId: string; config: Record<string, unknown>; message: string; signal: AbortSignal; delta: (text: string) => void };
 
 /** A block's failure, worded for the run log and the caller. */
 export class BlockError extends Error {

@@ -1,0 +1,32 @@
+// agent and orchestration blocks: an agent (config.agent_id, or an inline
+// `model` with `system_prompt`, `settings` and builtin `tools`) or an
+// orchestration (config.orchestration_id) run on the block's message, as the
+// user running the workflow. The message is config.message (else `prompt`,
+// else `input`), references resolved; without one, the run's variables as
+// JSON. Their text streams into the workflow stream as content_delta.
+import { BlockError, type BlockContext, type BlockHandler } from '../types.ts';
+
+function messageOf(ctx: BlockContext): string {
+  for (const key of ['message', 'prompt', 'input']) {
+    const v = ctx.config[key];
+    if (v !== undefined && v !== null && v !== '') return typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return JSON.stringify(ctx.variables);
+}
+
+function handler(kind: 'agent' | 'orchestration'): BlockHandler {
+  return {
+    run: async (ctx) => {
+      try {
+        const call = { userId: ctx.services.userId, executionId: ctx.services.executionId, blockId: ctx.block.id, config: ctx.config, message: messageOf(ctx), signal: ctx.signal, delta: ctx.delta };
+        return { output: await ctx.services.agents[kind](call) };
+      } catch (err) {
+        if (err instanceof BlockError || ctx.signal.aborted) throw err;
+        throw new BlockError(`${kind} block: ${(err as Error).message}`);
+      }
+    },
+  };
+}
+
+export const agent = handler('agent');
+export const orchestration = handler('orchestration');
