@@ -21,7 +21,8 @@ import type { RunLifetime } from './lifetime.ts';
 import { runLoop, type Emit, type LoopTool, type LoopToolCall } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
-import { historyOf, openSession } from '../sessions/conversation.ts';
+import type { Compactor } from '../sessions/compaction.ts';
+import { openSession } from '../sessions/conversation.ts';
 import type { ToolRunner, ToolServices } from './tools/run.ts';
 
 export type RunResult = {
@@ -42,7 +43,7 @@ export async function agentTuning(agent: AgentRow, settings: Settings, cap?: num
   return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), maxSteps, tuning };
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'> }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'> }) {
   const { calls, models, tools, settings, mcp } = opts;
 
   /** The agent's tools as the model sees them: assigned builtins and custom tools, then its enabled MCP servers' tools. */
@@ -89,7 +90,6 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const signal = life.signal;
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { agent_id: agent.id }, input.sessionId, message);
-      const history = await historyOf(calls, caller, sid);
       const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input) values ($1, $2, $3) returning id', [sid, agent.id, message])) as [{ id: string }];
       const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
         calls.as(caller, 'insert into ai.session_messages (session_id, run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
@@ -115,6 +115,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
       let close = async () => undefined as void;
       try {
+        const history = await opts.compactor.history(caller, sid, { settings: agent.settings, system: agent.system_prompt, message, userId, runId, feature: 'agent', signal, emit });
         await store({ role: 'user', content: message });
         await fire('OnRunStart', { message });
         const { model, maxSteps, tuning } = await agentTuning(agent, settings);

@@ -18,7 +18,8 @@ import { runLoop, type Emit, type LoopTool, type ToolOutcome } from '../agents/l
 import type { AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
-import { historyOf, openSession } from '../sessions/conversation.ts';
+import type { Compactor } from '../sessions/compaction.ts';
+import { openSession } from '../sessions/conversation.ts';
 import type { Settings } from '../settings/accessor.ts';
 
 export type OrchestrationRow = { id: string; name: string; strategy: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown> };
@@ -46,7 +47,7 @@ export const delegationView = (d: DelegationRow) => ({
   stop_reason: d.stop_reason, steps: d.steps, usage: { tokens_in: d.tokens_in, tokens_out: d.tokens_out, cost_usd: Number(d.cost_usd) },
 });
 
-export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; agents: AgentRunner }) {
+export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; agents: AgentRunner; compactor: Compactor }) {
   const { calls, models, settings, agents } = opts;
 
   return {
@@ -56,7 +57,6 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
       const signal = life.signal;
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { orchestration_id: orchestration.id }, input.sessionId, message);
-      const history = await historyOf(calls, caller, sid);
       const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input) values ($1, $2, $3) returning id', [orchestration.id, sid, message])) as [{ id: string }];
       const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
         calls.as(caller, 'insert into ai.session_messages (session_id, orchestration_run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
@@ -67,6 +67,8 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
       let steps = 0;
       emit?.({ type: 'start', session_id: sid, run_id: runId });
       try {
+        const system = orchestration.system_prompt || coordinatorPrompt(orchestration.name);
+        const history = await opts.compactor.history(caller, sid, { settings: orchestration.settings, system, message, userId, runId, feature: 'orchestration', signal, emit });
         await store({ role: 'user', content: message });
         const entities = await calls.as<EntityRow>(caller, 'select id, entity_type, entity_ref_id, role_description, position from ai.orchestration_entities where orchestration_id = $1 order by position, created_at, id', [orchestration.id]);
         const delegateCap = await settings.number('DELEGATE_MAX_STEPS');
@@ -136,7 +138,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
         const { max_steps: asked, ...tuning } = orchestration.settings as { max_steps?: unknown } & Record<string, unknown>;
         const maxSteps = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, 100) : DEFAULT_MAX_STEPS;
         const model = orchestration.model || (await settings.string('AGENT_DEFAULT_MODEL'));
-        const messages: ChatMessage[] = [{ role: 'system', content: orchestration.system_prompt || coordinatorPrompt(orchestration.name) }, ...history, { role: 'user', content: message }];
+        const messages: ChatMessage[] = [{ role: 'system', content: system }, ...history, { role: 'user', content: message }];
         const result = await runLoop({
           models, model, messages, tools, maxSteps, tuning, signal, record: store, onStep: (n) => { steps = n; },
           usage: { userId, feature: 'orchestration', runId }, ...(emit ? { emit } : {}),

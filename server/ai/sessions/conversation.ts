@@ -1,12 +1,9 @@
-// A conversation as runs use it: a session opened (or continued, 404 when the
-// caller cannot see it) and its earlier messages as the model reads them.
-// Agent and orchestration runs both keep theirs here.
+// A conversation as runs use it: a session opened, or continued (404 when the
+// caller cannot see it). Agent and orchestration runs both keep theirs here;
+// its history as the model reads it is compaction.ts's.
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import type { ChatMessage } from '../providers/router.ts';
-
-type MessageRow = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
 
 /** The session to run in: the one named (the caller's), or a new one titled after the message. */
 export async function openSession(calls: AiCalls, caller: RequestContext, owner: { agent_id: string } | { orchestration_id: string }, sessionId: string | undefined, message: string): Promise<string> {
@@ -18,18 +15,4 @@ export async function openSession(calls: AiCalls, caller: RequestContext, owner:
   const title = message.length > 80 ? `${message.slice(0, 77)}...` : message;
   const [column, id] = 'agent_id' in owner ? ['agent_id', owner.agent_id] : ['orchestration_id', owner.orchestration_id];
   return (await calls.as<{ id: string }>(caller, `insert into ai.sessions (${column}, title) values ($1, $2) returning id`, [id, title]))[0]!.id;
-}
-
-/** The session's messages so far, as chat messages (assistant tool calls and tool results included). */
-export async function historyOf(calls: AiCalls, caller: RequestContext, sessionId: string): Promise<ChatMessage[]> {
-  const rows = await calls.as<MessageRow>(caller, 'select role, content, tool_calls, tool_call_id from ai.session_messages where session_id = $1 order by id', [sessionId]);
-  return rows.map((m): ChatMessage => {
-    if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content ?? '' };
-    if (m.role === 'assistant') {
-      return m.tool_calls && m.tool_calls.length > 0
-        ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-        : { role: 'assistant', content: m.content ?? '' };
-    }
-    return { role: 'user', content: m.content ?? '' };
-  });
 }

@@ -7,7 +7,7 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf } from '../parse.ts';
 
-const SESSION = 'id, owner_id, agent_id, title, created_at, updated_at';
+const SESSION = 'id, owner_id, agent_id, orchestration_id, title, summary, summary_through, compactions, compacted_at, created_at, updated_at';
 const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
 
 export function sessionRoutes(calls: AiCalls): Router {
