@@ -232,4 +232,35 @@ describe('agent runs and sessions', () => {
     const run = await json<Run>(await post(ann, `/agents/${blocked}/run`, { message: 'try' }), 200);
     assert.deepEqual(run.tool_calls.map((c) => [c.ok, c.error]), [[false, 'Denied by hook: not today']]);
   });
+
+  it('delegates to a sub-agent assigned as a tool: OnDelegation hooks see the task and may deny it; the sub-agent runs its own loop', async () => {
+    const helper = await newAgent(ann, { name: 'helper', model: 'gpt-4.1-mini', system_prompt: 'You help.' });
+    const lead = await newAgent(ann, { name: 'lead', model: 'gpt-4.1-mini' });
+    const assigned = await json<{ tool_name: string; tool_type: string; sub_agent_id: string }>(await post(ann, `/agents/${lead}/tools`, { agent_id: helper }), 201);
+    assert.deepEqual([assigned.tool_name, assigned.tool_type, assigned.sub_agent_id], ['delegate_to_helper', 'agent', helper]);
+    assert.equal((await post(ann, `/agents/${lead}/tools`, { agent_id: lead })).status, 400, 'not its own sub-agent');
+    const bobs = await newAgent(bob, { name: 'bob lead' });
+    assert.equal((await post(bob, `/agents/${bobs}/tools`, { agent_id: helper })).status, 400, 'only an agent the caller can see');
+    await json(await post(ann, `/agents/${lead}/hooks`, { event: 'OnDelegation', type: 'rule', config: { condition: "task.includes('secret')", reason: 'no secrets' }, position: 0 }), 201);
+    await json(await post(ann, `/agents/${lead}/hooks`, { event: 'OnDelegation', type: 'http', config: { url: `${hookBase}/delegation` }, matcher: 'delegate_to_helper', position: 1 }), 201);
+    await json(await post(ann, `/agents/${lead}/hooks`, { event: 'OnDelegation', type: 'http', config: { url: `${hookBase}/other` }, matcher: 'delegate_to_someone_else', position: 2 }), 201);
+    hookCalls.length = 0;
+    vendor.reset();
+    vendor.script(
+      { toolCalls: [{ id: 'd1', name: 'delegate_to_helper', arguments: { task: 'say hi' } }, { id: 'd2', name: 'delegate_to_helper', arguments: { task: 'tell the secret' } }] },
+      { text: 'hi there' },
+      { text: 'Helper said hi there.' },
+    );
+    const run = await json<Run>(await post(ann, `/agents/${lead}/run`, { message: 'ask the helper' }), 200);
+    assert.deepEqual(run.tool_calls.map((c) => [c.name, c.ok, c.result ?? c.error]), [['delegate_to_helper', true, 'hi there'], ['delegate_to_helper', false, 'Denied by hook: no secrets']]);
+    assert.equal(run.output, 'Helper said hi there.');
+    assert.deepEqual(hookCalls.map((c) => c.path), ['/delegation'], 'the matcher limits OnDelegation hooks; the denied call reached no later hook');
+    const seen = hookCalls[0]!.body;
+    assert.deepEqual([seen.event, seen.tool_name, seen.sub_agent_id, seen.sub_agent_name, seen.task, seen.run_id], ['OnDelegation', 'delegate_to_helper', helper, 'helper', 'say hi', run.run_id]);
+    const member = vendor.chats()[1]!.body;
+    assert.deepEqual(member.messages, [{ role: 'system', content: 'You help.' }, { role: 'user', content: 'say hi' }]);
+    assert.equal(member.tools, undefined);
+    const { rows } = await p.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [run.run_id]);
+    assert.deepEqual(rows.map((r) => r.step), ['step-1', 'd1/step-1', 'step-2'], 'the sub-agent’s calls are in the run’s ledger');
+  });
 });

@@ -1,5 +1,5 @@
 // Firing an agent's hooks during a standalone run (spec 2.3b). Hooks fire in
-// ascending position; on tool events (PreToolUse, PostToolUse) a `matcher`
+// ascending position; on tool events (PreToolUse, PostToolUse, OnDelegation) a `matcher`
 // limits a hook to one tool; other events ignore it. Unknown events and
 // disabled hooks never fire.
 //
@@ -13,9 +13,10 @@
 //          (default "deny") with config.reason. Or config.rules: [{condition,
 //          decision, reason}], the first true one decides.
 //
-// A deny on PreToolUse blocks the call (the model reads "Denied by hook:
-// reason"); `arguments` from an allow rewrites it. On other events decisions
-// are recorded and change nothing.
+// A deny on PreToolUse or OnDelegation blocks the call (the model reads
+// "Denied by hook: reason"); `arguments` from an allow rewrites it (a
+// delegation's `task`). On other events decisions are recorded and change
+// nothing. OnDelegation also carries sub_agent_id, sub_agent_name and task.
 //
 //   approval  pauses the run on a human (approvals.ts): approve allows (with
 //          the approver's arguments, if any), deny or a timeout denies. An
@@ -24,10 +25,11 @@ import { outboundRequest } from '../workflows/net/message.ts';
 import type { ToolServices } from './tools/run.ts';
 
 export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
-export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; arguments?: unknown; result?: unknown; response?: string };
+export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; sub_agent_id?: string; sub_agent_name?: string; task?: string; arguments?: unknown; result?: unknown; response?: string };
 export type HookVerdict = { decision: 'allow' | 'deny'; reason?: string; arguments?: Record<string, unknown>; hook_id?: string };
 
-const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse']);
+// OnDelegation is a tool event too: its tool is the sub-agent's delegate tool.
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'OnDelegation']);
 
 type Ask = (hook: HookRow, payload: HookPayload) => Promise<HookVerdict>;
 
@@ -84,7 +86,7 @@ export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, em
         }
         emit?.({ type: 'hook', hook_id: hook.id, event: payload.event, decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}) });
         if (verdict.decision === 'deny') return { ...verdict, hook_id: hook.id };
-        if (verdict.arguments && payload.event === 'PreToolUse') {
+        if (verdict.arguments && (payload.event === 'PreToolUse' || payload.event === 'OnDelegation')) {
           rewritten = verdict.arguments;
           current = { ...current, arguments: rewritten };
         }

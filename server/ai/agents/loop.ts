@@ -38,6 +38,11 @@ export type LoopInput = {
 
 export type LoopResult = { output: string; stop: 'answered' | 'max_steps'; steps: number; toolCalls: LoopToolCall[] };
 
+/** The tool a member is delegated to by: `delegate_to_<name>`, as function names allow. */
+export function delegateToolName(agentName: string): string {
+  return `delegate_to_${agentName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+}
+
 const allow = async (): Promise<HookVerdict> => ({ decision: 'allow' });
 
 export async function runLoop(input: LoopInput): Promise<LoopResult> {

@@ -14,6 +14,7 @@ import { hookRoutes } from './hooks.ts';
 import type { AgentRunner } from './run.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
+import { delegateToolName } from './loop.ts';
 
 const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
 
@@ -67,9 +68,22 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     await agents.get(req, id);
     res.json(await agents.assignments(req, id));
   }));
+  // A builtin or custom tool by tool_name, or a sub-agent by agent_id (our
+  // addition: offered as delegate_to_<name>, where OnDelegation hooks fire).
   r.post('/:id/tools', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
-    const { tool_name: name } = parse(Assign, req.body);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (body.agent_id !== undefined && body.tool_name === undefined) {
+      const subId = typeof body.agent_id === 'string' && UUID.test(body.agent_id) ? body.agent_id.toLowerCase() : null;
+      if (!subId) throw aiErrors.validation('agent_id must be an agent id');
+      await agents.requireOwn(req, id);
+      if (subId === id) throw aiErrors.validation('An agent cannot be its own sub-agent');
+      const sub = await agents.get(req, subId).catch(() => {
+        throw aiErrors.validation(`agent_id "${subId}" is not an agent you can use`);
+      });
+      return void res.status(201).json(await agents.assign(req, id, delegateToolName(sub.name), 'agent', null, subId));
+    }
+    const { tool_name: name } = parse(Assign, body);
     await agents.requireOwn(req, id);
     if (BUILTIN_TOOLS.some((t) => t.name === name)) return void res.status(201).json(await agents.assign(req, id, name, 'builtin', null));
     const custom = await agents.customTool(req, name);
@@ -80,8 +94,8 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const id = idOf(req.params.id, 'Agent');
     const assignment = await agents.assignment(req, id, idOf(req.params.assignmentId, 'Tool assignment'));
     const body = (req.body ?? {}) as Record<string, unknown>;
-    // Only a body with config_override changes anything (spec 4.9); custom tools ignore it.
-    if (!('config_override' in body) || assignment.tool_type === 'custom') return void res.json(assignment);
+    // Only a body with config_override changes anything (spec 4.9); custom tools and sub-agents ignore it.
+    if (!('config_override' in body) || assignment.tool_type !== 'builtin') return void res.json(assignment);
     const override = body.config_override;
     if (!override || typeof override !== 'object' || Array.isArray(override)) throw aiErrors.validation('config_override must be an object');
     await agents.requireOwn(req, id);

@@ -18,7 +18,7 @@ import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
 import type { RunLifetime } from './lifetime.ts';
-import { runLoop, type Emit, type LoopTool, type LoopToolCall } from './loop.ts';
+import { runLoop, type Emit, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
 import type { Compactor } from '../sessions/compaction.ts';
@@ -31,6 +31,11 @@ export type RunResult = {
 };
 
 const DEFAULT_MAX_STEPS = 10;
+/** A delegate tool's one argument. */
+export const TASK_SCHEMA = { type: 'object', properties: { task: { type: 'string', description: 'What the member should do, with everything it needs to know' } }, required: ['task'] };
+
+type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome>;
+export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
 const MAX_STEPS_CEILING = 100;
 
 export const userOf = (caller: RequestContext): string | null => (caller.role === 'service_role' ? null : String(caller.claims.sub));
@@ -47,10 +52,18 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
   const { calls, models, tools, settings, mcp } = opts;
 
   /** The agent's tools as the model sees them: assigned builtins and custom tools, then its enabled MCP servers' tools. */
-  const toolset = async (caller: RequestContext, agentId: string, signal: AbortSignal, emit?: Emit): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
-    const rows = await calls.as<{ tool_name: string; tool_type: 'builtin' | 'custom'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null }>(caller,
-      `select a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config
-         from ai.agent_tools a left join ai.tools t on t.id = a.tool_id where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
+  /**
+   * The agent's tools as the model sees them: assigned builtins and custom
+   * tools, sub-agents when `delegate` runs them (a standalone run; members of
+   * an orchestration and sub-agents themselves get none: one level deep),
+   * then its enabled MCP servers' tools.
+   */
+  const toolset = async (caller: RequestContext, agentId: string, signal: AbortSignal, emit?: Emit, delegate?: Delegate): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
+    const rows = await calls.as<{ tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null; sub: AgentRow | null }>(caller,
+      `select a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config,
+              case when s.id is null then null else jsonb_build_object('id', s.id, 'name', s.name, 'model', s.model, 'system_prompt', s.system_prompt, 'settings', s.settings) end as sub
+         from ai.agent_tools a left join ai.tools t on t.id = a.tool_id left join ai.agents s on s.id = a.sub_agent_id
+        where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
     const who = { userId: userOf(caller) };
     const assigned = rows.flatMap((r): LoopTool[] => {
       if (r.tool_type === 'builtin') {
@@ -58,6 +71,15 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         if (!def) return [];
         const a = { kind: 'builtin' as const, name: def.name, override: r.config_override };
         return [{ chat: { type: 'function', function: { name: def.name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(a, args, who, s) }];
+      }
+      if (r.tool_type === 'agent') {
+        // A sub-agent the caller can no longer see is not offered.
+        if (!r.sub || !delegate) return [];
+        const sub = r.sub;
+        return [{
+          chat: { type: 'function', function: { name: r.tool_name, description: `Delegate a task to the agent ${sub.name}${sub.system_prompt ? `: ${sub.system_prompt.slice(0, 200)}` : ''}`, parameters: TASK_SCHEMA } },
+          call: (args, s, callId) => delegate(sub, r.tool_name, args, s, callId),
+        }];
       }
       // A custom tool the caller can no longer see (deleted, or not theirs) is not offered.
       if (!r.input_schema) return [];
@@ -68,8 +90,24 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     return { tools: [...assigned, ...remote.tools], close: remote.close };
   };
 
+  /** A member's own loop on a task (a delegation): its prompt, tuning and tools, capped at DELEGATE_MAX_STEPS; no hooks, no sub-agents. */
+  const member = async (caller: RequestContext, agent: AgentRow, task: string, o: MemberRun) => {
+    const { model, maxSteps, tuning } = await agentTuning(agent, settings, await settings.number('DELEGATE_MAX_STEPS'));
+    const offered = await toolset(caller, agent.id, o.signal, o.emit);
+    try {
+      const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), { role: 'user', content: task }];
+      return await runLoop({
+        models, model, messages, tools: offered.tools, maxSteps, tuning, signal: o.signal, usage: o.usage, stepPrefix: o.stepPrefix,
+        ...(o.onStep ? { onStep: o.onStep } : {}), ...(o.emit ? { emit: o.emit } : {}),
+      });
+    } finally {
+      await offered.close().catch(() => undefined);
+    }
+  };
+
   return {
     toolset,
+    member,
     /** The agent as the caller sees it (404 otherwise). */
     agent: async (caller: RequestContext, id: string): Promise<AgentRow> => {
       const [row] = await calls.as<AgentRow>(caller, 'select id, owner_id, name, model, system_prompt, settings, created_at, updated_at from ai.agents where id = $1', [id]);
@@ -119,7 +157,27 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         await store({ role: 'user', content: message });
         await fire('OnRunStart', { message });
         const { model, maxSteps, tuning } = await agentTuning(agent, settings);
-        const offered = await toolset(caller, agent.id, signal, emit);
+        // A sub-agent call: OnDelegation hooks may deny it, rewrite its task or ask a human first.
+        const delegate: Delegate = async (sub, toolName, args, s, callId) => {
+          let task = args && typeof (args as { task?: unknown }).task === 'string' ? (args as { task: string }).task.trim() : '';
+          if (!task) return { ok: false, error: 'task is required: say what the sub-agent should do' };
+          const verdict = await fire('OnDelegation', { tool_name: toolName, tool_call_id: callId, arguments: { task }, sub_agent_id: sub.id, sub_agent_name: sub.name, task });
+          if (verdict.decision === 'deny') return { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
+          if (typeof verdict.arguments?.task === 'string' && verdict.arguments.task.trim()) task = verdict.arguments.task.trim();
+          const tag = { delegation_id: callId, agent_id: sub.id, agent_name: sub.name };
+          emit?.({ type: 'delegation_started', ...tag, task });
+          const memberEmit: Emit | undefined = emit && ((e) => emit(e.type === 'content_delta' ? { type: 'delegation_delta', delegation_id: callId, delta: e.delta } : { ...e, delegation_id: callId }));
+          try {
+            const result = await member(caller, sub, task, { signal: s, usage: { userId, feature: 'agent', runId }, stepPrefix: `${callId}/`, emit: memberEmit });
+            emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
+            return { ok: true, output: result.output };
+          } catch (err) {
+            if (s.aborted) throw err;
+            emit?.({ type: 'delegation_completed', ...tag, ok: false, error: (err as Error).message });
+            return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
+          }
+        };
+        const offered = await toolset(caller, agent.id, signal, emit, delegate);
         close = offered.close;
         const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...history, { role: 'user', content: message }];
         const result = await runLoop({

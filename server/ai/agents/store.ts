@@ -6,11 +6,11 @@ import { aiErrors } from '../errors.ts';
 import { ownedRows } from '../owned.ts';
 
 export type AgentRow = { id: string; owner_id: string | null; name: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; created_at: Date; updated_at: Date };
-export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom'; tool_id: string | null; config_override: Record<string, unknown>; created_at: Date };
+export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; tool_id: string | null; sub_agent_id: string | null; config_override: Record<string, unknown>; created_at: Date };
 export type AgentFields = { name?: string | undefined; model?: string | null | undefined; system_prompt?: string | null | undefined; settings?: Record<string, unknown> | undefined };
 
 const AGENT = 'id, owner_id, name, model, system_prompt, settings, created_at, updated_at';
-const ASSIGNMENT = 'id, agent_id, tool_name, tool_type, tool_id, config_override, created_at';
+const ASSIGNMENT = 'id, agent_id, tool_name, tool_type, tool_id, sub_agent_id, config_override, created_at';
 
 export function agentStore(calls: AiCalls) {
   const { refuse, requireOwn } = ownedRows(calls, 'ai.agents', 'agents', () => aiErrors.notFound('Agent'));
@@ -40,9 +40,9 @@ export function agentStore(calls: AiCalls) {
     customTool: async (req: Request, name: string) =>
       (await calls.call<{ id: string }>(req, 'select id from ai.tools where name = $1 order by created_at desc limit 1', [name]))[0],
     assignments: (req: Request, agentId: string) => calls.call<AssignmentRow>(req, `select ${ASSIGNMENT} from ai.agent_tools where agent_id = $1 order by created_at, id`, [agentId]),
-    assign: async (req: Request, agentId: string, toolName: string, toolType: 'builtin' | 'custom', toolId: string | null) =>
-      (await calls.call<AssignmentRow>(req, `insert into ai.agent_tools (agent_id, tool_name, tool_type, tool_id) values ($1, $2, $3, $4) returning ${ASSIGNMENT}`,
-        [agentId, toolName, toolType, toolId]))[0]!,
+    assign: async (req: Request, agentId: string, toolName: string, toolType: 'builtin' | 'custom' | 'agent', toolId: string | null, subAgentId: string | null = null) =>
+      (await calls.call<AssignmentRow>(req, `insert into ai.agent_tools (agent_id, tool_name, tool_type, tool_id, sub_agent_id) values ($1, $2, $3, $4, $5) returning ${ASSIGNMENT}`,
+        [agentId, toolName, toolType, toolId, subAgentId]))[0]!,
     assignment: async (req: Request, agentId: string, id: string) => {
       const [row] = await calls.call<AssignmentRow>(req, `select ${ASSIGNMENT} from ai.agent_tools where id = $1 and agent_id = $2`, [id, agentId]);
       if (!row) throw aiErrors.notFound('Tool assignment');

@@ -12,9 +12,9 @@
 // every model call carries the run id, a member's also `<delegation id>/step-n`.
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
-import { agentTuning, userOf, type AgentRunner } from '../agents/run.ts';
+import { TASK_SCHEMA, userOf, type AgentRunner } from '../agents/run.ts';
 import type { RunLifetime } from '../agents/lifetime.ts';
-import { runLoop, type Emit, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
+import { delegateToolName, runLoop, type Emit, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
 import type { AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
@@ -27,15 +27,14 @@ type EntityRow = { id: string; entity_type: string; entity_ref_id: string; role_
 type DelegationRow = { id: string; agent_id: string; agent_name: string; task: string; status: string; output: string | null; error: string | null; stop_reason: string | null; steps: number; tokens_in: number; tokens_out: number; cost_usd: string };
 
 const DEFAULT_MAX_STEPS = 10;
-const NAME = /[^a-zA-Z0-9_-]/g;
 
 const coordinatorPrompt = (name: string) =>
   `You coordinate the team "${name}". Hand each part of the user's request to the member best suited to it with the delegate_to_* tools, ` +
   'giving each the full context it needs, then answer the user from what the members returned.';
 
-/** The tool name a member is delegated to by: unique within the run, as function names allow. */
+/** The tool name a member is delegated to by, unique within the run. */
 function delegateName(agentName: string, taken: Set<string>): string {
-  const base = `delegate_to_${agentName.replace(NAME, '_')}`.slice(0, 60);
+  const base = delegateToolName(agentName).slice(0, 60);
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
   taken.add(name);
@@ -71,7 +70,6 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
         const history = await opts.compactor.history(caller, sid, { settings: orchestration.settings, system, message, userId, runId, feature: 'orchestration', signal, emit });
         await store({ role: 'user', content: message });
         const entities = await calls.as<EntityRow>(caller, 'select id, entity_type, entity_ref_id, role_description, position from ai.orchestration_entities where orchestration_id = $1 order by position, created_at, id', [orchestration.id]);
-        const delegateCap = await settings.number('DELEGATE_MAX_STEPS');
         const taken = new Set<string>();
         const tools: LoopTool[] = [];
         for (const entity of entities) {
@@ -91,7 +89,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
               function: {
                 name: delegateName(agent.name, taken),
                 description: entity.role_description || `Delegate a task to ${agent.name}`,
-                parameters: { type: 'object', properties: { task: { type: 'string', description: 'What this member should do, with everything it needs to know' } }, required: ['task'] },
+                parameters: TASK_SCHEMA,
               },
             },
             call: (args, s, callId) => delegate(agent, entity, args, s, callId),
@@ -111,21 +109,13 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
           const memberEmit: Emit | undefined = emit && ((e) => emit(e.type === 'content_delta' ? { type: 'delegation_delta', delegation_id: delegationId, delta: e.delta } : { ...e, delegation_id: delegationId }));
           let memberSteps = 0;
           try {
-            const { model, maxSteps, tuning } = await agentTuning(agent, settings, delegateCap);
-            const offered = await agents.toolset(caller, agent.id, s, memberEmit);
-            try {
-              const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), { role: 'user', content: task }];
-              const result = await runLoop({
-                models, model, messages, tools: offered.tools, maxSteps, tuning, signal: s, onStep: (n) => { memberSteps = n; },
-                usage: { userId, feature: 'orchestration', runId }, stepPrefix: `${delegationId}/`, ...(memberEmit ? { emit: memberEmit } : {}),
-              });
-              const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, $3, null, $4, $5, $6)',
-                [delegationId, 'completed', result.output, result.stop, result.steps, JSON.stringify(result.toolCalls)]);
-              emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: true });
-              return { ok: true, output: result.output };
-            } finally {
-              await offered.close().catch(() => undefined);
-            }
+            const result = await agents.member(caller, agent, task, {
+              signal: s, usage: { userId, feature: 'orchestration', runId }, stepPrefix: `${delegationId}/`, emit: memberEmit, onStep: (n) => { memberSteps = n; },
+            });
+            const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, $3, null, $4, $5, $6)',
+              [delegationId, 'completed', result.output, result.stop, result.steps, JSON.stringify(result.toolCalls)]);
+            emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: true });
+            return { ok: true, output: result.output };
           } catch (err) {
             if (s.aborted) throw err;
             const reason = (err as Error).message;
