@@ -50,6 +50,14 @@ export function aiCalls(pool: pg.Pool) {
     as: <R>(ctx: RequestContext, sql: string, values: unknown[]) => run<R>(ctx, sql, values),
     /** One statement as the service role: the server's own bookkeeping. */
     asService: <R>(sql: string, values: unknown[]) => run<R>(SERVICE, sql, values),
+    /** Statements as a caller in a transaction that is always rolled back: a dry run, or a read that must change nothing. */
+    rolledBack: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+      try {
+        return await asRole(pool, ctx, fn, { rollback: true });
+      } catch (err) {
+        throw aiError(err, ctx.role);
+      }
+    },
     /** Several statements in one transaction as the caller (all or nothing). */
     transaction: async <T>(req: Request, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
       try {

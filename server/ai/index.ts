@@ -14,6 +14,10 @@ import { approvalDesk } from './agents/approvals.ts';
 import { mcpTools } from './agents/mcp-client.ts';
 import { workflowAgents } from './agents/in-workflow.ts';
 import { sessionRoutes } from './sessions/routes.ts';
+import { copilotChat } from './copilot/chat.ts';
+import { copilotRoutes } from './copilot/routes.ts';
+import { copilotTools } from './copilot/tools.ts';
+import type { Relation } from '../rest/schema-cache.ts';
 import { compactor } from './sessions/compaction.ts';
 import { toolRunner, type ToolRunner } from './agents/tools/run.ts';
 import { guardedFetch, guardedStreamingFetch, privateNetworkRule } from './workflows/net/ssrf.ts';
@@ -50,7 +54,7 @@ export type AiSurface = {
   stop: () => Promise<void>;
 };
 
-export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; rest: InProcessRest; storage: InProcessStorage; log: Logger }): AiSurface {
+export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; rest: InProcessRest; storage: InProcessStorage; schema: { relationsIn: (schema: string) => Relation[] }; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
@@ -84,6 +88,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, compactor: compaction });
   mount('/orchestrations', orchestrationRoutes(calls, orchestrationRuns, stopping.signal));
   mount('/sessions', sessionRoutes(calls));
+  const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
+  mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow });
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });

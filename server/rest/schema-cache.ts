@@ -48,6 +48,11 @@ export class SchemaCache {
     return this.schemas;
   }
 
+  /** Every table and view of one schema, by name. */
+  relationsIn(schema: string): Relation[] {
+    return [...this.relations.values()].filter((r) => r.schema === schema).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
   find(schema: string, name: string): Relation | undefined {
     return this.relations.get(`${schema}.${name}`);
   }
