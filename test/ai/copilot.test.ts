@@ -229,5 +229,10 @@ describe('workflow copilot', () => {
     vendor.script({ text: 'Hi.' });
     await chat(ann, session, { message: 'hi' });
     assert.equal(vendor.chats()[0]!.body.model, 'gpt-4.1-mini', 'the next chat uses it');
+
+    await json(await put(service(), '/copilot/settings/model', { model: 'claude-sonnet-4-5' }), 200);
+    const failed = await chat(ann, session, { message: 'hi again' });
+    assert.deepEqual(failed.at(-1), { type: 'error', error: 'provider_key_decrypt_failed', error_code: 'provider_key_decrypt_failed' }, 'no key for the model’s provider: an error event');
+    await json(await put(service(), '/copilot/settings/model', { model: 'gpt-4.1' }), 200);
   });
 });
