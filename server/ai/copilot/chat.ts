@@ -14,14 +14,14 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
 import { userOf } from '../agents/run.ts';
 import type { AiCalls } from '../calls.ts';
-import type { ChatMessage, ModelRouter } from '../providers/router.ts';
+import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
+import { chatMessageOf, type StoredMessage } from '../sessions/conversation.ts';
 import type { Graph } from '../workflows/engine/types.ts';
 import { diffStates, normaliseState, stateForModel } from './state.ts';
 import type { CopilotTools, CopilotTurn, PendingAction } from './tools.ts';
 
 export type CopilotSession = { id: string; workflow_id: string };
-type MessageRow = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
 
 const TOOL_RESULT_CHARS = 2000;
 const YES = /^\s*(yes|y|yep|ok|okay|sure|confirm(ed)?|approve(d)?|go ahead|do it|please do)\b/i;
@@ -32,18 +32,6 @@ Your changes are a proposal: the user reviews the diff and applies it. Use get_b
 list_project_assets and get_asset_details for agents, tools and workflows, get_workflow_run_logs to see why a run failed.
 manage_project_asset creates or updates an agent or tool only after the user confirms: describe the change and ask them.
 Reference outputs of earlier blocks as <blockId.path> and run variables as <variables.key>. Answer briefly.`;
-
-function historyOf(rows: MessageRow[]): ChatMessage[] {
-  return rows.map((m): ChatMessage => {
-    if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content ?? '' };
-    if (m.role === 'assistant') {
-      return m.tool_calls && m.tool_calls.length > 0
-        ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-        : { role: 'assistant', content: m.content ?? '' };
-    }
-    return { role: 'user', content: m.content ?? '' };
-  });
-}
 
 const parsed = (text: string) => {
   try {
@@ -113,7 +101,7 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
         maxTotal: await settings.number('MAX_TOTAL_STATE_LEN'), maxDepth: await settings.number('MAX_CONFIG_DEPTH'),
       };
       const shown = stateForModel(original, limits);
-      const history = historyOf(await calls.as<MessageRow>(caller, 'select role, content, tool_calls, tool_call_id from ai.copilot_messages where session_id = $1 order by seq', [session.id]));
+      const history = (await calls.as<StoredMessage>(caller, 'select role, content, tool_calls, tool_call_id from ai.copilot_messages where session_id = $1 order by seq', [session.id])).map(chatMessageOf);
       const system = [SYSTEM, `The workflow now (${given ? 'the editor’s state' : 'as saved'}):\n${shown.text}`, ...shown.notes.map((n) => `Note: ${n}`), ...notes.map((n) => `Note: ${n}`)].join('\n\n');
 
       const [{ id: turnId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.copilot_messages (session_id, role, content) values ($1, $2, $3) returning id', [session.id, 'user', body.message])) as [{ id: string }];

@@ -15,8 +15,9 @@ import type { Emit } from '../agents/loop.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
+import { chatMessageOf, type StoredMessage } from './conversation.ts';
 
-type MessageRow = { id: string; role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null; name: string | null };
+type MessageRow = StoredMessage & { id: string; name: string | null };
 type SessionRow = { summary: string | null; summary_through: string | null };
 
 const SUMMARY_PROMPT = 'You compress a conversation for the assistant that continues it. Write concise notes that keep every fact, decision, name, number, ' +
@@ -24,16 +25,6 @@ const SUMMARY_PROMPT = 'You compress a conversation for the assistant that conti
 const MAX_TOOL_CHARS = 2000;
 
 export const summaryMessage = (summary: string): ChatMessage => ({ role: 'system', content: `Summary of the earlier conversation:\n${summary}` });
-
-function chatOf(m: MessageRow): ChatMessage {
-  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content ?? '' };
-  if (m.role === 'assistant') {
-    return m.tool_calls && m.tool_calls.length > 0
-      ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-      : { role: 'assistant', content: m.content ?? '' };
-  }
-  return { role: 'user', content: m.content ?? '' };
-}
 
 const sizeOf = (m: MessageRow) => (m.content?.length ?? 0) + (m.tool_calls ?? []).reduce((n, c) => n + c.name.length + (c.arguments?.length ?? 0), 0);
 
@@ -60,7 +51,7 @@ export function compactor(opts: { calls: AiCalls; models: ModelRouter; settings:
       const rows = await calls.as<MessageRow>(caller, 'select id, role, content, tool_calls, tool_call_id, name from ai.session_messages where session_id = $1 and id > $2 order by id',
         [sessionId, session?.summary_through ?? 0]);
       const summary = session?.summary ?? null;
-      const asChat = (s: string | null, kept: MessageRow[]) => [...(s ? [summaryMessage(s)] : []), ...kept.map(chatOf)];
+      const asChat = (s: string | null, kept: MessageRow[]) => [...(s ? [summaryMessage(s)] : []), ...kept.map(chatMessageOf)];
 
       const tuning = (c.settings ?? {}) as { max_context_tokens?: unknown; compaction?: { enabled?: unknown; model?: unknown; keep_last_n?: unknown } };
       const own = tuning.compaction && typeof tuning.compaction === 'object' ? tuning.compaction : {};

@@ -4,6 +4,21 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import type { ChatMessage } from '../providers/router.ts';
+
+/** A stored message as conversations keep them (sessions and the copilot's). */
+export type StoredMessage = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
+
+/** A stored message as the model reads it: assistant tool calls and tool results included. */
+export function chatMessageOf(m: StoredMessage): ChatMessage {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content ?? '' };
+  if (m.role === 'assistant') {
+    return m.tool_calls && m.tool_calls.length > 0
+      ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+      : { role: 'assistant', content: m.content ?? '' };
+  }
+  return { role: 'user', content: m.content ?? '' };
+}
 
 /** The session to run in: the one named (the caller's), or a new one titled after the message. */
 export async function openSession(calls: AiCalls, caller: RequestContext, owner: { agent_id: string } | { orchestration_id: string }, sessionId: string | undefined, message: string): Promise<string> {
