@@ -4,10 +4,9 @@
 // survives its streaming client going away and finishes after the answer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 
 type Event = Record<string, unknown> & { type: string };
 type RunRecord = { id: string; status: string; output: string | null; approvals: Array<{ id: string; status: string; tool_name: string; arguments: unknown; decided_arguments: unknown; message: string }>; messages: Array<{ role: string; content: string; latency_ms: number | null }> };
@@ -60,10 +59,9 @@ describe('agent approvals', () => {
   before(async () => {
     vendor = await startVendorServer();
     p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
-    await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
-    ann = await signUp('ann-approvals@example.com');
-    bob = await signUp('bob-approvals@example.com');
+    await storeOpenAiKey(p);
+    ann = (await signUp(p, 'ann-approvals@example.com')).access_token;
+    bob = (await signUp(p, 'bob-approvals@example.com')).access_token;
   });
   after(async () => {
     await stopTestPlatform(p);

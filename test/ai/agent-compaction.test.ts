@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 
 type Run = { session_id: string; run_id: string; output: string };
 
@@ -22,7 +22,7 @@ describe('session compaction', () => {
   before(async () => {
     vendor = await startVendorServer();
     p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
-    await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
+    await storeOpenAiKey(p);
     await json(await put(p.keys.serviceRoleKey, '/settings', {
       settings: { DEFAULT_MAX_CONTEXT_TOKENS: '1000', COMPACTION_BUFFER: '0', CHARS_PER_TOKEN: '4', COMPACTION_KEEP_LAST_N: '2', DEFAULT_COMPACTION_MODEL: 'gpt-4.1-nano' },
     }), 200);

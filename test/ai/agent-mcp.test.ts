@@ -12,9 +12,9 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 
 type Run = { output: string; tool_calls: Array<{ name: string; arguments: unknown; ok: boolean; result?: string; error?: string }> };
 
@@ -87,7 +87,7 @@ describe('agent MCP tools', () => {
     vendor = await startVendorServer();
     mcp = await startMcp();
     p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
-    await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
+    await storeOpenAiKey(p);
     await json(await aiApi(() => p).put(p.keys.serviceRoleKey, '/settings', { settings: { MCP_TOOL_TIMEOUT: '1' } }), 200);
     ann = (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email: 'ann-mcp@example.com', password: 'a-good-password' })).data.session!.access_token;
   });
@@ -147,7 +147,7 @@ describe('agent MCP tools', () => {
 
   it('refuses private addresses unless allowed (the SSRF guard covers MCP connections)', async () => {
     strict = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
-    await strict.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, strict.keys.aiMasterKey]);
+    await storeOpenAiKey(strict);
     const s = aiApi(() => strict);
     const key = strict.keys.serviceRoleKey;
     const agent = (await s.json<{ id: string }>(await s.post(key, '/agents', { name: 'guarded', model: 'gpt-4.1-mini' }), 201)).id;

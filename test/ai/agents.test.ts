@@ -3,8 +3,7 @@
 // and the access model (project agents readable by users, changes by owners).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, signUp } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 const MASTER_KEY = 'agents-test-master-key-'.padEnd(40, 'k');
@@ -25,9 +24,8 @@ describe('AI agents (/api/agents)', () => {
 
   before(async () => {
     p = await startTestPlatform({ WORKER: 'off', AI_MASTER_KEY: MASTER_KEY });
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
-    ann = await signUp('ann-agents@example.com');
-    bob = await signUp('bob-agents@example.com');
+    ann = (await signUp(p, 'ann-agents@example.com')).access_token;
+    bob = (await signUp(p, 'bob-agents@example.com')).access_token;
   });
   after(() => stopTestPlatform(p));
 

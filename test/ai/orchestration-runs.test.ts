@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 
 type Usage = { tokens_in: number; tokens_out: number; cost_usd: number };
 type Delegation = { id: string; agent_id: string; agent_name: string; task: string; status: string; output: string | null; error: string | null; stop_reason: string | null; steps: number; usage: Usage };
@@ -41,10 +40,9 @@ describe('orchestration runs', () => {
     await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
     hookBase = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
     p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
-    await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
-    ann = await signUp('ann-orch-runs@example.com');
-    bob = await signUp('bob-orch-runs@example.com');
+    await storeOpenAiKey(p);
+    ann = (await signUp(p, 'ann-orch-runs@example.com')).access_token;
+    bob = (await signUp(p, 'bob-orch-runs@example.com')).access_token;
 
     const agent = async (body: Record<string, unknown>) => (await json<{ id: string }>(await post(ann, '/agents', body), 201)).id;
     researcher = await agent({ name: 'researcher', model: 'gpt-4.1-mini', system_prompt: 'You research.' });

@@ -4,8 +4,7 @@
 // listed by position, deleted, immutable) and the access model.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, signUp } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 type Orchestration = { id: string; owner_id: string | null; name: string; strategy: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; entities?: Entity[] };
@@ -21,9 +20,8 @@ describe('AI orchestrations (/api/orchestrations)', () => {
 
   before(async () => {
     p = await startTestPlatform({ WORKER: 'off' });
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
-    ann = await signUp('ann-orch@example.com');
-    bob = await signUp('bob-orch@example.com');
+    ann = (await signUp(p, 'ann-orch@example.com')).access_token;
+    bob = (await signUp(p, 'bob-orch@example.com')).access_token;
   });
   after(() => stopTestPlatform(p));
 

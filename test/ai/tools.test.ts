@@ -4,7 +4,7 @@
 // them, changes only by the owner. Also GET /api/config/kb-defaults.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
+import { signUp } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 type Tool = { id?: string; name: string; description: string; type?: string; input_schema: Record<string, unknown>; config?: Record<string, unknown>; tool_type: string; owner_id?: string | null };
@@ -20,9 +20,8 @@ describe('AI tools (/api/tools) and kb-defaults', () => {
 
   before(async () => {
     p = await startTestPlatform({ WORKER: 'off' });
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
-    ann = await signUp('ann@example.com');
-    bob = await signUp('bob@example.com');
+    ann = (await signUp(p, 'ann@example.com')).access_token;
+    bob = (await signUp(p, 'bob@example.com')).access_token;
   });
   after(() => stopTestPlatform(p));
 

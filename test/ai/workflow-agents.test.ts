@@ -5,10 +5,9 @@
 // stream as content_delta, and clear failures for unusable references.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
-import { aiApi } from '../helpers/ai-api.ts';
+import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 
 type Execution = { execution_id: string; status: string; output: Record<string, any>; error?: string };
 
@@ -29,12 +28,11 @@ describe('workflow agent and orchestration blocks', () => {
   before(async () => {
     vendor = await startVendorServer();
     p = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
-    await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!;
-    const a = await signUp('ann-wf-agents@example.com');
+    await storeOpenAiKey(p);
+    const a = await signUp(p, 'ann-wf-agents@example.com');
     ann = a.access_token;
     annId = a.user.id;
-    bob = (await signUp('bob-wf-agents@example.com')).access_token;
+    bob = (await signUp(p, 'bob-wf-agents@example.com')).access_token;
   });
   after(async () => {
     await stopTestPlatform(p);

@@ -5,7 +5,7 @@
 // and the access model.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
+import { signUp } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 type Block = { id: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } };
@@ -24,9 +24,8 @@ describe('workflows (/api/workflows)', () => {
 
   before(async () => {
     p = await startTestPlatform({ WORKER: 'off' });
-    const signUp = async (email: string) => (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' })).data.session!.access_token;
-    ann = await signUp('ann@example.com');
-    bob = await signUp('bob@example.com');
+    ann = (await signUp(p, 'ann@example.com')).access_token;
+    bob = (await signUp(p, 'bob@example.com')).access_token;
   });
   after(() => stopTestPlatform(p));
 

@@ -1,6 +1,8 @@
 // Calling /api as a user token or the service-role key, for AI surface tests:
 // the headers supabase-js would send, and a JSON reader that asserts the status.
 import assert from 'node:assert/strict';
+import { createClient } from '@supabase/supabase-js';
+import { GOOD_KEY } from './openai-server.ts';
 import type { TestPlatform } from './platform.ts';
 
 /** `platform` is read on each call, so the helpers can be made before the platform starts. */
@@ -20,4 +22,16 @@ export function aiApi(platform: () => TestPlatform) {
       return JSON.parse(body) as T;
     },
   };
+}
+
+/** A user signed up through supabase-js (email confirmation off in tests): their session. */
+export async function signUp(p: TestPlatform, email: string) {
+  const { data, error } = await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email, password: 'a-good-password' });
+  assert.ok(data.session, error?.message ?? 'no session');
+  return data.session;
+}
+
+/** The scripted vendor's OpenAI key stored as the project's, so runs reach the test server. */
+export async function storeOpenAiKey(p: TestPlatform): Promise<void> {
+  await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, p.keys.aiMasterKey]);
 }
