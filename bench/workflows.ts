@@ -111,7 +111,7 @@ try {
     return done / WEBHOOK_SECONDS;
   };
   const services = {
-    models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), rest: async () => [], storage: { read: async () => ({ contentType: '', size: 0, bytes: Buffer.alloc(0), truncated: false }), write: async () => ({ id: '', key: '' }), list: async () => [] },
+    models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), rest: async () => [], storage: { read: async () => ({ contentType: '', size: 0, bytes: Buffer.alloc(0), truncated: false }), write: async () => ({ id: '', key: '' }), list: async () => [], remove: async () => [] },
     sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, userId: null, executionId: 'bench',
     agents: { agent: async () => null, orchestration: async () => null },
   };

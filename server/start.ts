@@ -6,7 +6,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { TaskList } from 'graphile-worker';
+import type { JobHelpers, TaskList } from 'graphile-worker';
 import type pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
@@ -96,13 +96,11 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     // Surfaces built later (the AI surface) hand their tasks over here; a job that
     // arrives before then is retried by graphile-worker.
     let lateTasks: TaskList = {};
-    const surfaceTasks: TaskList = {
-      ai_workflow_run: (payload, helpers) => {
-        const task = lateTasks.ai_workflow_run;
-        if (!task) throw new Error('the AI surface is not ready yet');
-        return task(payload, helpers);
-      },
-    };
+    const surfaceTasks: TaskList = Object.fromEntries(['ai_workflow_run', 'ai_source_extract'].map((name) => [name, (payload: unknown, helpers: JobHelpers) => {
+      const task = lateTasks[name];
+      if (!task) throw new Error('the AI surface is not ready yet');
+      return task(payload, helpers);
+    }]));
     let worker: WorkerHandle | undefined;
     if (config.WORKER === 'in-process') {
       worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, extraTasks: { ...surfaceTasks, ...opts.extraTasks } });

@@ -14,6 +14,9 @@ import { approvalDesk } from './agents/approvals.ts';
 import { mcpTools } from './agents/mcp-client.ts';
 import { workflowAgents } from './agents/in-workflow.ts';
 import { sessionRoutes } from './sessions/routes.ts';
+import { sourceExtraction } from './sources/job.ts';
+import { sourceRoutes } from './sources/routes.ts';
+import { urlImporter } from './sources/url-import.ts';
 import { copilotChat } from './copilot/chat.ts';
 import { copilotRoutes } from './copilot/routes.ts';
 import { copilotTools } from './copilot/tools.ts';
@@ -88,6 +91,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, compactor: compaction });
   mount('/orchestrations', orchestrationRoutes(calls, orchestrationRuns, stopping.signal));
   mount('/sessions', sessionRoutes(calls));
+  const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
+  mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT }) }), { json: false });
+  const extractSource = sourceExtraction({ calls, storage: opts.storage, log });
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
@@ -107,6 +113,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
         const { execution_id: id } = payload as { execution_id: string };
         helpers.logger.info(`workflow run ${id}`);
         await runs.runQueued(id, new AbortController().signal);
+      },
+      ai_source_extract: async (payload, helpers) => {
+        await extractSource(payload as { source_id: string; run: number }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
       },
     },
     stop: async () => {

@@ -12,6 +12,8 @@ export type InProcessStorage = {
   read: (caller: Caller, bucket: string, name: string, maxBytes: number) => Promise<{ contentType: string; size: number; bytes: Buffer; truncated: boolean }>;
   write: (caller: Caller, bucket: string, name: string, content: Buffer, contentType: string, upsert: boolean) => Promise<{ id: string; key: string }>;
   list: (caller: Caller, bucket: string, prefix: string, limit: number) => Promise<unknown[]>;
+  /** Removes objects by name (rows in SQL as the caller, then their bytes); answers the names removed. */
+  remove: (caller: Caller, bucket: string, names: string[]) => Promise<string[]>;
 };
 
 export function inProcessStorage(s: StorageContext): InProcessStorage {
@@ -32,6 +34,12 @@ export function inProcessStorage(s: StorageContext): InProcessStorage {
     },
     write: (caller, bucket, name, content, contentType, upsert) =>
       s.store({ stream: Readable.from([content]), contentType, cacheControl: 'max-age=3600', userMetadata: undefined }, content.length, () => undefined, bucket, name, { upsert, recordAs: caller }),
+    remove: async (caller, bucket, names) => {
+      if (names.length === 0) return [];
+      const rows = await s.callAs<{ name: string; version: string }>(caller, 'select * from storage.remove_objects($1, $2)', [bucket, names]);
+      await s.backend.remove(rows.map((r) => r.version));
+      return rows.map((r) => r.name);
+    },
     list: async (caller, bucket, prefix, limit) => {
       if (!bucket) throw storageErrors.bucketNotFound();
       return s.callAs(caller, 'select * from storage.list_objects($1, $2, $3, $4, $5, $6, $7)', [bucket, prefix, limit, 0, '', 'name', 'asc']);

@@ -1,0 +1,37 @@
+// What an extractor gives back, whatever the format: the document as
+// markdown and plain text, its text per page (a sheet or a section counts as
+// a page where the format has no pages), its elements with their page (for
+// page-exact citations later), and images it carries.
+export type ElementType = 'heading' | 'paragraph' | 'table' | 'list' | 'figure';
+export type Element = { page: number; type: ElementType; text: string; level?: number };
+export type Extracted = {
+  engine: string;
+  markdown: string;
+  text: string;
+  pages: string[];
+  elements: Element[];
+  images: Array<{ page: number | null; bytes: Buffer; contentType: string }>;
+  /** Set when the result needs a person: why (a PDF with no text layer, say). */
+  attention?: string;
+};
+
+/** Reports pages done of total; rejects (Stopped) when the extraction should end (cancelled, re-queued). */
+export type Progress = (done: number, total: number) => Promise<void>;
+
+export type Extractor = (bytes: Buffer, progress: Progress) => Promise<Extracted>;
+
+/** The extraction was cancelled or replaced: not a failure. */
+export class Stopped extends Error {
+  constructor() {
+    super('extraction stopped');
+    this.name = 'Stopped';
+  }
+}
+
+/** A file that cannot be read as what it claims: the source fails with this message. */
+export class Unreadable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Unreadable';
+  }
+}

@@ -1,0 +1,74 @@
+// The extraction job (graphile-worker task ai_source_extract, one per source,
+// keyed source:<id> so a re-queue replaces a waiting job). It takes its run
+// (ai.begin_extraction), reads the original from storage, extracts with
+// progress after every page (ai.extraction_progress, which also tells it to
+// stop when the source was cancelled or re-queued), replaces the derivatives
+// and ends the run (ai.finish_extraction). A file that cannot be read fails
+// with a message; an unexpected error is retried by graphile-worker (the
+// run is taken again) and fails the source on the last attempt.
+import type { Logger } from 'pino';
+import type { InProcessStorage } from '../../storage/in-process.ts';
+import type { AiCalls } from '../calls.ts';
+import { extractorFor, Stopped, Unreadable, type Extracted } from './extract/index.ts';
+import { SERVICE, SOURCE_BUCKET } from './store.ts';
+
+const MAX_ORIGINAL_BYTES = 5 * 1024 ** 3;
+
+type Derivative = { kind: string; idx: number; page: number | null; bytes: Buffer; contentType: string; ext: string };
+
+function derivativesOf(r: Extracted): Derivative[] {
+  const text = (s: string) => Buffer.from(s, 'utf8');
+  return [
+    { kind: 'markdown', idx: 0, page: null, bytes: text(r.markdown), contentType: 'text/markdown; charset=utf-8', ext: 'md' },
+    { kind: 'text', idx: 0, page: null, bytes: text(r.text), contentType: 'text/plain; charset=utf-8', ext: 'txt' },
+    ...r.pages.map((p, i) => ({ kind: 'page_text', idx: i, page: i + 1, bytes: text(p), contentType: 'text/plain; charset=utf-8', ext: 'txt' })),
+    ...r.images.map((img, i) => ({ kind: 'image', idx: i, page: img.page, bytes: img.bytes, contentType: img.contentType, ext: img.contentType.split('/')[1]?.replace('jpeg', 'jpg') ?? 'bin' })),
+    // Page and element provenance for page-exact citations (the knowledge-base issue reads it into chunk meta).
+    { kind: 'elements', idx: 0, page: null, bytes: text(JSON.stringify({ pages: r.pages.length, elements: r.elements })), contentType: 'application/json', ext: 'json' },
+  ];
+}
+
+export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; log: Logger }) {
+  const { calls, storage } = opts;
+
+  const replaceDerivatives = async (id: string, derivatives: Derivative[]) => {
+    const old = (await calls.asService<{ name: string }>('select name from storage.objects where bucket_id = $1 and name like $2', [SOURCE_BUCKET, `${id}/derivatives/%`])).map((r) => r.name);
+    await storage.remove(SERVICE, SOURCE_BUCKET, old);
+    await calls.asService('delete from ai.source_derivatives where source_id = $1', [id]);
+    for (const d of derivatives) {
+      const path = `${id}/derivatives/${d.kind}/${d.idx}.${d.ext}`;
+      await storage.write(SERVICE, SOURCE_BUCKET, path, d.bytes, d.contentType, true);
+      await calls.asService('insert into ai.source_derivatives (source_id, kind, idx, object_path, content_type, size_bytes, page) values ($1, $2, $3, $4, $5, $6, $7)',
+        [id, d.kind, d.idx, path, d.contentType, d.bytes.length, d.page]);
+    }
+  };
+
+  return async (payload: { source_id: string; run: number }, attempt: { n: number; max: number }): Promise<void> => {
+    const { source_id: id, run } = payload;
+    const [began] = await calls.asService<{ ok: boolean }>('select ai.begin_extraction($1, $2) as ok', [id, run]);
+    if (!began?.ok) return;
+    const finish = (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) =>
+      calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
+    try {
+      const [source] = await calls.asService<{ extension: string; object_path: string }>('select extension, object_path from ai.sources where id = $1', [id]);
+      if (!source) return;
+      const file = await storage.read(SERVICE, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
+      const result = await extractorFor(source.extension)(file.bytes, async (done, total) => {
+        const [r] = await calls.asService<{ ok: boolean }>('select ai.extraction_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
+        if (!r?.ok) throw new Stopped();
+      });
+      // Cancelled while the last page was read: keep nothing.
+      const [still] = await calls.asService<{ ok: boolean }>(`select exists (select 1 from ai.sources where id = $1 and extraction_run = $2 and extraction_status = 'extracting') as ok`, [id, run]);
+      if (!still?.ok) return;
+      await replaceDerivatives(id, derivativesOf(result));
+      await finish(result.attention ? 'attention_required' : 'extracted', result.attention ?? null, result.engine, result.pages.length);
+      opts.log.info({ source_id: id, pages: result.pages.length, status: result.attention ? 'attention_required' : 'extracted' }, 'source extracted');
+    } catch (err) {
+      if (err instanceof Stopped) return;
+      if (err instanceof Unreadable) return void (await finish('failed', err.message, null, null));
+      opts.log.warn({ source_id: id, error: (err as Error).message, attempt: attempt.n }, 'source extraction failed');
+      if (attempt.n < attempt.max) throw err;
+      await finish('failed', `Extraction failed: ${(err as Error).message}`, null, null);
+    }
+  };
+}

@@ -1,0 +1,139 @@
+// POST /api/sources/import-url: pages fetched by our own fetcher through the
+// SSRF guard (HTTP_ALLOW_PRIVATE_NETWORKS applies; every redirect hop is
+// checked), bounded by URL_IMPORT_MAX_PAGES (and the request's max_pages).
+//   urls     each URL given
+//   sitemap  the <loc> pages of the sitemap given (a sitemap index is followed one level)
+//   crawl    from the URLs given, same-origin links breadth first, to URL_IMPORT_CRAWL_MAX_DEPTH
+// A page's type decides its extension (HTML, PDF, text, markdown, Office
+// files, images); pages of other types, and pages that fail, are reported,
+// not imported.
+import { parseHTML } from 'linkedom';
+import type { Settings } from '../settings/accessor.ts';
+import { aiErrors } from '../errors.ts';
+
+export type FetchedPage = { url: string; bytes: Buffer; extension: string; name: string };
+export type ImportResult = { pages: FetchedPage[]; failed: Array<{ url: string; reason: string }> };
+
+const TIMEOUT_MS = 30_000;
+const TYPES: Array<[RegExp, string]> = [
+  [/^text\/html|^application\/xhtml\+xml/, 'html'], [/^application\/pdf/, 'pdf'], [/^text\/markdown/, 'md'], [/^text\/plain/, 'txt'],
+  [/wordprocessingml/, 'docx'], [/spreadsheetml/, 'xlsx'], [/presentationml/, 'pptx'], [/^application\/vnd\.ms-excel/, 'xls'],
+  [/^image\/png/, 'png'], [/^image\/jpe?g/, 'jpg'], [/^image\/webp/, 'webp'], [/^image\/gif/, 'gif'], [/^image\/tiff/, 'tiff'],
+];
+
+function httpUrl(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; maxBytes: number }) {
+  const get = async (url: string): Promise<{ bytes: Buffer; type: string; finalUrl: string }> => {
+    const res = await opts.fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'pgbase-source-import/1.0' } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const declared = Number(res.headers.get('content-length') ?? 0);
+    if (declared > opts.maxBytes) throw new Error(`larger than ${opts.maxBytes} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > opts.maxBytes) throw new Error(`larger than ${opts.maxBytes} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+    return { bytes: Buffer.concat(chunks), type: (res.headers.get('content-type') ?? '').toLowerCase(), finalUrl: res.url || url };
+  };
+
+  const pageOf = (url: string, got: { bytes: Buffer; type: string }): FetchedPage | string => {
+    const extension = TYPES.find(([re]) => re.test(got.type))?.[1] ?? null;
+    if (!extension) return `unsupported content type ${got.type || '(none)'}`;
+    let name = url;
+    if (extension === 'html') {
+      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(got.bytes.toString('utf8', 0, Math.min(got.bytes.length, 65_536)))?.[1]?.trim();
+      if (title) name = title;
+    }
+    return { url, bytes: got.bytes, extension, name: name.slice(0, 500) };
+  };
+
+  return {
+    run: async (body: { mode?: unknown; urls?: unknown; max_pages?: unknown }): Promise<ImportResult> => {
+      const mode = body.mode;
+      if (mode !== 'urls' && mode !== 'crawl' && mode !== 'sitemap') throw aiErrors.validation('mode must be urls, crawl or sitemap');
+      const urls = Array.isArray(body.urls) ? body.urls.map(httpUrl) : [];
+      if (urls.length === 0) throw aiErrors.validation('urls must be a non-empty list of http or https URLs');
+      const bad = (body.urls as unknown[]).find((_, i) => urls[i] === null);
+      if (bad !== undefined) throw aiErrors.validation(`Not an http or https URL: ${String(bad)}`);
+      const ceiling = await opts.settings.number('URL_IMPORT_MAX_PAGES');
+      if (body.max_pages !== undefined && (typeof body.max_pages !== 'number' || !Number.isInteger(body.max_pages) || body.max_pages < 1)) {
+        throw aiErrors.validation('max_pages must be an integer of 1 or more');
+      }
+      const max = Math.min(ceiling, (body.max_pages as number | undefined) ?? ceiling);
+      const result: ImportResult = { pages: [], failed: [] };
+      const take = async (url: string): Promise<Buffer | null> => {
+        try {
+          const got = await get(url);
+          const page = pageOf(url, got);
+          if (typeof page === 'string') result.failed.push({ url, reason: page });
+          else result.pages.push(page);
+          return got.type.startsWith('text/html') ? got.bytes : null;
+        } catch (err) {
+          result.failed.push({ url, reason: (err as Error).message });
+          return null;
+        }
+      };
+
+      if (mode === 'urls') {
+        for (const url of (urls as string[]).slice(0, max)) await take(url);
+        return result;
+      }
+      if (mode === 'sitemap') {
+        const locs = async (url: string) => {
+          const xml = (await get(url)).bytes.toString('utf8');
+          return { index: /<sitemapindex/i.test(xml), locs: [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)].map((m) => httpUrl(m[1]!.replace(/&amp;/g, '&'))).filter((u): u is string => !!u) };
+        };
+        let found: string[] = [];
+        try {
+          for (const url of urls as string[]) {
+            const first = await locs(url);
+            if (first.index) for (const child of first.locs.slice(0, 20)) found.push(...(await locs(child)).locs);
+            else found.push(...first.locs);
+          }
+        } catch (err) {
+          throw aiErrors.validation(`The sitemap could not be read: ${(err as Error).message}`);
+        }
+        found = [...new Set(found)];
+        if (found.length === 0) throw aiErrors.validation('The sitemap lists no pages (<loc> entries)');
+        for (const url of found.slice(0, max)) await take(url);
+        return result;
+      }
+      // crawl: breadth first, same origin as the page a link was found on, each URL once.
+      const depthMax = await opts.settings.number('URL_IMPORT_CRAWL_MAX_DEPTH');
+      const seen = new Set<string>();
+      let frontier = (urls as string[]).map((u) => new URL(u).href.replace(/#.*$/, ''));
+      for (let depth = 0; depth <= depthMax && frontier.length > 0 && result.pages.length < max; depth++) {
+        const next: string[] = [];
+        for (const url of frontier) {
+          if (seen.has(url) || result.pages.length >= max) continue;
+          seen.add(url);
+          const html = await take(url);
+          if (!html || depth === depthMax) continue;
+          const { document } = parseHTML(html.toString('utf8'));
+          for (const a of document.querySelectorAll('a[href]')) {
+            try {
+              const link = new URL(a.getAttribute('href') ?? '', url);
+              link.hash = '';
+              if (link.origin === new URL(url).origin && (link.protocol === 'http:' || link.protocol === 'https:') && !seen.has(link.href)) next.push(link.href);
+            } catch {
+              // not a URL: skipped
+            }
+          }
+        }
+        frontier = [...new Set(next)];
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,257 @@
+// /api/sources over HTTP with the in-process worker: uploads of files made in
+// the test (TXT, MD, DOCX with a table, XLSX with two sheets and a date, a
+// two-page PDF, a PDF without text), their derivatives and page texts,
+// hostile files failing with a message, import from storage as the caller
+// (RLS), URL import (urls, sitemap, crawl) against a server on 127.0.0.1,
+// PATCH, reextract, cancel's 409, download and DELETE; every 400 and 404.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from '@supabase/supabase-js';
+import ExcelJS from 'exceljs';
+import { aiApi, signUp } from '../helpers/ai-api.ts';
+import { makeDocx, makePdf } from '../helpers/documents.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+
+type Source = { id: string; name: string; metadata: Record<string, unknown>; extension: string; origin: string; extraction_status: string; extraction_message: string | null; progress: { pages_done: number; pages_total: number | null }; derivatives?: Array<{ kind: string; idx: number }> };
+
+describe('sources', () => {
+  let p: TestPlatform;
+  let site: http.Server;
+  let base: string;
+  let ann: string;
+  let bob: string;
+  const { api, json, post, headers } = aiApi(() => p);
+
+  const upload = (token: string, filename: string | null, content: Buffer | string | null, fields: Record<string, string> = {}) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    if (content !== null) form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename ?? undefined as unknown as string);
+    const { 'content-type': _json, ...rest } = headers(token);
+    return fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form });
+  };
+  /** The source once its extraction has ended. */
+  const settled = async (token: string, id: string): Promise<Source> => {
+    for (let i = 0; i < 200; i++) {
+      const s = await json<Source>(await api(token, `/sources/${id}`), 200);
+      if (!['pending', 'extracting'].includes(s.extraction_status)) return s;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.fail('the extraction did not end');
+  };
+  const derivative = async (token: string, id: string, type: string, index = 0) => {
+    const res = await api(token, `/sources/${id}/derivatives/${type}/download?index=${index}`);
+    assert.equal(res.status, 200, await res.clone().text());
+    return res.text();
+  };
+
+  before(async () => {
+    site = http.createServer((req, res) => {
+      const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><nav>menu</nav><article><h1>${title}</h1><p>${body}</p></article></body></html>`;
+      const routes: Record<string, [string, string]> = {
+        '/a.html': ['text/html', page('Page A', 'Alpha text. <a href="/b.html">b</a> <a href="/c.html">c</a> <a href="https://elsewhere.example/x">out</a>')],
+        '/b.html': ['text/html', page('Page B', 'Bravo text. <a href="/d.html">d</a>')],
+        '/c.html': ['text/html', page('Page C', 'Charlie text.')],
+        '/d.html': ['text/html', page('Page D', 'Delta text.')],
+        '/notes.txt': ['text/plain', 'plain notes'],
+        '/tool.bin': ['application/octet-stream', 'binary'],
+        '/sitemap.xml': ['application/xml', '<?xml version="1.0"?><urlset><url><loc>BASE/c.html</loc></url><url><loc>BASE/notes.txt</loc></url></urlset>'],
+        '/empty-sitemap.xml': ['application/xml', '<urlset></urlset>'],
+      };
+      const hit = routes[req.url!];
+      if (!hit) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': hit[0] }).end(hit[1].replaceAll('BASE', base));
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    p = await startTestPlatform({ HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    ann = (await signUp(p, 'ann-sources@example.com')).access_token;
+    bob = (await signUp(p, 'bob-sources@example.com')).access_token;
+  });
+  after(async () => {
+    await stopTestPlatform(p);
+    site.close();
+  });
+
+  it('uploads a text file, extracts it in the background and serves its derivatives, page texts and original', async () => {
+    const res = await upload(ann, 'notes.txt', 'First line.\n\nSecond paragraph.', { name: 'My notes', metadata: '{"team": "red"}' });
+    const made = await json<Source>(res, 201);
+    assert.deepEqual([made.name, made.metadata, made.extension, made.origin], ['My notes', { team: 'red' }, 'txt', 'upload']);
+    assert.ok(['pending', 'extracting', 'extracted'].includes(made.extraction_status), 'answered at once; the worker may already be on it');
+    const done = await settled(ann, made.id);
+    assert.deepEqual([done.extraction_status, done.progress], ['extracted', { pages_done: 1, pages_total: 1 }]);
+    assert.deepEqual(done.derivatives!.map((d) => d.kind).sort(), ['elements', 'markdown', 'page_text', 'text']);
+    assert.equal(await derivative(ann, made.id, 'text'), 'First line.\n\nSecond paragraph.');
+    assert.deepEqual(await json(await api(ann, `/sources/${made.id}/page-texts?page=1`), 200), { source_id: made.id, page: 1, pages_total: 1, text: 'First line.\n\nSecond paragraph.' });
+    const original = await api(ann, `/sources/${made.id}/download`);
+    assert.equal(await original.text(), 'First line.\n\nSecond paragraph.');
+    assert.match(original.headers.get('content-disposition')!, /notes\.txt/);
+    assert.equal((await api(bob, `/sources/${made.id}`)).status, 404, 'a user’s source is theirs');
+    const listed = await json<Source[]>(await api(ann, '/sources?status=extracted'), 200);
+    assert.ok(listed.some((s) => s.id === made.id));
+    assert.deepEqual(await json(await api(ann, '/sources?status=pending'), 200), []);
+  });
+
+  it('answers 400 for a bad upload and 404 for what does not exist', async () => {
+    const err = async (res: Response, status: number) => (await json<{ error: string }>(res, status)).error;
+    assert.match(await err(await post(ann, '/sources/upload', {}), 400), /multipart\/form-data/);
+    assert.match(await err(await upload(ann, null, null, { name: 'x' }), 400), /file is required/);
+    assert.match(await err(await upload(ann, 'tool.exe', 'MZ'), 400), /Unsupported file type \.exe/);
+    assert.match(await err(await upload(ann, 'a.txt', 'x', { metadata: '{not json' }), 400), /metadata must be a JSON object/);
+    assert.match(await err(await upload(ann, 'a.txt', 'x', { metadata: '[1]' }), 400), /metadata must be a JSON object/);
+    assert.match(await err(await upload(ann, 'a.pdf', 'x', { extraction_model: 'magic' }), 400), /Invalid extraction_model "magic"/);
+    assert.match(await err(await api(ann, '/sources?status=done'), 400), /status must be one of/);
+    assert.equal(await err(await api(ann, '/sources/00000000-0000-0000-0000-000000000000'), 404), 'Source not found');
+    assert.equal((await api(ann, '/sources/not-an-id')).status, 404);
+    const made = await json<Source>(await upload(ann, 'b.txt', 'b'), 201);
+    await settled(ann, made.id);
+    assert.match(await err(await api(ann, `/sources/${made.id}/page-texts?page=0`), 400), /page must be an integer of 1 or more/);
+    assert.match(await err(await api(ann, `/sources/${made.id}/page-texts?page=x`), 400), /page must be an integer/);
+    assert.equal(await err(await api(ann, `/sources/${made.id}/page-texts?page=9`), 404), 'Page not found');
+    assert.match(await err(await api(ann, `/sources/${made.id}/derivatives/video/download`), 400), /type must be one of/);
+    assert.match(await err(await api(ann, `/sources/${made.id}/derivatives/page_text/download?index=-1`), 400), /index must be an integer of 0 or more/);
+    assert.equal(await err(await api(ann, `/sources/${made.id}/derivatives/image/download?index=0`), 404), 'Derivative not found');
+  });
+
+  it('extracts DOCX (headings and tables as markdown), XLSX (a table per sheet, dates as dates), MD and a two-page PDF page by page', async () => {
+    const docx = await json<Source>(await upload(ann, 'report.docx', makeDocx({ heading: 'Quarterly report', paragraph: 'Sales grew.', table: [['Region', 'Sales'], ['North', '42']] })), 201);
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Orders').addRows([['Item', 'When', 'Qty'], ['Pens', new Date(Date.UTC(2026, 0, 15)), 3]]);
+    book.addWorksheet('Notes').addRows([['Note'], ['a | pipe']]);
+    const xlsx = await json<Source>(await upload(ann, 'orders.xlsx', Buffer.from(await book.xlsx.writeBuffer())), 201);
+    const md = await json<Source>(await upload(ann, 'readme.md', '# Title\n\nSome **bold** text.'), 201);
+    const pdf = await json<Source>(await upload(ann, 'two.pdf', makePdf(['Hello from page one', 'And page two'])), 201);
+
+    assert.equal((await settled(ann, docx.id)).extraction_status, 'extracted');
+    const docMd = await derivative(ann, docx.id, 'markdown');
+    assert.match(docMd, /^# Quarterly report/);
+    assert.match(docMd, /Sales grew\./);
+    assert.match(docMd, /\| Region \| Sales \|\n\| --- \| --- \|\n\| North \| 42 \|/);
+
+    const sheets = await settled(ann, xlsx.id);
+    assert.equal(sheets.progress.pages_total, 2, 'a sheet is a page');
+    const sheetMd = await derivative(ann, xlsx.id, 'markdown');
+    assert.match(sheetMd, /## Orders\n\n\| Item \| When \| Qty \|\n\| --- \| --- \| --- \|\n\| Pens \| 2026-01-15 \| 3 \|/);
+    assert.match(sheetMd, /\| a \\\| pipe \|/, 'pipes in cells are escaped');
+    assert.equal((await json<{ text: string }>(await api(ann, `/sources/${xlsx.id}/page-texts?page=2`), 200)).text, 'Note\na | pipe');
+
+    await settled(ann, md.id);
+    assert.equal(await derivative(ann, md.id, 'markdown'), '# Title\n\nSome **bold** text.');
+    assert.equal(await derivative(ann, md.id, 'text'), 'Title\n\nSome bold text.');
+
+    const paged = await settled(ann, pdf.id);
+    assert.deepEqual([paged.extraction_status, paged.progress], ['extracted', { pages_done: 2, pages_total: 2 }]);
+    const all = await json<{ pages: Array<{ page: number; text: string }> }>(await api(ann, `/sources/${pdf.id}/page-texts`), 200);
+    assert.deepEqual(all.pages, [{ page: 1, text: 'Hello from page one' }, { page: 2, text: 'And page two' }]);
+    assert.equal(await derivative(ann, pdf.id, 'page_text', 1), 'And page two');
+    const { rows } = await p.adminPool.query(`select d.object_path from ai.source_derivatives d where d.source_id = $1 and d.kind = 'elements'`, [pdf.id]);
+    const elements = await api(p.keys.serviceRoleKey, `/sources/${pdf.id}`);
+    assert.equal(elements.status, 200);
+    assert.equal(rows.length, 1, 'elements with their pages are kept for citations');
+  });
+
+  it('fails hostile or broken files with a message, and asks for attention when a PDF has no text', async () => {
+    const bomb = await json<Source>(await upload(ann, 'bomb.docx', makeDocx({ heading: 'h', paragraph: 'p', table: [['a', 'b'], ['c', 'd']] }, { 'word/document.xml': 4_000_000_000 })), 201);
+    const broken = await json<Source>(await upload(ann, 'broken.pdf', Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog')), 201);
+    const scan = await json<Source>(await upload(ann, 'scan.pdf', makePdf(['', ''])), 201);
+    const notZip = await json<Source>(await upload(ann, 'fake.xlsx', 'just text'), 201);
+    const slides = await json<Source>(await upload(ann, 'deck.pptx', 'x'), 201);
+    const failed = async (id: string) => {
+      const s = await settled(ann, id);
+      assert.equal(s.extraction_status, 'failed', JSON.stringify(s));
+      return s.extraction_message!;
+    };
+    assert.match(await failed(bomb.id), /would inflate to \d+ MB, more than 512 MB/);
+    assert.match(await failed(broken.id), /^Not a readable PDF/);
+    assert.match(await failed(notZip.id), /Not a zip-based Office file/);
+    assert.match(await failed(slides.id), /Extraction of \.pptx files is not available yet/);
+    const s = await settled(ann, scan.id);
+    assert.deepEqual([s.extraction_status, s.extraction_message], ['attention_required', 'None of the 2 pages has a text layer (a scanned document?); OCR of PDF pages is not available yet']);
+  });
+
+  it('imports from storage as the caller, so storage policies decide', async () => {
+    const admin = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false } });
+    await admin.storage.createBucket('docs', { public: false });
+    await p.adminPool.query(`create policy docs_own on storage.objects for all to authenticated using (bucket_id = 'docs' and owner_id = auth.uid()::text) with check (bucket_id = 'docs' and owner_id = auth.uid()::text)`);
+    const annClient = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false }, global: { headers: { authorization: `Bearer ${ann}` } } });
+    assert.equal((await annClient.storage.from('docs').upload('plans/q1.md', '# Plan\n\nShip it.', { contentType: 'text/markdown' })).error, null);
+    assert.equal((await post(bob, '/sources/import-from-storage', { bucket: 'docs', path: 'plans/q1.md' })).status, 404, 'bob’s storage policies hide ann’s file');
+    const made = await json<Source & { origin_detail: unknown }>(await post(ann, '/sources/import-from-storage', { bucket: 'docs', path: 'plans/q1.md' }), 201);
+    assert.deepEqual([made.name, made.origin, made.origin_detail], ['q1.md', 'storage', { bucket: 'docs', path: 'plans/q1.md' }]);
+    await settled(ann, made.id);
+    assert.equal(await derivative(ann, made.id, 'markdown'), '# Plan\n\nShip it.');
+    assert.match((await json<{ error: string }>(await post(ann, '/sources/import-from-storage', { path: 'x.md' }), 400)).error, /bucket is required/);
+    assert.match((await json<{ error: string }>(await post(ann, '/sources/import-from-storage', { bucket: 'docs' }), 400)).error, /path is required/);
+    assert.match((await json<{ error: string }>(await post(ann, '/sources/import-from-storage', { bucket: 'docs', path: 'x.exe' }), 400)).error, /Unsupported file type/);
+  });
+
+  it('imports web pages by urls, sitemap and crawl through the SSRF guard, keeping the main content', async () => {
+    type Imported = { sources: Source[]; failed: Array<{ url: string; reason: string }> };
+    const byUrls = await json<Imported>(await post(ann, '/sources/import-url', { mode: 'urls', urls: [`${base}/a.html`, `${base}/missing.html`, `${base}/tool.bin`] }), 201);
+    assert.deepEqual(byUrls.sources.map((s) => [s.name, s.extension, s.origin]), [['Page A', 'html', 'url']]);
+    assert.deepEqual(byUrls.failed.map((f) => f.reason), ['HTTP 404', 'unsupported content type application/octet-stream']);
+    await settled(ann, byUrls.sources[0]!.id);
+    const md = await derivative(ann, byUrls.sources[0]!.id, 'markdown');
+    assert.match(md, /^# Page A\n\nAlpha text\./);
+    assert.doesNotMatch(md, /menu/, 'navigation is left out');
+
+    const bySitemap = await json<Imported>(await post(ann, '/sources/import-url', { mode: 'sitemap', urls: [`${base}/sitemap.xml`] }), 201);
+    assert.deepEqual(bySitemap.sources.map((s) => s.extension), ['html', 'txt']);
+
+    const crawled = await json<Imported>(await post(ann, '/sources/import-url', { mode: 'crawl', urls: [`${base}/a.html`] }), 201);
+    assert.deepEqual(crawled.sources.map((s) => s.name).sort(), ['Page A', 'Page B', 'Page C', 'Page D'], 'same-origin links to depth 2');
+    const capped = await json<Imported>(await post(ann, '/sources/import-url', { mode: 'crawl', urls: [`${base}/a.html`], max_pages: 2 }), 201);
+    assert.equal(capped.sources.length, 2);
+
+    const err = async (body: unknown) => (await json<{ error: string }>(await post(ann, '/sources/import-url', body), 400)).error;
+    assert.match(await err({ mode: 'scrape', urls: [base] }), /mode must be urls, crawl or sitemap/);
+    assert.match(await err({ mode: 'urls', urls: [] }), /non-empty list/);
+    assert.match(await err({ mode: 'urls', urls: ['ftp://x'] }), /Not an http or https URL/);
+    assert.match(await err({ mode: 'sitemap', urls: [`${base}/empty-sitemap.xml`] }), /lists no pages/);
+    assert.match(await err({ mode: 'sitemap', urls: [`${base}/nothing.xml`] }), /could not be read/);
+  });
+
+  it('renames, re-extracts, refuses to cancel a finished source (409), downloads and deletes every byte', async () => {
+    const made = await json<Source>(await upload(ann, 'c.txt', 'see'), 201);
+    await settled(ann, made.id);
+    assert.match((await json<{ error: string }>(await api(ann, `/sources/${made.id}`, { method: 'PATCH', body: '{}' }), 400)).error, /No fields to update/);
+    assert.equal((await api(bob, `/sources/${made.id}`, { method: 'PATCH', body: JSON.stringify({ name: 'mine now' }) })).status, 404);
+    const renamed = await json<Source>(await api(ann, `/sources/${made.id}`, { method: 'PATCH', body: JSON.stringify({ name: 'Renamed', metadata: { k: 1 } }) }), 200);
+    assert.deepEqual([renamed.name, renamed.metadata], ['Renamed', { k: 1 }]);
+    const cancel = await json<{ error: string }>(await post(ann, `/sources/${made.id}/cancel`, {}), 409);
+    assert.match(cancel.error, /this one is extracted/);
+    assert.match((await json<{ error: string }>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'nope' }), 400)).error, /Invalid extraction_model nope/);
+    const again = await json<Source>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'text' }), 200);
+    assert.ok(['pending', 'extracting'].includes(again.extraction_status), 'queued again (the worker may already have it)');
+    assert.equal((await settled(ann, made.id)).extraction_status, 'extracted');
+    const { rows: runs } = await p.adminPool.query('select extraction_run, extraction_model from ai.sources where id = $1', [made.id]);
+    assert.deepEqual(runs, [{ extraction_run: 2, extraction_model: 'text' }]);
+
+    assert.equal((await api(bob, `/sources/${made.id}`, { method: 'DELETE' })).status, 404);
+    assert.deepEqual(await json(await api(ann, `/sources/${made.id}`, { method: 'DELETE' }), 200), { message: 'Source deleted', id: made.id });
+    assert.equal((await api(ann, `/sources/${made.id}`)).status, 404);
+    const { rows } = await p.adminPool.query(`select count(*)::int as n from storage.objects where bucket_id = 'ai-sources' and name like $1`, [`${made.id}/%`]);
+    assert.equal(rows[0].n, 0, 'the original and every derivative are gone');
+  });
+
+  it('cancels a pending source (no worker running), then 409; re-extraction queues it again', async () => {
+    const idle = await startTestPlatform({ WORKER: 'off' });
+    try {
+      const token = (await signUp(idle, 'cy-sources@example.com')).access_token;
+      const q = aiApi(() => idle);
+      const form = new FormData();
+      form.append('file', new Blob(['wait']), 'wait.txt');
+      const { 'content-type': _json, ...rest } = q.headers(token);
+      const made = await q.json<Source>(await fetch(`${idle.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form }), 201);
+      const cancelled = await q.json<Source>(await q.post(token, `/sources/${made.id}/cancel`, {}), 200);
+      assert.deepEqual([cancelled.extraction_status, cancelled.extraction_message], ['cancelled', 'Cancelled']);
+      assert.match((await q.json<{ error: string }>(await q.post(token, `/sources/${made.id}/cancel`, {}), 409)).error, /this one is cancelled/);
+      assert.equal((await q.json<Source>(await q.post(token, `/sources/${made.id}/reextract`, {}), 200)).extraction_status, 'pending');
+      const { rows } = await idle.adminPool.query(`select payload from graphile_worker._private_jobs where key = $1`, [`source:${made.id}`]);
+      assert.deepEqual(rows.map((r) => r.payload), [{ source_id: made.id, run: 2 }], 'one job, for the new run');
+    } finally {
+      await stopTestPlatform(idle);
+    }
+  });
+});
