@@ -15,6 +15,7 @@ import { mcpTools } from './agents/mcp-client.ts';
 import { workflowAgents } from './agents/in-workflow.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { sourceExtraction } from './sources/job.ts';
+import { closeOcr } from './sources/extract/index.ts';
 import { sourceRoutes } from './sources/routes.ts';
 import { urlImporter } from './sources/url-import.ts';
 import { copilotChat } from './copilot/chat.ts';
@@ -121,6 +122,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     stop: async () => {
       clearInterval(sweeper);
       stopping.abort(new Error('The server is stopping'));
+      await closeOcr();
       await sandbox.close();
     },
   };

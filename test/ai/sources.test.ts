@@ -11,7 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import ExcelJS from 'exceljs';
 import { aiApi, signUp } from '../helpers/ai-api.ts';
-import { makeDocx, makePdf } from '../helpers/documents.ts';
+import { makeDocx, makePdf, makeScannedPdf, textPixels } from '../helpers/documents.ts';
+import sharp from 'sharp';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 type Source = { id: string; name: string; metadata: Record<string, unknown>; extension: string; origin: string; extraction_status: string; extraction_message: string | null; progress: { pages_done: number; pages_total: number | null }; derivatives?: Array<{ kind: string; idx: number }> };
@@ -145,10 +146,35 @@ describe('sources', () => {
     const all = await json<{ pages: Array<{ page: number; text: string }> }>(await api(ann, `/sources/${pdf.id}/page-texts`), 200);
     assert.deepEqual(all.pages, [{ page: 1, text: 'Hello from page one' }, { page: 2, text: 'And page two' }]);
     assert.equal(await derivative(ann, pdf.id, 'page_text', 1), 'And page two');
+    const pageImage = await api(ann, `/sources/${pdf.id}/derivatives/image/download?index=1`);
+    assert.equal(pageImage.headers.get('content-type'), 'image/png');
+    assert.deepEqual((await sharp(Buffer.from(await pageImage.arrayBuffer())).metadata()).width, 1224, 'each page rendered as an image');
     const { rows } = await p.adminPool.query(`select d.object_path from ai.source_derivatives d where d.source_id = $1 and d.kind = 'elements'`, [pdf.id]);
     const elements = await api(p.keys.serviceRoleKey, `/sources/${pdf.id}`);
     assert.equal(elements.status, 200);
     assert.equal(rows.length, 1, 'elements with their pages are kept for citations');
+  });
+
+  it('reads scanned PDF pages and images by OCR, offline, and keeps the pictures', async () => {
+    const pixels = await textPixels('TOTAL 421');
+    const scan = await json<Source>(await upload(ann, 'scan.pdf', makeScannedPdf(pixels)), 201);
+    const png = await sharp(pixels.grey, { raw: { width: pixels.width, height: pixels.height, channels: 1 } }).png().toBuffer();
+    const photo = await json<Source>(await upload(ann, 'receipt.png', png), 201);
+    const textOnly = await json<Source>(await upload(ann, 'scan2.pdf', makeScannedPdf(pixels), { extraction_model: 'text' }), 201);
+
+    const scanned = await settled(ann, scan.id);
+    assert.equal(scanned.extraction_status, 'extracted', JSON.stringify(scanned));
+    assert.match(await derivative(ann, scan.id, 'page_text', 0), /TOTAL 421/);
+    const { rows } = await p.adminPool.query('select extraction_engine from ai.sources where id = $1', [scan.id]);
+    assert.equal(rows[0].extraction_engine, 'ocr');
+
+    assert.equal((await settled(ann, photo.id)).extraction_status, 'extracted');
+    assert.match(await derivative(ann, photo.id, 'text'), /TOTAL 421/);
+    const kept = await api(ann, `/sources/${photo.id}/derivatives/image/download`);
+    assert.deepEqual([kept.headers.get('content-type'), Buffer.from(await kept.arrayBuffer()).equals(png)], ['image/png', true], 'the image itself is a derivative');
+
+    const asked = await settled(ann, textOnly.id);
+    assert.deepEqual([asked.extraction_status, asked.extraction_message], ['attention_required', 'None of the 1 pages has a text layer (a scanned document?); re-extract with extraction_model auto or ocr']);
   });
 
   it('fails hostile or broken files with a message, and asks for attention when a PDF has no text', async () => {
@@ -167,7 +193,7 @@ describe('sources', () => {
     assert.match(await failed(notZip.id), /Not a zip-based Office file/);
     assert.match(await failed(slides.id), /Extraction of \.pptx files is not available yet/);
     const s = await settled(ann, scan.id);
-    assert.deepEqual([s.extraction_status, s.extraction_message], ['attention_required', 'None of the 2 pages has a text layer (a scanned document?); OCR of PDF pages is not available yet']);
+    assert.deepEqual([s.extraction_status, s.extraction_message], ['attention_required', 'None of the 2 pages has a text layer, and OCR found no text in them']);
   });
 
   it('imports from storage as the caller, so storage policies decide', async () => {

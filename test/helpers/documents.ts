@@ -3,6 +3,7 @@
 // DOCX with a heading, a paragraph and a table, and a PDF with one text line
 // per page (or none, as a scan has).
 import zlib from 'node:zlib';
+import sharp from 'sharp';
 
 /** A zip of stored entries; `declare` overrides an entry's declared uncompressed size (a zip bomb's lie). */
 export function makeZip(files: Record<string, string | Buffer>, declare: Record<string, number> = {}): Buffer {
@@ -88,4 +89,68 @@ export function makePdf(pages: string[]): Buffer {
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+// A blocky 5-by-7 font, enough for OCR to read without any system font.
+const GLYPHS: Record<string, string[]> = {
+  T: ['11111', '00100', '00100', '00100', '00100', '00100', '00100'],
+  O: ['01110', '10001', '10001', '10001', '10001', '10001', '01110'],
+  A: ['01110', '10001', '10001', '11111', '10001', '10001', '10001'],
+  L: ['10000', '10000', '10000', '10000', '10000', '10000', '11111'],
+  '4': ['00010', '00110', '01010', '10010', '11111', '00010', '00010'],
+  '2': ['01110', '10001', '00001', '00010', '00100', '01000', '11111'],
+  '1': ['00100', '01100', '00100', '00100', '00100', '00100', '01110'],
+  ' ': ['00000', '00000', '00000', '00000', '00000', '00000', '00000'],
+};
+
+/** Black text on white as 8-bit grey pixels (letters T, O, A, L, digits 1, 2, 4 and spaces), softened as a scan is. */
+export async function textPixels(text: string, scale = 12): Promise<{ width: number; height: number; grey: Buffer }> {
+  const cell = 6;
+  const margin = 4;
+  const width = (text.length * cell + margin * 2) * scale;
+  const height = (9 + margin * 2) * scale;
+  const grey = Buffer.alloc(width * height, 255);
+  [...text].forEach((c, i) => GLYPHS[c]!.forEach((row, y) => [...row].forEach((bit, x) => {
+    if (bit !== '1') return;
+    for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) grey[((margin + y + 1) * scale + dy) * width + (margin + i * cell + x) * scale + dx] = 0;
+  })));
+  const soft = await sharp(grey, { raw: { width, height, channels: 1 } }).blur(scale / 3).extractChannel(0).raw().toBuffer();
+  return { width, height, grey: soft };
+}
+
+/** A one-page PDF whose only content is a greyscale image (a scan): no text layer. */
+export function makeScannedPdf(image: { width: number; height: number; grey: Buffer }): Buffer {
+  const data = zlib.deflateSync(image.grey);
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const push = (b: Buffer | string) => {
+    const buf = Buffer.isBuffer(b) ? b : Buffer.from(b, 'latin1');
+    parts.push(buf);
+    length += buf.length;
+  };
+  const obj = (n: number, body: Buffer | string, stream?: Buffer) => {
+    offsets[n] = length;
+    push(`${n} 0 obj\n`);
+    push(body);
+    if (stream) {
+      push('\nstream\n');
+      push(stream);
+      push('\nendstream');
+    }
+    push('\nendobj\n');
+  };
+  const w = 612;
+  const h = Math.round((612 * image.height) / image.width);
+  const draw = `q ${w} 0 0 ${h} 0 ${792 - h} cm /Im1 Do Q`;
+  push('%PDF-1.4\n');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  obj(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>');
+  obj(4, `<< /Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>`, data);
+  obj(5, `<< /Length ${draw.length} >>`, Buffer.from(draw, 'latin1'));
+  const xref = length;
+  push(`xref\n0 6\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  push(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
 }

@@ -50,13 +50,13 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
     const finish = (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) =>
       calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
     try {
-      const [source] = await calls.asService<{ extension: string; object_path: string }>('select extension, object_path from ai.sources where id = $1', [id]);
+      const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string }>('select extension, object_path, extraction_model from ai.sources where id = $1', [id]);
       if (!source) return;
       const file = await storage.read(SERVICE, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
       const result = await extractorFor(source.extension)(file.bytes, async (done, total) => {
         const [r] = await calls.asService<{ ok: boolean }>('select ai.extraction_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
         if (!r?.ok) throw new Stopped();
-      });
+      }, { model: source.extraction_model });
       // Cancelled while the last page was read: keep nothing.
       const [still] = await calls.asService<{ ok: boolean }>(`select exists (select 1 from ai.sources where id = $1 and extraction_run = $2 and extraction_status = 'extracting') as ok`, [id, run]);
       if (!still?.ok) return;

@@ -1,18 +1,27 @@
-// .pdf: the text layer page by page (unpdf, PDF.js underneath), progress
-// after every page, so a cancel lands between pages. A PDF whose pages carry
-// no text at all (a scan) needs attention: OCR of PDF pages arrives later.
-import { getDocumentProxy } from 'unpdf';
+// .pdf: page by page, progress after every page so a cancel lands between
+// pages. The text layer is read with unpdf (PDF.js); each page is rendered
+// (PDF.js on @napi-rs/canvas) as an image derivative, and a page with no text
+// layer is read by OCR from that image (extraction_model `auto`; `ocr` reads
+// every page by OCR, `text` never does). A PDF where no page yields text
+// needs attention.
+import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { markdownElements } from './markdown.ts';
+import { ocrImage } from './ocr.ts';
 import { Unreadable, type Extractor } from './types.ts';
 
 const MAX_PAGES = 5000;
+/** Pages rendered as images (and so available to OCR); later pages keep their text layer only. */
+const MAX_RENDERED_PAGES = 500;
+const RENDER_SCALE = 2;
 
 type TextItem = { str?: string; hasEOL?: boolean };
 
-export const pdf: Extractor = async (bytes, progress) => {
+export const pdf: Extractor = async (bytes, progress, opts) => {
+  if (opts.model === 'vision') throw new Unreadable('The vision engine is not available yet');
+  const data = new Uint8Array(bytes);
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    doc = await getDocumentProxy(new Uint8Array(bytes));
+    doc = await getDocumentProxy(data.slice());
   } catch (err) {
     throw new Unreadable(`Not a readable PDF: ${(err as Error).message}`);
   }
@@ -20,22 +29,34 @@ export const pdf: Extractor = async (bytes, progress) => {
     const total = doc.numPages;
     if (total > MAX_PAGES) throw new Unreadable(`The PDF has ${total} pages, more than ${MAX_PAGES}`);
     const pages: string[] = [];
+    const images: Array<{ page: number; bytes: Buffer; contentType: string }> = [];
+    let ocrPages = 0;
     for (let n = 1; n <= total; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
-      const text = (content.items as TextItem[]).map((item) => `${item.str ?? ''}${item.hasEOL ? '\n' : ''}`).join('')
+      let text = (content.items as TextItem[]).map((item) => `${item.str ?? ''}${item.hasEOL ? '\n' : ''}`).join('')
         .replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
-      pages.push(text);
       page.cleanup();
+      if (n <= MAX_RENDERED_PAGES) {
+        const png = Buffer.from(await renderPageAsImage(data.slice(), n, { canvasImport: () => import('@napi-rs/canvas'), scale: RENDER_SCALE }));
+        images.push({ page: n, bytes: png, contentType: 'image/png' });
+        if (opts.model === 'ocr' || (opts.model !== 'text' && text === '')) {
+          text = (await ocrImage(png)).text;
+          ocrPages++;
+        }
+      }
+      pages.push(text);
       await progress(n, total);
     }
     const markdown = pages.filter(Boolean).join('\n\n');
     const empty = pages.every((p) => p === '');
     return {
-      engine: 'text', markdown, text: markdown, pages,
+      engine: ocrPages === 0 ? 'text' : ocrPages === total ? 'ocr' : 'text+ocr', markdown, text: markdown, pages,
       elements: pages.flatMap((p, i) => markdownElements(p, i + 1)),
-      images: [],
-      ...(empty ? { attention: `None of the ${total} pages has a text layer (a scanned document?); OCR of PDF pages is not available yet` } : {}),
+      images,
+      ...(empty ? { attention: opts.model === 'text'
+        ? `None of the ${total} pages has a text layer (a scanned document?); re-extract with extraction_model auto or ocr`
+        : `None of the ${total} pages has a text layer, and OCR found no text in them` } : {}),
     };
   } finally {
     await doc.loadingTask.destroy().catch(() => undefined);

@@ -18,7 +18,10 @@ export type Extracted = {
 /** Reports pages done of total; rejects (Stopped) when the extraction should end (cancelled, re-queued). */
 export type Progress = (done: number, total: number) => Promise<void>;
 
-export type Extractor = (bytes: Buffer, progress: Progress) => Promise<Extracted>;
+/** How to extract: the source's extraction_model (auto, text, ocr, vision, ...). */
+export type ExtractOptions = { model: string };
+
+export type Extractor = (bytes: Buffer, progress: Progress, opts: ExtractOptions) => Promise<Extracted>;
 
 /** The extraction was cancelled or replaced: not a failure. */
 export class Stopped extends Error {
