@@ -11,7 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import ExcelJS from 'exceljs';
 import { aiApi, signUp } from '../helpers/ai-api.ts';
-import { makeDocx, makePdf, makeScannedPdf, textPixels } from '../helpers/documents.ts';
+import * as XLSX from '@e965/xlsx';
+import { makeDocx, makePdf, makePptx, makeScannedPdf, textPixels } from '../helpers/documents.ts';
 import sharp from 'sharp';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
@@ -155,6 +156,25 @@ describe('sources', () => {
     assert.equal(rows.length, 1, 'elements with their pages are kept for citations');
   });
 
+  it('extracts PPTX slide by slide in presentation order with speaker notes, and legacy XLS sheets', async () => {
+    const deck = await json<Source>(await upload(ann, 'deck.pptx', makePptx([
+      { file: 'slide2.xml', title: 'Roadmap', lines: ['Ship sources', 'Then knowledge bases & search'], notes: 'Mention the date' },
+      { file: 'slide1.xml', title: 'Welcome', lines: ['pgbase'] },
+    ])), 201);
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['Name', 'Joined'], ['Ann', new Date(Date.UTC(2025, 5, 1))]], { cellDates: true }), 'People');
+    const legacy = await json<Source>(await upload(ann, 'people.xls', XLSX.write(book, { type: 'buffer', bookType: 'xls' }) as Buffer), 201);
+
+    const slides = await settled(ann, deck.id);
+    assert.deepEqual([slides.extraction_status, slides.progress.pages_total], ['extracted', 2]);
+    assert.equal(await derivative(ann, deck.id, 'markdown'),
+      '## Slide 1: Roadmap\n\n- Ship sources\n\n- Then knowledge bases & search\n\n> Notes: Mention the date\n\n## Slide 2: Welcome\n\n- pgbase');
+    assert.equal((await json<{ text: string }>(await api(ann, `/sources/${deck.id}/page-texts?page=2`), 200)).text, 'Welcome\npgbase');
+
+    assert.equal((await settled(ann, legacy.id)).extraction_status, 'extracted');
+    assert.match(await derivative(ann, legacy.id, 'markdown'), /## People\n\n\| Name \| Joined \|\n\| --- \| --- \|\n\| Ann \| 2025-06-01 \|/);
+  });
+
   it('reads scanned PDF pages and images by OCR, offline, and keeps the pictures', async () => {
     const pixels = await textPixels('TOTAL 421');
     const scan = await json<Source>(await upload(ann, 'scan.pdf', makeScannedPdf(pixels)), 201);
@@ -173,6 +193,14 @@ describe('sources', () => {
     const kept = await api(ann, `/sources/${photo.id}/derivatives/image/download`);
     assert.deepEqual([kept.headers.get('content-type'), Buffer.from(await kept.arrayBuffer()).equals(png)], ['image/png', true], 'the image itself is a derivative');
 
+    const image = sharp(pixels.grey, { raw: { width: pixels.width, height: pixels.height, channels: 1 } });
+    const formats = { jpg: () => image.clone().jpeg(), jpeg: () => image.clone().jpeg({ quality: 90 }), webp: () => image.clone().webp(), gif: () => image.clone().gif(), tiff: () => image.clone().tiff() };
+    for (const [ext, encode] of Object.entries(formats)) {
+      const made = await json<Source>(await upload(ann, `receipt.${ext}`, await encode().toBuffer()), 201);
+      assert.equal((await settled(ann, made.id)).extraction_status, 'extracted', ext);
+      assert.match(await derivative(ann, made.id, 'text'), /TOTAL 421/, `.${ext} is read by OCR`);
+    }
+
     const asked = await settled(ann, textOnly.id);
     assert.deepEqual([asked.extraction_status, asked.extraction_message], ['attention_required', 'None of the 1 pages has a text layer (a scanned document?); re-extract with extraction_model auto or ocr']);
   });
@@ -183,6 +211,8 @@ describe('sources', () => {
     const scan = await json<Source>(await upload(ann, 'scan.pdf', makePdf(['', ''])), 201);
     const notZip = await json<Source>(await upload(ann, 'fake.xlsx', 'just text'), 201);
     const slides = await json<Source>(await upload(ann, 'deck.pptx', 'x'), 201);
+    const whole = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#336699' } }).png().toBuffer();
+    const truncated = await json<Source>(await upload(ann, 'cut.png', whole.subarray(0, 60)), 201);
     const failed = async (id: string) => {
       const s = await settled(ann, id);
       assert.equal(s.extraction_status, 'failed', JSON.stringify(s));
@@ -191,7 +221,8 @@ describe('sources', () => {
     assert.match(await failed(bomb.id), /would inflate to \d+ MB, more than 512 MB/);
     assert.match(await failed(broken.id), /^Not a readable PDF/);
     assert.match(await failed(notZip.id), /Not a zip-based Office file/);
-    assert.match(await failed(slides.id), /Extraction of \.pptx files is not available yet/);
+    assert.match(await failed(slides.id), /Not a zip-based Office file/);
+    assert.match(await failed(truncated.id), /^Not a readable image/);
     const s = await settled(ann, scan.id);
     assert.deepEqual([s.extraction_status, s.extraction_message], ['attention_required', 'None of the 2 pages has a text layer, and OCR found no text in them']);
   });

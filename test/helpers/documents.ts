@@ -154,3 +154,22 @@ export function makeScannedPdf(image: { width: number; height: number; grey: Buf
   push(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
 }
+
+/** A PPTX whose slides are listed in the given order (file names may say otherwise), each with a title, lines and optional notes. */
+export function makePptx(slides: Array<{ file: string; title: string; lines: string[]; notes?: string }>): Buffer {
+  const P = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const shape = (ph: string, lines: string[]) => `<p:sp><p:nvSpPr><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:txBody>${lines.map((l) => `<a:p><a:r><a:t>${esc(l)}</a:t></a:r></a:p>`).join('')}</p:txBody></p:sp>`;
+  const files: Record<string, string> = {
+    'ppt/presentation.xml': `<p:presentation ${P}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`,
+    'ppt/_rels/presentation.xml.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((s, i) => `<Relationship Id="rId${i + 1}" Type="slide" Target="slides/${s.file}"/>`).join('')}</Relationships>`,
+  };
+  slides.forEach((s, i) => {
+    files[`ppt/slides/${s.file}`] = `<p:sld ${P}><p:cSld><p:spTree>${shape('<p:ph type="title"/>', [s.title])}${shape('<p:ph idx="1"/>', s.lines)}</p:spTree></p:cSld></p:sld>`;
+    if (s.notes) {
+      files[`ppt/slides/_rels/${s.file}.rels`] = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="notesSlide" Target="../notesSlides/notesSlide${i + 1}.xml"/></Relationships>`;
+      files[`ppt/notesSlides/notesSlide${i + 1}.xml`] = `<p:notes ${P}><p:cSld><p:spTree>${shape('<p:ph type="body" idx="1"/>', [s.notes])}${shape('<p:ph type="sldNum"/>', [String(i + 1)])}</p:spTree></p:cSld></p:notes>`;
+    }
+  });
+  return makeZip(files);
+}

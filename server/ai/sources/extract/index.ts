@@ -1,20 +1,21 @@
-// The extractor for a source's extension. Formats whose extractor has not
-// landed yet fail with a message naming them (see the README's status).
+// The extractor for a source's extension: one module per format family.
 import { docx } from './docx.ts';
 import { html } from './html.ts';
 import { image } from './image.ts';
 import { pdf } from './pdf.ts';
+import { pptx } from './pptx.ts';
 import { markdownText, plainText } from './text.ts';
 import { Unreadable, type Extractor } from './types.ts';
+import { xls } from './xls.ts';
 import { xlsx } from './xlsx.ts';
 
 const EXTRACTORS: Record<string, Extractor> = {
-  txt: plainText, md: markdownText, docx, pdf, xlsx, html, png: image, jpg: image, jpeg: image, webp: image, gif: image, tiff: image,
+  txt: plainText, md: markdownText, docx, pdf, xlsx, xls, pptx, html, png: image, jpg: image, jpeg: image, webp: image, gif: image, tiff: image,
 };
 
 export function extractorFor(extension: string): Extractor {
   return EXTRACTORS[extension] ?? (async () => {
-    throw new Unreadable(`Extraction of .${extension} files is not available yet`);
+    throw new Unreadable(`No extractor reads .${extension} files`);
   });
 }
 
