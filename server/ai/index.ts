@@ -94,7 +94,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT }) }), { json: false });
-  const extractSource = sourceExtraction({ calls, storage: opts.storage, log });
+  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, log });
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });

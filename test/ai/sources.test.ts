@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import ExcelJS from 'exceljs';
-import { aiApi, signUp } from '../helpers/ai-api.ts';
+import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import * as XLSX from '@e965/xlsx';
 import { makeDocx, makePdf, makePptx, makeScannedPdf, textPixels } from '../helpers/documents.ts';
 import sharp from 'sharp';
@@ -21,6 +22,7 @@ type Source = { id: string; name: string; metadata: Record<string, unknown>; ext
 describe('sources', () => {
   let p: TestPlatform;
   let site: http.Server;
+  let vendor: VendorServer;
   let base: string;
   let ann: string;
   let bob: string;
@@ -67,12 +69,14 @@ describe('sources', () => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    p = await startTestPlatform({ HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    vendor = await startVendorServer();
+    p = await startTestPlatform({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     ann = (await signUp(p, 'ann-sources@example.com')).access_token;
     bob = (await signUp(p, 'bob-sources@example.com')).access_token;
   });
   after(async () => {
     await stopTestPlatform(p);
+    await vendor.close();
     site.close();
   });
 
@@ -203,6 +207,31 @@ describe('sources', () => {
 
     const asked = await settled(ann, textOnly.id);
     assert.deepEqual([asked.extraction_status, asked.extraction_message], ['attention_required', 'None of the 1 pages has a text layer (a scanned document?); re-extract with extraction_model auto or ocr']);
+  });
+
+  it('transcribes with the vision model when asked, through the router, and falls back to OCR without a key', async () => {
+    const pixels = await textPixels('TOTAL 421');
+    const png = await sharp(pixels.grey, { raw: { width: pixels.width, height: pixels.height, channels: 1 } }).png().toBuffer();
+    const keyless = await json<Source>(await upload(ann, 'first.png', png, { extraction_model: 'vision' }), 201);
+    const fellBack = await settled(ann, keyless.id);
+    assert.equal(fellBack.extraction_status, 'extracted');
+    assert.match(fellBack.extraction_message!, /^The vision engine could not be used \(provider_key_decrypt_failed\); the image was read by OCR instead$/);
+    assert.match(await derivative(ann, keyless.id, 'text'), /TOTAL 421/);
+
+    await storeOpenAiKey(p);
+    vendor.reset();
+    vendor.script({ text: '# Receipt\n\n| Item | Total |\n| --- | --- |\n| Pens | 421 |' });
+    const seen = await json<Source>(await upload(ann, 'scan.pdf', makeScannedPdf(pixels), { extraction_model: 'vision' }), 201);
+    const done = await settled(ann, seen.id);
+    assert.deepEqual([done.extraction_status, done.extraction_message], ['extracted', null]);
+    assert.equal(await derivative(ann, seen.id, 'markdown'), '# Receipt\n\n| Item | Total |\n| --- | --- |\n| Pens | 421 |');
+    const call = vendor.chats()[0]!.body;
+    assert.equal(call.model, 'gpt-4.1-mini', 'VISION_MODEL');
+    assert.match(call.messages[0].content[1].image_url.url, /^data:image\/png;base64,/, 'the rendered page goes to the model');
+    const { rows } = await p.adminPool.query('select feature, run_id, step from ai.usage where run_id = $1', [seen.id]);
+    assert.deepEqual(rows, [{ feature: 'extraction', run_id: seen.id, step: 'page-1' }]);
+    const { rows: engine } = await p.adminPool.query('select extraction_engine from ai.sources where id = $1', [seen.id]);
+    assert.equal(engine[0].extraction_engine, 'vision');
   });
 
   it('fails hostile or broken files with a message, and asks for attention when a PDF has no text', async () => {

@@ -11,6 +11,9 @@ import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
 import { extractorFor, Stopped, Unreadable, type Extracted } from './extract/index.ts';
 import { SERVICE, SOURCE_BUCKET } from './store.ts';
+import { visionEngine } from './extract/vision.ts';
+import type { ModelRouter } from '../providers/router.ts';
+import type { Settings } from '../settings/accessor.ts';
 
 const MAX_ORIGINAL_BYTES = 5 * 1024 ** 3;
 
@@ -28,8 +31,9 @@ function derivativesOf(r: Extracted): Derivative[] {
   ];
 }
 
-export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; log: Logger }) {
+export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; log: Logger }) {
   const { calls, storage } = opts;
+  const vision = visionEngine({ models: opts.models, settings: opts.settings });
 
   const replaceDerivatives = async (id: string, derivatives: Derivative[]) => {
     const old = (await calls.asService<{ name: string }>('select name from storage.objects where bucket_id = $1 and name like $2', [SOURCE_BUCKET, `${id}/derivatives/%`])).map((r) => r.name);
@@ -50,18 +54,18 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
     const finish = (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) =>
       calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
     try {
-      const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string }>('select extension, object_path, extraction_model from ai.sources where id = $1', [id]);
+      const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null }>('select extension, object_path, extraction_model, owner_id from ai.sources where id = $1', [id]);
       if (!source) return;
       const file = await storage.read(SERVICE, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
       const result = await extractorFor(source.extension)(file.bytes, async (done, total) => {
         const [r] = await calls.asService<{ ok: boolean }>('select ai.extraction_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
         if (!r?.ok) throw new Stopped();
-      }, { model: source.extraction_model });
+      }, { model: source.extraction_model, vision: vision({ id, owner_id: source.owner_id }) });
       // Cancelled while the last page was read: keep nothing.
       const [still] = await calls.asService<{ ok: boolean }>(`select exists (select 1 from ai.sources where id = $1 and extraction_run = $2 and extraction_status = 'extracting') as ok`, [id, run]);
       if (!still?.ok) return;
       await replaceDerivatives(id, derivativesOf(result));
-      await finish(result.attention ? 'attention_required' : 'extracted', result.attention ?? null, result.engine, result.pages.length);
+      await finish(result.attention ? 'attention_required' : 'extracted', result.attention ?? result.note ?? null, result.engine, result.pages.length);
       opts.log.info({ source_id: id, pages: result.pages.length, status: result.attention ? 'attention_required' : 'extracted' }, 'source extracted');
     } catch (err) {
       if (err instanceof Stopped) return;

@@ -2,7 +2,7 @@
 // picture itself kept as an image derivative. An image with no text found
 // needs attention (a photo may be meant for a vision model).
 import sharp from 'sharp';
-import { markdownElements } from './markdown.ts';
+import { markdownElements, markdownToText } from './markdown.ts';
 import { ocrImage } from './ocr.ts';
 import { Unreadable, type Extractor } from './types.ts';
 
@@ -13,13 +13,27 @@ export const image: Extractor = async (bytes, progress, opts) => {
   } catch (err) {
     throw new Unreadable(`Not a readable image: ${(err as Error).message}`);
   }
-  if (opts.model === 'vision') throw new Unreadable('The vision engine is not available yet');
+  let note: string | undefined;
+  if (opts.model === 'vision' && opts.vision) {
+    const png = await sharp(bytes, { limitInputPixels: 100_000_000 }).rotate().resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    try {
+      const markdown = await opts.vision(png, 1);
+      await progress(1, 1);
+      const text = markdownToText(markdown);
+      return {
+        engine: 'vision', markdown, text, pages: [text], elements: markdownElements(markdown, 1), images: [{ page: 1, bytes, contentType: `image/${meta.format === 'jpeg' ? 'jpeg' : meta.format ?? 'png'}` }],
+        ...(markdown ? {} : { attention: 'The vision model found no text in the image' }),
+      };
+    } catch (err) {
+      note = `The vision engine could not be used (${(err as Error).message}); the image was read by OCR instead`;
+    }
+  }
   const { text } = await ocrImage(bytes).catch((err: Error) => {
     throw new Unreadable(`Not a readable image: ${err.message}`);
   });
   await progress(1, 1);
   return {
-    engine: 'ocr', markdown: text, text, pages: [text], elements: text ? markdownElements(text, 1) : [],
+    engine: 'ocr', markdown: text, text, pages: [text], elements: text ? markdownElements(text, 1) : [], ...(note ? { note } : {}),
     images: [{ page: 1, bytes, contentType: `image/${meta.format === 'jpeg' ? 'jpeg' : meta.format ?? 'png'}` }],
     ...(text ? {} : { attention: 'No text was found in the image' }),
   };

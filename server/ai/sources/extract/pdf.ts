@@ -2,8 +2,9 @@
 // pages. The text layer is read with unpdf (PDF.js); each page is rendered
 // (PDF.js on @napi-rs/canvas) as an image derivative, and a page with no text
 // layer is read by OCR from that image (extraction_model `auto`; `ocr` reads
-// every page by OCR, `text` never does). A PDF where no page yields text
-// needs attention.
+// every page by OCR, `text` never does; `vision` transcribes every rendered
+// page with the vision model, falling back to the text layer and OCR when it
+// cannot be used). A PDF where no page yields text needs attention.
 import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { markdownElements } from './markdown.ts';
 import { ocrImage } from './ocr.ts';
@@ -17,7 +18,6 @@ const RENDER_SCALE = 2;
 type TextItem = { str?: string; hasEOL?: boolean };
 
 export const pdf: Extractor = async (bytes, progress, opts) => {
-  if (opts.model === 'vision') throw new Unreadable('The vision engine is not available yet');
   const data = new Uint8Array(bytes);
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -31,6 +31,8 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
     const pages: string[] = [];
     const images: Array<{ page: number; bytes: Buffer; contentType: string }> = [];
     let ocrPages = 0;
+    let visionPages = 0;
+    let visionFailure: string | null = null;
     for (let n = 1; n <= total; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
@@ -40,7 +42,17 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
       if (n <= MAX_RENDERED_PAGES) {
         const png = Buffer.from(await renderPageAsImage(data.slice(), n, { canvasImport: () => import('@napi-rs/canvas'), scale: RENDER_SCALE }));
         images.push({ page: n, bytes: png, contentType: 'image/png' });
-        if (opts.model === 'ocr' || (opts.model !== 'text' && text === '')) {
+        let done = false;
+        if (opts.model === 'vision' && opts.vision && visionFailure === null) {
+          try {
+            text = await opts.vision(png, n);
+            visionPages++;
+            done = true;
+          } catch (err) {
+            visionFailure = (err as Error).message;
+          }
+        }
+        if (!done && (opts.model === 'ocr' || (opts.model !== 'text' && text === ''))) {
           text = (await ocrImage(png)).text;
           ocrPages++;
         }
@@ -51,7 +63,8 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
     const markdown = pages.filter(Boolean).join('\n\n');
     const empty = pages.every((p) => p === '');
     return {
-      engine: ocrPages === 0 ? 'text' : ocrPages === total ? 'ocr' : 'text+ocr', markdown, text: markdown, pages,
+      engine: visionPages > 0 ? (visionPages === total ? 'vision' : 'vision+ocr') : ocrPages === 0 ? 'text' : ocrPages === total ? 'ocr' : 'text+ocr', markdown, text: markdown, pages,
+      ...(visionFailure ? { note: `The vision engine could not be used (${visionFailure}); pages were read from their text layer and by OCR instead` } : {}),
       elements: pages.flatMap((p, i) => markdownElements(p, i + 1)),
       images,
       ...(empty ? { attention: opts.model === 'text'

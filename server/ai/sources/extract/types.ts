@@ -13,13 +13,15 @@ export type Extracted = {
   images: Array<{ page: number | null; bytes: Buffer; contentType: string }>;
   /** Set when the result needs a person: why (a PDF with no text layer, say). */
   attention?: string;
+  /** What the user should know about a result that is fine (an engine that fell back to another). */
+  note?: string;
 };
 
 /** Reports pages done of total; rejects (Stopped) when the extraction should end (cancelled, re-queued). */
 export type Progress = (done: number, total: number) => Promise<void>;
 
-/** How to extract: the source's extraction_model (auto, text, ocr, vision, ...). */
-export type ExtractOptions = { model: string };
+/** How to extract: the source's extraction_model (auto, text, ocr, vision, ...), and the vision engine when it may be used. */
+export type ExtractOptions = { model: string; vision?: (image: Buffer, page: number) => Promise<string> };
 
 export type Extractor = (bytes: Buffer, progress: Progress, opts: ExtractOptions) => Promise<Extracted>;
 
