@@ -118,8 +118,8 @@ export async function textPixels(text: string, scale = 12): Promise<{ width: num
   return { width, height, grey: soft };
 }
 
-/** A one-page PDF whose only content is a greyscale image (a scan): no text layer. */
-export function makeScannedPdf(image: { width: number; height: number; grey: Buffer }): Buffer {
+/** A PDF of `pages` pages whose only content is a greyscale image (a scan): no text layer. */
+export function makeScannedPdf(image: { width: number; height: number; grey: Buffer }, pages = 1): Buffer {
   const data = zlib.deflateSync(image.grey);
   const parts: Buffer[] = [];
   const offsets: number[] = [];
@@ -143,15 +143,18 @@ export function makeScannedPdf(image: { width: number; height: number; grey: Buf
   const w = 612;
   const h = Math.round((612 * image.height) / image.width);
   const draw = `q ${w} 0 0 ${h} 0 ${792 - h} cm /Im1 Do Q`;
+  // 1 catalog, 2 pages, 3 image, 4 contents, then one page object each.
+  const pageIds = Array.from({ length: pages }, (_, i) => 5 + i);
   push('%PDF-1.4\n');
   obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
-  obj(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>');
-  obj(4, `<< /Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>`, data);
-  obj(5, `<< /Length ${draw.length} >>`, Buffer.from(draw, 'latin1'));
+  obj(2, `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages} >>`);
+  obj(3, `<< /Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>`, data);
+  obj(4, `<< /Length ${draw.length} >>`, Buffer.from(draw, 'latin1'));
+  for (const id of pageIds) obj(id, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 3 0 R >> >> /Contents 4 0 R >>');
   const xref = length;
-  push(`xref\n0 6\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
-  push(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  const count = 5 + pages;
+  push(`xref\n0 ${count}\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
 }
 

@@ -16,11 +16,15 @@ let queue: Promise<unknown> = Promise.resolve();
 
 const workerOf = () => (worker ??= createWorker('eng', 1, { langPath: ENGLISH.langPath, gzip: ENGLISH.gzip, cacheMethod: 'none' }));
 
-/** The text of an image (any format sharp reads), recognised in turn with other callers. */
-export function ocrImage(image: Buffer): Promise<{ text: string; confidence: number }> {
+/**
+ * The text of an image (any format sharp reads), recognised in turn with
+ * other callers. `rendered`: a PNG we rendered ourselves (a PDF page), read
+ * as it is without being normalised first.
+ */
+export function ocrImage(image: Buffer, opts: { rendered?: boolean } = {}): Promise<{ text: string; confidence: number }> {
   const run = queue.then(async () => {
-    const png = await sharp(image, { limitInputPixels: 100_000_000 }).rotate().resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-      .grayscale().png().toBuffer();
+    const png = opts.rendered ? image : await sharp(image, { limitInputPixels: 100_000_000 }).rotate()
+      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true }).grayscale().png().toBuffer();
     const { data } = await (await workerOf()).recognize(png);
     return { text: data.text.replace(/[ \t]+\n/g, '\n').trim(), confidence: data.confidence };
   });

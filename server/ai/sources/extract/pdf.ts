@@ -18,10 +18,9 @@ const RENDER_SCALE = 2;
 type TextItem = { str?: string; hasEOL?: boolean };
 
 export const pdf: Extractor = async (bytes, progress, opts) => {
-  const data = new Uint8Array(bytes);
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    doc = await getDocumentProxy(data.slice());
+    doc = await getDocumentProxy(new Uint8Array(bytes));
   } catch (err) {
     throw new Unreadable(`Not a readable PDF: ${(err as Error).message}`);
   }
@@ -40,7 +39,7 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
         .replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
       page.cleanup();
       if (n <= MAX_RENDERED_PAGES) {
-        const png = Buffer.from(await renderPageAsImage(data.slice(), n, { canvasImport: () => import('@napi-rs/canvas'), scale: RENDER_SCALE }));
+        const png = Buffer.from(await renderPageAsImage(doc, n, { canvasImport: () => import('@napi-rs/canvas'), scale: RENDER_SCALE }));
         images.push({ page: n, bytes: png, contentType: 'image/png' });
         let done = false;
         if (opts.model === 'vision' && opts.vision && visionFailure === null) {
@@ -53,7 +52,7 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
           }
         }
         if (!done && (opts.model === 'ocr' || (opts.model !== 'text' && text === ''))) {
-          text = (await ocrImage(png)).text;
+          text = (await ocrImage(png, { rendered: true })).text;
           ocrPages++;
         }
       }
