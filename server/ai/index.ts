@@ -18,6 +18,7 @@ import { sourceExtraction } from './sources/job.ts';
 import { closeOcr } from './sources/extract/index.ts';
 import { sourceRoutes } from './sources/routes.ts';
 import { urlImporter } from './sources/url-import.ts';
+import { crawlProvider } from './sources/crawl-provider.ts';
 import { copilotChat } from './copilot/chat.ts';
 import { copilotRoutes } from './copilot/routes.ts';
 import { copilotTools } from './copilot/tools.ts';
@@ -93,7 +94,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/orchestrations', orchestrationRoutes(calls, orchestrationRuns, stopping.signal));
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
-  mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT }) }), { json: false });
+  mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, log });
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));

@@ -23,6 +23,7 @@ describe('sources', () => {
   let p: TestPlatform;
   let site: http.Server;
   let vendor: VendorServer;
+  const providerCalls: Array<{ path: string; auth: string; body: any }> = [];
   let base: string;
   let ann: string;
   let bob: string;
@@ -52,6 +53,19 @@ describe('sources', () => {
 
   before(async () => {
     site = http.createServer((req, res) => {
+      // A crawl provider speaking Firecrawl's API.
+      if (req.url!.startsWith('/v1/')) {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          providerCalls.push({ path: `${req.method} ${req.url}`, auth: String(req.headers.authorization), body: body ? JSON.parse(body) : null });
+          const answer = req.url === '/v1/crawl' ? { success: true, id: 'crawl-1' }
+            : req.url === '/v1/crawl/crawl-1' ? { status: 'completed', data: [{ markdown: '# One\n\nFirst.', metadata: { sourceURL: 'https://docs.example/one', title: 'One' } }, { markdown: '# Two', metadata: { sourceURL: 'https://docs.example/two', title: 'Two' } }] }
+            : { success: true, data: { markdown: `# Scraped\n\n${JSON.parse(body).url}`, metadata: { title: 'Scraped page' } } };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+        });
+        return;
+      }
       const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><nav>menu</nav><article><h1>${title}</h1><p>${body}</p></article></body></html>`;
       const routes: Record<string, [string, string]> = {
         '/a.html': ['text/html', page('Page A', 'Alpha text. <a href="/b.html">b</a> <a href="/c.html">c</a> <a href="https://elsewhere.example/x">out</a>')],
@@ -296,6 +310,25 @@ describe('sources', () => {
     assert.match(await err({ mode: 'urls', urls: ['ftp://x'] }), /Not an http or https URL/);
     assert.match(await err({ mode: 'sitemap', urls: [`${base}/empty-sitemap.xml`] }), /lists no pages/);
     assert.match(await err({ mode: 'sitemap', urls: [`${base}/nothing.xml`] }), /could not be read/);
+  });
+
+  it('crawls and reads sitemap pages through the crawl provider when CRAWL_API_KEY is set', async () => {
+    await json(await aiApi(() => p).put(p.keys.serviceRoleKey, '/settings', { settings: { CRAWL_API_KEY: 'fc-test-key', CRAWL_API_BASE: base } }), 200);
+    try {
+      providerCalls.length = 0;
+      const crawled = await json<{ sources: Source[] }>(await post(ann, '/sources/import-url', { mode: 'crawl', urls: ['https://docs.example/'], max_pages: 5 }), 201);
+      assert.deepEqual(crawled.sources.map((s) => [s.name, s.extension]), [['One', 'md'], ['Two', 'md']]);
+      assert.deepEqual(providerCalls.slice(0, 2).map((c) => [c.path, c.auth]), [['POST /v1/crawl', 'Bearer fc-test-key'], ['GET /v1/crawl/crawl-1', 'Bearer fc-test-key']]);
+      assert.deepEqual([providerCalls[0]!.body.url, providerCalls[0]!.body.limit, providerCalls[0]!.body.maxDepth], ['https://docs.example/', 5, 2]);
+      await settled(ann, crawled.sources[0]!.id);
+      assert.equal(await derivative(ann, crawled.sources[0]!.id, 'markdown'), '# One\n\nFirst.');
+
+      const mapped = await json<{ sources: Source[] }>(await post(ann, '/sources/import-url', { mode: 'sitemap', urls: [`${base}/sitemap.xml`] }), 201);
+      assert.deepEqual(mapped.sources.map((s) => s.name), ['Scraped page', 'Scraped page']);
+      assert.deepEqual(providerCalls.filter((c) => c.path === 'POST /v1/scrape').map((c) => c.body.url), [`${base}/c.html`, `${base}/notes.txt`]);
+    } finally {
+      await json(await api(p.keys.serviceRoleKey, '/settings/CRAWL_API_KEY', { method: 'DELETE' }), 200);
+    }
   });
 
   it('renames, re-extracts, refuses to cancel a finished source (409), downloads and deletes every byte', async () => {

@@ -6,9 +6,12 @@
 //   crawl    from the URLs given, same-origin links breadth first, to URL_IMPORT_CRAWL_MAX_DEPTH
 // A page's type decides its extension (HTML, PDF, text, markdown, Office
 // files, images); pages of other types, and pages that fail, are reported,
-// not imported.
+// not imported. With CRAWL_API_KEY set, `crawl` runs on the crawl provider
+// and `sitemap` pages are read through it (crawl-provider.ts); their pages
+// arrive as markdown. `urls` always uses our own fetcher.
 import { parseHTML } from 'linkedom';
 import type { Settings } from '../settings/accessor.ts';
+import type { CrawlProvider, ProviderPage } from './crawl-provider.ts';
 import { aiErrors } from '../errors.ts';
 
 export type FetchedPage = { url: string; bytes: Buffer; extension: string; name: string };
@@ -31,7 +34,7 @@ function httpUrl(raw: unknown): string | null {
   }
 }
 
-export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; maxBytes: number }) {
+export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; maxBytes: number; provider: CrawlProvider }) {
   const get = async (url: string): Promise<{ bytes: Buffer; type: string; finalUrl: string }> => {
     const res = await opts.fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'pgbase-source-import/1.0' } });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -85,6 +88,8 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
         }
       };
 
+      const provider = mode === 'urls' ? null : await opts.provider.configured();
+      const fromProvider = (page: ProviderPage): FetchedPage => ({ url: page.url, bytes: Buffer.from(page.markdown, 'utf8'), extension: 'md', name: (page.title || page.url).slice(0, 500) });
       if (mode === 'urls') {
         for (const url of (urls as string[]).slice(0, max)) await take(url);
         return result;
@@ -106,11 +111,21 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
         }
         found = [...new Set(found)];
         if (found.length === 0) throw aiErrors.validation('The sitemap lists no pages (<loc> entries)');
-        for (const url of found.slice(0, max)) await take(url);
+        for (const url of found.slice(0, max)) {
+          if (!provider) await take(url);
+          else await opts.provider.scrape(provider, url).then((page) => void result.pages.push(fromProvider(page)), (err: Error) => void result.failed.push({ url, reason: err.message }));
+        }
         return result;
       }
       // crawl: breadth first, same origin as the page a link was found on, each URL once.
       const depthMax = await opts.settings.number('URL_IMPORT_CRAWL_MAX_DEPTH');
+      if (provider) {
+        for (const url of urls as string[]) {
+          if (result.pages.length >= max) break;
+          for (const page of await opts.provider.crawl(provider, url, max - result.pages.length, depthMax)) result.pages.push(fromProvider(page));
+        }
+        return result;
+      }
       const seen = new Set<string>();
       let frontier = (urls as string[]).map((u) => new URL(u).href.replace(/#.*$/, ''));
       for (let depth = 0; depth <= depthMax && frontier.length > 0 && result.pages.length < max; depth++) {

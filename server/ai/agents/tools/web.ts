@@ -9,12 +9,11 @@ import type { Settings } from '../../settings/accessor.ts';
 
 export class WebToolError extends Error {}
 
-type Post = (url: string, key: string, body: unknown, timeoutMs: number, signal: AbortSignal) => Promise<unknown>;
-
-const post: Post = async (url, key, body, timeoutMs, signal) => {
+/** A JSON call to a provider with its key (POST with a body, GET without); its failures worded for the user. */
+export const providerCall = async (url: string, key: string, body: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> => {
   const res = await fetch(url, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(body), signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+    method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
   }).catch((err: Error) => {
     throw new WebToolError(`the provider at ${new URL(url).origin} could not be reached: ${err.name === 'TimeoutError' ? 'timed out' : err.message}`);
   });
@@ -34,7 +33,7 @@ export function webTools(settings: Settings, searchBase: string, crawlBaseDefaul
       if (!key) throw new WebToolError('web_search is not configured: set SEARCH_API_KEY in /api/settings');
       if (typeof args.query !== 'string' || !args.query.trim()) throw new WebToolError('query is required');
       const max = typeof args.max_results === 'number' && args.max_results > 0 ? Math.min(Math.floor(args.max_results), 20) : 5;
-      const answer = (await post(`${searchBase.replace(/\/$/, '')}/search`, key, { query: args.query, max_results: max }, 30_000, signal)) as { results?: Array<Record<string, unknown>> };
+      const answer = (await providerCall(`${searchBase.replace(/\/$/, '')}/search`, key, { query: args.query, max_results: max }, 30_000, signal)) as { results?: Array<Record<string, unknown>> };
       if (!Array.isArray(answer?.results)) throw new WebToolError('the search provider answered without results');
       return answer.results.slice(0, max).map((r) => ({ title: r.title ?? null, url: r.url ?? null, content: r.content ?? r.snippet ?? null }));
     },
@@ -43,7 +42,7 @@ export function webTools(settings: Settings, searchBase: string, crawlBaseDefaul
       if (!key) throw new WebToolError('web_scrape is not configured: set CRAWL_API_KEY (and CRAWL_API_BASE) in /api/settings');
       if (typeof args.url !== 'string' || !/^https?:\/\//.test(args.url)) throw new WebToolError('url is required: an http or https URL');
       const base = (await settings.string('CRAWL_API_BASE')) || crawlBaseDefault;
-      const answer = (await post(`${base.replace(/\/$/, '')}/v1/scrape`, key, { url: args.url, formats: ['markdown'] }, 60_000, signal)) as { success?: boolean; error?: string; data?: { markdown?: string; metadata?: Record<string, unknown> } };
+      const answer = (await providerCall(`${base.replace(/\/$/, '')}/v1/scrape`, key, { url: args.url, formats: ['markdown'] }, 60_000, signal)) as { success?: boolean; error?: string; data?: { markdown?: string; metadata?: Record<string, unknown> } };
       if (answer?.success === false || typeof answer?.data?.markdown !== 'string') throw new WebToolError(`the crawl provider could not scrape ${args.url}${answer?.error ? `: ${answer.error}` : ''}`);
       const max = await settings.number('WEB_SCRAPE_MAX_CHARS');
       const markdown = answer.data.markdown;
