@@ -121,6 +121,12 @@ const schema = z.object({
     .describe('web_search provider (a Tavily-compatible POST /search); its key is the SEARCH_API_KEY setting'),
   CRAWL_API_BASE_DEFAULT: z.string().url().default('https://api.firecrawl.dev')
     .describe('web_scrape provider (a Firecrawl-compatible POST /v1/scrape) when the CRAWL_API_BASE setting is empty'),
+  UNSTRUCTURED_API_URL: z.string().url().default('https://api.unstructuredapp.io').describe('the unstructured extraction engine (POST /general/v0/general)'),
+  UNSTRUCTURED_API_KEY: z.string().min(1).optional().describe('its key; without it the engine falls back to the local chain'),
+  DOCLING_API_URL: z.string().url().optional().describe('a Docling Serve instance for the docling extraction engine (POST /v1/convert/file)'),
+  DOCLING_API_KEY: z.string().min(1).optional().describe('its X-Api-Key, when the instance asks for one'),
+  LLAMAPARSE_API_URL: z.string().url().default('https://api.cloud.llamaindex.ai').describe('the llamaparse extraction engine (LlamaParse upload and job API)'),
+  LLAMAPARSE_API_KEY: z.string().min(1).optional().describe('its key; without it the engine falls back to the local chain'),
 
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 

@@ -16,6 +16,7 @@ import { workflowAgents } from './agents/in-workflow.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { sourceExtraction } from './sources/job.ts';
 import { closeOcr } from './sources/extract/index.ts';
+import { hostedEngines } from './sources/extract/hosted.ts';
 import { sourceRoutes } from './sources/routes.ts';
 import { urlImporter } from './sources/url-import.ts';
 import { crawlProvider } from './sources/crawl-provider.ts';
@@ -95,7 +96,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
-  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, log });
+  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), log });
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });

@@ -24,6 +24,7 @@ describe('sources', () => {
   let site: http.Server;
   let vendor: VendorServer;
   const providerCalls: Array<{ path: string; auth: string; body: any }> = [];
+  const parserCalls: Array<{ path: string; key: string; filename: string }> = [];
   let base: string;
   let ann: string;
   let bob: string;
@@ -53,6 +54,22 @@ describe('sources', () => {
 
   before(async () => {
     site = http.createServer((req, res) => {
+      // Hosted parsers: the Unstructured API and a Docling Serve instance.
+      if (req.method === 'POST' && (req.url === '/general/v0/general' || req.url === '/v1/convert/file')) {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks).toString('latin1');
+          parserCalls.push({ path: req.url!, key: String(req.headers['unstructured-api-key'] ?? ''), filename: /filename="([^"]+)"/.exec(body)?.[1] ?? '' });
+          const answer = req.url === '/v1/convert/file' ? { status: 'success', document: { md_content: '# Docling says hi\n\nBody text.' } } : [
+            { type: 'Title', text: 'Annual report', metadata: { page_number: 1 } },
+            { type: 'NarrativeText', text: 'Revenue rose.', metadata: { page_number: 1 } },
+            { type: 'Table', text: 'Q1 10 Q2 12', metadata: { page_number: 2, text_as_html: '<table><tr><td>Q1</td><td>10</td></tr><tr><td>Q2</td><td>12</td></tr></table>' } },
+          ];
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+        });
+        return;
+      }
       // A crawl provider speaking Firecrawl's API.
       if (req.url!.startsWith('/v1/')) {
         let body = '';
@@ -84,7 +101,10 @@ describe('sources', () => {
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     vendor = await startVendorServer();
-    p = await startTestPlatform({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    p = await startTestPlatform({
+      ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1',
+      UNSTRUCTURED_API_URL: base, UNSTRUCTURED_API_KEY: 'uns-key', DOCLING_API_URL: base,
+    });
     ann = (await signUp(p, 'ann-sources@example.com')).access_token;
     bob = (await signUp(p, 'bob-sources@example.com')).access_token;
   });
@@ -246,6 +266,29 @@ describe('sources', () => {
     assert.deepEqual(rows, [{ feature: 'extraction', run_id: seen.id, step: 'page-1' }]);
     const { rows: engine } = await p.adminPool.query('select extraction_engine from ai.sources where id = $1', [seen.id]);
     assert.equal(engine[0].extraction_engine, 'vision');
+  });
+
+  it('hands files to hosted parsers when asked (unstructured, docling), and to the local chain when one is not configured', async () => {
+    const kb = await json<{ extraction: { options: Array<{ value: string }>; fallback_chain: string[] } }>(await api(ann, '/config/kb-defaults'), 200);
+    assert.deepEqual(kb.extraction.options.map((o) => o.value), ['auto', 'text', 'ocr', 'vision', 'unstructured', 'docling', 'llamaparse'], 'six engines besides auto');
+    parserCalls.length = 0;
+    const report = await json<Source>(await upload(ann, 'report.pdf', makePdf(['local text']), { extraction_model: 'unstructured' }), 201);
+    const doc = await json<Source>(await upload(ann, 'memo.docx', makeDocx({ heading: 'h', paragraph: 'p', table: [['a', 'b'], ['c', 'd']] }), { extraction_model: 'docling' }), 201);
+    const parsed = await json<Source>(await upload(ann, 'third.pdf', makePdf(['read locally']), { extraction_model: 'llamaparse' }), 201);
+
+    const r = await settled(ann, report.id);
+    assert.deepEqual([r.extraction_status, r.progress.pages_total], ['extracted', 2]);
+    assert.equal(await derivative(ann, report.id, 'markdown'), '## Annual report\n\nRevenue rose.\n\n| Q1 | 10 |\n| --- | --- |\n| Q2 | 12 |');
+    assert.equal(await derivative(ann, report.id, 'page_text', 0), 'Annual report\n\nRevenue rose.');
+    await settled(ann, doc.id);
+    assert.equal(await derivative(ann, doc.id, 'markdown'), '# Docling says hi\n\nBody text.');
+    assert.deepEqual(parserCalls.map((c) => [c.path, c.key, c.filename]).sort(), [['/general/v0/general', 'uns-key', 'original.pdf'], ['/v1/convert/file', '', 'original.docx']]);
+
+    const local = await settled(ann, parsed.id);
+    assert.deepEqual([local.extraction_status, local.extraction_message], ['extracted', 'The llamaparse engine could not be used (the llamaparse engine is not configured (set LLAMAPARSE_API_KEY)); the local engines read the file instead']);
+    assert.equal(await derivative(ann, parsed.id, 'text'), 'read locally');
+    const { rows } = await p.adminPool.query('select id, extraction_engine from ai.sources where id = any($1) order by extraction_engine', [[report.id, doc.id, parsed.id]]);
+    assert.deepEqual(rows.map((x) => x.extraction_engine), ['docling', 'text', 'unstructured']);
   });
 
   it('fails hostile or broken files with a message, and asks for attention when a PDF has no text', async () => {

@@ -5,17 +5,22 @@
 // stop when the source was cancelled or re-queued), replaces the derivatives
 // and ends the run (ai.finish_extraction). A file that cannot be read fails
 // with a message; an unexpected error is retried by graphile-worker (the
-// run is taken again) and fails the source on the last attempt.
+// run is taken again) and fails the source on the last attempt. A hosted
+// engine (extract/hosted.ts) that cannot be used hands the file to the
+// local chain, and the source's message says so.
 import type { Logger } from 'pino';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
 import { extractorFor, Stopped, Unreadable, type Extracted } from './extract/index.ts';
+import { HostedUnavailable, type HostedEngines } from './extract/hosted.ts';
 import { SERVICE, SOURCE_BUCKET } from './store.ts';
 import { visionEngine } from './extract/vision.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 
 const MAX_ORIGINAL_BYTES = 5 * 1024 ** 3;
+/** Text formats read locally whatever the engine asked for. */
+const LOCAL_ONLY = new Set(['txt', 'md', 'html']);
 
 type Derivative = { kind: string; idx: number; page: number | null; bytes: Buffer; contentType: string; ext: string };
 
@@ -31,7 +36,7 @@ function derivativesOf(r: Extracted): Derivative[] {
   ];
 }
 
-export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; log: Logger }) {
+export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; hosted: HostedEngines; log: Logger }) {
   const { calls, storage } = opts;
   const vision = visionEngine({ models: opts.models, settings: opts.settings });
 
@@ -57,10 +62,24 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null }>('select extension, object_path, extraction_model, owner_id from ai.sources where id = $1', [id]);
       if (!source) return;
       const file = await storage.read(SERVICE, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
-      const result = await extractorFor(source.extension)(file.bytes, async (done, total) => {
+      const progress = async (done: number, total: number) => {
         const [r] = await calls.asService<{ ok: boolean }>('select ai.extraction_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
         if (!r?.ok) throw new Stopped();
-      }, { model: source.extraction_model, vision: vision({ id, owner_id: source.owner_id }) });
+      };
+      const local = (model: string) => extractorFor(source.extension)(file.bytes, progress, { model, vision: vision({ id, owner_id: source.owner_id }) });
+      let result: Extracted;
+      const model = source.extraction_model;
+      if (opts.hosted.isHosted(model) && !LOCAL_ONLY.has(source.extension)) {
+        // A hosted parser; when it cannot be used the local chain reads the file, and the source says so.
+        try {
+          result = await opts.hosted.extract(model, { bytes: file.bytes, filename: `original.${source.extension}`, contentType: file.contentType });
+          await progress(1, 1);
+        } catch (err) {
+          if (!(err instanceof HostedUnavailable)) throw err;
+          result = await local('auto');
+          result.note = `The ${model} engine could not be used (${err.message}); the local engines read the file instead`;
+        }
+      } else result = await local(opts.hosted.isHosted(model) ? 'auto' : model);
       // Cancelled while the last page was read: keep nothing.
       const [still] = await calls.asService<{ ok: boolean }>(`select exists (select 1 from ai.sources where id = $1 and extraction_run = $2 and extraction_status = 'extracting') as ok`, [id, run]);
       if (!still?.ok) return;
