@@ -52,7 +52,10 @@ describe('sources', () => {
     return res.text();
   };
 
+  let logo: Buffer;
+
   before(async () => {
+    logo = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } }).png().toBuffer();
     site = http.createServer((req, res) => {
       // Hosted parsers: the Unstructured API and a Docling Serve instance.
       if (req.method === 'POST' && (req.url === '/general/v0/general' || req.url === '/v1/convert/file')) {
@@ -85,7 +88,7 @@ describe('sources', () => {
       }
       const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><nav>menu</nav><article><h1>${title}</h1><p>${body}</p></article></body></html>`;
       const routes: Record<string, [string, string]> = {
-        '/a.html': ['text/html', page('Page A', 'Alpha text. <a href="/b.html">b</a> <a href="/c.html">c</a> <a href="https://elsewhere.example/x">out</a>')],
+        '/a.html': ['text/html', page('Page A', 'Alpha text. <a href="/b.html">b</a> <a href="/c.html">c</a> <a href="https://elsewhere.example/x">out</a> <img src="/logo.png"> <img src="logo.png"> <img src="/huge.png"> <img src="/gone.png">')],
         '/b.html': ['text/html', page('Page B', 'Bravo text. <a href="/d.html">d</a>')],
         '/c.html': ['text/html', page('Page C', 'Charlie text.')],
         '/d.html': ['text/html', page('Page D', 'Delta text.')],
@@ -94,6 +97,8 @@ describe('sources', () => {
         '/sitemap.xml': ['application/xml', '<?xml version="1.0"?><urlset><url><loc>BASE/c.html</loc></url><url><loc>BASE/notes.txt</loc></url></urlset>'],
         '/empty-sitemap.xml': ['application/xml', '<urlset></urlset>'],
       };
+      if (req.url === '/logo.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(logo);
+      if (req.url === '/huge.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(6 * 1024 * 1024));
       const hit = routes[req.url!];
       if (!hit) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': hit[0] }).end(hit[1].replaceAll('BASE', base));
@@ -338,6 +343,10 @@ describe('sources', () => {
     const md = await derivative(ann, byUrls.sources[0]!.id, 'markdown');
     assert.match(md, /^# Page A\n\nAlpha text\./);
     assert.doesNotMatch(md, /menu/, 'navigation is left out');
+    const images = (await json<Source>(await api(ann, `/sources/${byUrls.sources[0]!.id}`), 200)).derivatives!.filter((d) => d.kind === 'image');
+    assert.equal(images.length, 1, 'the page’s image once; the one over URL_IMPORT_IMAGE_MAX_SIZE_MB and the missing one skipped');
+    const kept = await api(ann, `/sources/${byUrls.sources[0]!.id}/derivatives/image/download?index=0`);
+    assert.ok(Buffer.from(await kept.arrayBuffer()).equals(logo));
 
     const bySitemap = await json<Imported>(await post(ann, '/sources/import-url', { mode: 'sitemap', urls: [`${base}/sitemap.xml`] }), 201);
     assert.deepEqual(bySitemap.sources.map((s) => s.extension), ['html', 'txt']);

@@ -59,7 +59,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
     const finish = (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) =>
       calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
     try {
-      const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null }>('select extension, object_path, extraction_model, owner_id from ai.sources where id = $1', [id]);
+      const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null; origin_detail: { images?: Array<{ path: string; content_type: string }> } }>('select extension, object_path, extraction_model, owner_id, origin_detail from ai.sources where id = $1', [id]);
       if (!source) return;
       const file = await storage.read(SERVICE, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
       const progress = async (done: number, total: number) => {
@@ -80,6 +80,11 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
           result.note = `The ${model} engine could not be used (${err.message}); the local engines read the file instead`;
         }
       } else result = await local(opts.hosted.isHosted(model) ? 'auto' : model);
+      // Files that came with the document (an imported page's images) are its images too.
+      for (const a of source.origin_detail.images ?? []) {
+        const img = await storage.read(SERVICE, SOURCE_BUCKET, a.path, MAX_ORIGINAL_BYTES).catch(() => null);
+        if (img) result.images.push({ page: 1, bytes: img.bytes, contentType: a.content_type });
+      }
       // Cancelled while the last page was read: keep nothing.
       const [still] = await calls.asService<{ ok: boolean }>(`select exists (select 1 from ai.sources where id = $1 and extraction_run = $2 and extraction_status = 'extracting') as ok`, [id, run]);
       if (!still?.ok) return;

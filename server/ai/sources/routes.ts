@@ -123,7 +123,7 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
     const found = await opts.urls.run(body);
     const made = [];
     for (const page of found.pages) {
-      made.push(await created(req, { name: page.name, metadata, origin: 'url', origin_detail: { url: page.url, mode: body.mode }, extension: page.extension, bytes: page.bytes }));
+      made.push(await created(req, { name: page.name, metadata, origin: 'url', origin_detail: { url: page.url, mode: body.mode }, extension: page.extension, bytes: page.bytes, attachments: page.images }));
     }
     res.status(201).json({ sources: made, failed: found.failed });
   }));

@@ -27,7 +27,12 @@ export type SourceRow = {
   extraction_run: number; extraction_message: string | null; extraction_engine: string | null; pages_total: number | null; pages_done: number;
   created_at: Date; updated_at: Date; extracted_at: Date | null;
 };
-export type NewSource = { name: string; metadata: Record<string, unknown>; origin: 'upload' | 'storage' | 'url'; origin_detail: Record<string, unknown>; extension: string; bytes: Buffer; extraction_model?: string | undefined };
+export type NewSource = {
+  name: string; metadata: Record<string, unknown>; origin: 'upload' | 'storage' | 'url'; origin_detail: Record<string, unknown>; extension: string; bytes: Buffer;
+  extraction_model?: string | undefined;
+  /** Files that came with the document (an imported page's images): stored beside the original, made image derivatives by extraction. */
+  attachments?: Array<{ url: string; bytes: Buffer; contentType: string }>;
+};
 
 const SOURCE = `id, owner_id, name, metadata, origin, origin_detail, extension, content_type, size_bytes::float8 as size_bytes, extraction_model,
   extraction_status, extraction_message, extraction_engine, pages_total, pages_done, extraction_run, object_path, created_at, updated_at, extracted_at`;
@@ -58,6 +63,8 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
     create: async (req: Request, s: NewSource): Promise<SourceRow> => {
       const id = randomUUID();
       const path = `${id}/original.${s.extension}`;
+      const attachments = (s.attachments ?? []).map((a, i) => ({ ...a, path: `${id}/attachments/${i}.${a.contentType.split('/')[1]?.replace('jpeg', 'jpg').replace(/[^a-z0-9]/g, '') || 'bin'}` }));
+      const detail = attachments.length > 0 ? { ...s.origin_detail, images: attachments.map((a) => ({ url: a.url, path: a.path, content_type: a.contentType })) } : s.origin_detail;
       if (s.extraction_model) {
         const known = await calls.call(req, 'select 1 from ai.extraction_methods where name = $1', [s.extraction_model]);
         if (known.length === 0) {
@@ -67,10 +74,11 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
       }
       await calls.call(req, `insert into ai.sources (id, name, metadata, origin, origin_detail, extension, content_type, size_bytes, object_path, extraction_model)
         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, 'auto'))`,
-        [id, s.name, JSON.stringify(s.metadata), s.origin, JSON.stringify(s.origin_detail), s.extension, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', s.bytes.length, path, s.extraction_model ?? null]);
+        [id, s.name, JSON.stringify(s.metadata), s.origin, JSON.stringify(detail), s.extension, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', s.bytes.length, path, s.extraction_model ?? null]);
       try {
         await calls.asService('select ai.ensure_source_bucket()', []);
         await storage.write(SERVICE, SOURCE_BUCKET, path, s.bytes, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', true);
+        for (const a of attachments) await storage.write(SERVICE, SOURCE_BUCKET, a.path, a.bytes, a.contentType, true);
       } catch (err) {
         await calls.asService('delete from ai.sources where id = $1', [id]);
         throw err;

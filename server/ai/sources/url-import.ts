@@ -8,13 +8,17 @@
 // files, images); pages of other types, and pages that fail, are reported,
 // not imported. With CRAWL_API_KEY set, `crawl` runs on the crawl provider
 // and `sitemap` pages are read through it (crawl-provider.ts); their pages
-// arrive as markdown. `urls` always uses our own fetcher.
+// arrive as markdown. `urls` always uses our own fetcher. An HTML page keeps
+// up to URL_IMPORT_MAX_IMAGES_PER_PAGE of its images (each at most
+// URL_IMPORT_IMAGE_MAX_SIZE_MB, fetched through the same guard); they become
+// the source's image derivatives.
 import { parseHTML } from 'linkedom';
 import type { Settings } from '../settings/accessor.ts';
 import type { CrawlProvider, ProviderPage } from './crawl-provider.ts';
 import { aiErrors } from '../errors.ts';
 
-export type FetchedPage = { url: string; bytes: Buffer; extension: string; name: string };
+export type PageImage = { url: string; bytes: Buffer; contentType: string };
+export type FetchedPage = { url: string; bytes: Buffer; extension: string; name: string; images: PageImage[] };
 export type ImportResult = { pages: FetchedPage[]; failed: Array<{ url: string; reason: string }> };
 
 const TIMEOUT_MS = 30_000;
@@ -35,16 +39,16 @@ function httpUrl(raw: unknown): string | null {
 }
 
 export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; maxBytes: number; provider: CrawlProvider }) {
-  const get = async (url: string): Promise<{ bytes: Buffer; type: string; finalUrl: string }> => {
+  const get = async (url: string, maxBytes = opts.maxBytes): Promise<{ bytes: Buffer; type: string; finalUrl: string }> => {
     const res = await opts.fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'pgbase-source-import/1.0' } });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > opts.maxBytes) throw new Error(`larger than ${opts.maxBytes} bytes`);
+    if (declared > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       size += chunk.length;
-      if (size > opts.maxBytes) throw new Error(`larger than ${opts.maxBytes} bytes`);
+      if (size > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
       chunks.push(Buffer.from(chunk));
     }
     return { bytes: Buffer.concat(chunks), type: (res.headers.get('content-type') ?? '').toLowerCase(), finalUrl: res.url || url };
@@ -58,7 +62,34 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
       const title = /<title[^>]*>([^<]*)<\/title>/i.exec(got.bytes.toString('utf8', 0, Math.min(got.bytes.length, 65_536)))?.[1]?.trim();
       if (title) name = title;
     }
-    return { url, bytes: got.bytes, extension, name: name.slice(0, 500) };
+    return { url, bytes: got.bytes, extension, name: name.slice(0, 500), images: [] };
+  };
+
+  /** A page's images, in order, each once: those that fail or are too large are skipped. */
+  const imagesOf = async (html: Buffer, pageUrl: string): Promise<PageImage[]> => {
+    const max = await opts.settings.number('URL_IMPORT_MAX_IMAGES_PER_PAGE');
+    if (max === 0) return [];
+    const limit = Math.round((await opts.settings.number('URL_IMPORT_IMAGE_MAX_SIZE_MB')) * 1024 * 1024);
+    const { document } = parseHTML(html.toString('utf8'));
+    const urls = [...new Set([...document.querySelectorAll('img[src]')].map((img) => {
+      try {
+        const u = new URL(img.getAttribute('src') ?? '', pageUrl);
+        return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+      } catch {
+        return null;
+      }
+    }).filter((u): u is string => !!u))];
+    const images: PageImage[] = [];
+    for (const url of urls) {
+      if (images.length >= max) break;
+      try {
+        const got = await get(url, limit);
+        if (got.type.startsWith('image/')) images.push({ url, bytes: got.bytes, contentType: got.type.split(';')[0]! });
+      } catch {
+        // skipped: unreachable, refused by the guard, or too large
+      }
+    }
+    return images;
   };
 
   return {
@@ -80,7 +111,10 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
           const got = await get(url);
           const page = pageOf(url, got);
           if (typeof page === 'string') result.failed.push({ url, reason: page });
-          else result.pages.push(page);
+          else {
+            if (page.extension === 'html') page.images = await imagesOf(got.bytes, got.finalUrl);
+            result.pages.push(page);
+          }
           return got.type.startsWith('text/html') ? got.bytes : null;
         } catch (err) {
           result.failed.push({ url, reason: (err as Error).message });
@@ -89,7 +123,7 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
       };
 
       const provider = mode === 'urls' ? null : await opts.provider.configured();
-      const fromProvider = (page: ProviderPage): FetchedPage => ({ url: page.url, bytes: Buffer.from(page.markdown, 'utf8'), extension: 'md', name: (page.title || page.url).slice(0, 500) });
+      const fromProvider = (page: ProviderPage): FetchedPage => ({ url: page.url, bytes: Buffer.from(page.markdown, 'utf8'), extension: 'md', name: (page.title || page.url).slice(0, 500), images: [] });
       if (mode === 'urls') {
         for (const url of (urls as string[]).slice(0, max)) await take(url);
         return result;

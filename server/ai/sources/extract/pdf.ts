@@ -14,6 +14,8 @@ const MAX_PAGES = 5000;
 /** Pages rendered as images (and so available to OCR); later pages keep their text layer only. */
 const MAX_RENDERED_PAGES = 500;
 const RENDER_SCALE = 2;
+/** A rendered page's longer side, at most: bounds the memory one page takes (a poster-sized page is drawn smaller). */
+const MAX_RENDER_SIDE = 3000;
 
 type TextItem = { str?: string; hasEOL?: boolean };
 
@@ -32,14 +34,17 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
     let ocrPages = 0;
     let visionPages = 0;
     let visionFailure: string | null = null;
+    const ocrFailures: string[] = [];
     for (let n = 1; n <= total; n++) {
       const page = await doc.getPage(n);
+      const { width, height } = page.getViewport({ scale: 1 });
+      const scale = Math.min(RENDER_SCALE, MAX_RENDER_SIDE / Math.max(width, height, 1));
       const content = await page.getTextContent();
       let text = (content.items as TextItem[]).map((item) => `${item.str ?? ''}${item.hasEOL ? '\n' : ''}`).join('')
         .replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
       page.cleanup();
       if (n <= MAX_RENDERED_PAGES) {
-        const png = Buffer.from(await renderPageAsImage(doc, n, { canvasImport: () => import('@napi-rs/canvas'), scale: RENDER_SCALE }));
+        const png = Buffer.from(await renderPageAsImage(doc, n, { canvasImport: () => import('@napi-rs/canvas'), scale }));
         images.push({ page: n, bytes: png, contentType: 'image/png' });
         let done = false;
         if (opts.model === 'vision' && opts.vision && visionFailure === null) {
@@ -52,8 +57,13 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
           }
         }
         if (!done && (opts.model === 'ocr' || (opts.model !== 'text' && text === ''))) {
-          text = (await ocrImage(png, { rendered: true })).text;
-          ocrPages++;
+          // A page OCR cannot finish in time is left without text, and the source says so.
+          try {
+            text = (await ocrImage(png, { rendered: true })).text;
+            ocrPages++;
+          } catch (err) {
+            ocrFailures.push(`page ${n}: ${(err as Error).message}`);
+          }
         }
       }
       pages.push(text);
@@ -63,7 +73,12 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
     const empty = pages.every((p) => p === '');
     return {
       engine: visionPages > 0 ? (visionPages === total ? 'vision' : 'vision+ocr') : ocrPages === 0 ? 'text' : ocrPages === total ? 'ocr' : 'text+ocr', markdown, text: markdown, pages,
-      ...(visionFailure ? { note: `The vision engine could not be used (${visionFailure}); pages were read from their text layer and by OCR instead` } : {}),
+      ...(visionFailure || ocrFailures.length > 0 ? {
+        note: [
+          ...(visionFailure ? [`The vision engine could not be used (${visionFailure}); pages were read from their text layer and by OCR instead`] : []),
+          ...(ocrFailures.length > 0 ? [`OCR failed on ${ocrFailures.join('; ')}`] : []),
+        ].join('. '),
+      } : {}),
       elements: pages.flatMap((p, i) => markdownElements(p, i + 1)),
       images,
       ...(empty ? { attention: opts.model === 'text'
