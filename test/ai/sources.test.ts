@@ -194,9 +194,13 @@ describe('sources', () => {
     assert.equal(pageImage.headers.get('content-type'), 'image/png');
     assert.deepEqual((await sharp(Buffer.from(await pageImage.arrayBuffer())).metadata()).width, 1224, 'each page rendered as an image');
     const { rows } = await p.adminPool.query(`select d.object_path from ai.source_derivatives d where d.source_id = $1 and d.kind = 'elements'`, [pdf.id]);
-    const elements = await api(p.keys.serviceRoleKey, `/sources/${pdf.id}`);
-    assert.equal(elements.status, 200);
-    assert.equal(rows.length, 1, 'elements with their pages are kept for citations');
+    const admin = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false } });
+    const stored = await admin.storage.from('ai-sources').download(rows[0].object_path);
+    const { elements } = JSON.parse(await stored.data!.text()) as { elements: Array<{ page: number; type: string; text: string; bbox: number[] }> };
+    assert.deepEqual(elements.map((e) => [e.page, e.type, e.text]), [[1, 'paragraph', 'Hello from page one'], [2, 'paragraph', 'And page two']]);
+    const [left, top, right, bottom] = elements[0]!.bbox;
+    assert.deepEqual([left, top, bottom], [72, 54, 72], 'each line’s box in points from the top-left (drawn at 72, 720 in 18 pt type)');
+    assert.ok(right! > 200, 'as wide as its text');
   });
 
   it('extracts PPTX slide by slide in presentation order with speaker notes, and legacy XLS sheets', async () => {

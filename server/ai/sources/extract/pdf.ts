@@ -8,7 +8,7 @@
 import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { markdownElements } from './markdown.ts';
 import { ocrImage } from './ocr.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { Unreadable, type Element, type Extractor } from './types.ts';
 
 const MAX_PAGES = 5000;
 /** Pages rendered as images (and so available to OCR); later pages keep their text layer only. */
@@ -17,7 +17,35 @@ const RENDER_SCALE = 2;
 /** A rendered page's longer side, at most: bounds the memory one page takes (a poster-sized page is drawn smaller). */
 const MAX_RENDER_SIDE = 3000;
 
-type TextItem = { str?: string; hasEOL?: boolean };
+type TextItem = { str?: string; hasEOL?: boolean; transform?: number[]; width?: number; height?: number };
+
+/**
+ * The text layer's lines with their boxes: [left, top, right, bottom] in PDF
+ * points from the page's top-left corner, as citations need them.
+ */
+function linesOf(items: TextItem[], pageHeight: number, page: number): Element[] {
+  const lines: Element[] = [];
+  let text = '';
+  let box: [number, number, number, number] | null = null;
+  const flush = () => {
+    if (text.trim() && box) lines.push({ page, type: 'paragraph', text: text.trim(), bbox: box.map((v) => Math.round(v * 10) / 10) as [number, number, number, number] });
+    text = '';
+    box = null;
+  };
+  for (const item of items) {
+    text += item.str ?? '';
+    const [, , , , x = 0, y = 0] = item.transform ?? [];
+    const w = item.width ?? 0;
+    const h = item.height ?? 0;
+    if ((item.str ?? '').trim()) {
+      const b: [number, number, number, number] = [x, pageHeight - y - h, x + w, pageHeight - y];
+      box = box ? [Math.min(box[0], b[0]), Math.min(box[1], b[1]), Math.max(box[2], b[2]), Math.max(box[3], b[3])] : b;
+    }
+    if (item.hasEOL) flush();
+  }
+  flush();
+  return lines;
+}
 
 export const pdf: Extractor = async (bytes, progress, opts) => {
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -35,6 +63,7 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
     let visionPages = 0;
     let visionFailure: string | null = null;
     const ocrFailures: string[] = [];
+    const elements: Element[] = [];
     for (let n = 1; n <= total; n++) {
       const page = await doc.getPage(n);
       const { width, height } = page.getViewport({ scale: 1 });
@@ -42,6 +71,8 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
       const content = await page.getTextContent();
       let text = (content.items as TextItem[]).map((item) => `${item.str ?? ''}${item.hasEOL ? '\n' : ''}`).join('')
         .replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+      const textLayer = text;
+      const lines = linesOf(content.items as TextItem[], height, n);
       page.cleanup();
       if (n <= MAX_RENDERED_PAGES) {
         const png = Buffer.from(await renderPageAsImage(doc, n, { canvasImport: () => import('@napi-rs/canvas'), scale }));
@@ -67,6 +98,8 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
         }
       }
       pages.push(text);
+      // The text layer's lines carry their boxes; text read by OCR or vision is kept as blocks of its page.
+      elements.push(...(text === textLayer ? lines : markdownElements(text, n)));
       await progress(n, total);
     }
     const markdown = pages.filter(Boolean).join('\n\n');
@@ -79,7 +112,7 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
           ...(ocrFailures.length > 0 ? [`OCR failed on ${ocrFailures.join('; ')}`] : []),
         ].join('. '),
       } : {}),
-      elements: pages.flatMap((p, i) => markdownElements(p, i + 1)),
+      elements,
       images,
       ...(empty ? { attention: opts.model === 'text'
         ? `None of the ${total} pages has a text layer (a scanned document?); re-extract with extraction_model auto or ocr`

@@ -3,7 +3,8 @@
 // a page where the format has no pages), its elements with their page (for
 // page-exact citations later), and images it carries.
 export type ElementType = 'heading' | 'paragraph' | 'table' | 'list' | 'figure';
-export type Element = { page: number; type: ElementType; text: string; level?: number };
+/** bbox: [left, top, right, bottom] in PDF points from the page's top-left, where the extractor knows it. */
+export type Element = { page: number; type: ElementType; text: string; level?: number; bbox?: [number, number, number, number] };
 export type Extracted = {
   engine: string;
   markdown: string;
