@@ -3,10 +3,10 @@
 // dropped) and their tool assignments with config_override's rules.
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { route, toApiError } from '../../errors.ts';
+import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import type { ApprovalDesk } from './approvals.ts';
-import { runLifetime } from './lifetime.ts';
+import { runLifetime, streamEvents } from './lifetime.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
@@ -135,18 +135,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
-    const life = runLifetime(res, stop);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const send = (event: object) => {
-      if (!life.gone()) res.write(`data: ${JSON.stringify(event)}\n\n`);
-    };
-    try {
-      await runner.run(caller, agent, { message: body.message, sessionId }, life, send);
-    } catch (err) {
-      const e = toApiError(err);
-      send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
-    }
-    res.end();
+    await streamEvents(res, stop, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send), { details: true });
   }));
 
   // A run's record: status (running, waiting_approval, completed, failed), output, usage, its messages and approvals.

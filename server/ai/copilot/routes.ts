@@ -3,8 +3,8 @@
 // model (a function-calling model from ai.copilot_models).
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { route, toApiError } from '../../errors.ts';
-import { runLifetime } from '../agents/lifetime.ts';
+import { route } from '../../errors.ts';
+import { streamEvents } from '../agents/lifetime.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, parse, UUID } from '../parse.ts';
@@ -77,18 +77,7 @@ export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Setti
   r.post('/sessions/:id/chat', route(async (req, res) => {
     const body = parse(ChatBody, req.body ?? {});
     const s = await session(req);
-    const life = runLifetime(res, stop);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const send = (event: object) => {
-      if (!life.gone()) res.write(`data: ${JSON.stringify(event)}\n\n`);
-    };
-    try {
-      await chat.chat(contextOf(req), s, body, life.signal, send);
-    } catch (err) {
-      const e = toApiError(err);
-      send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}) });
-    }
-    res.end();
+    await streamEvents(res, stop, (life, send) => chat.chat(contextOf(req), s, body, life.signal, send));
   }));
 
   r.get('/settings/model', route(async (req, res) => {

@@ -5,8 +5,8 @@
 // server-sent events, and their records with delegations and usage.
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { route, toApiError } from '../../errors.ts';
-import { runLifetime } from '../agents/lifetime.ts';
+import { route } from '../../errors.ts';
+import { runLifetime, streamEvents } from '../agents/lifetime.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
@@ -136,18 +136,7 @@ export function orchestrationRoutes(calls: AiCalls, runner: OrchestrationRunner,
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId && (await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
-    const life = runLifetime(res, stop);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const send = (event: object) => {
-      if (!life.gone()) res.write(`data: ${JSON.stringify(event)}\n\n`);
-    };
-    try {
-      await runner.run(caller, orchestration, { message: body.message, sessionId }, life, send);
-    } catch (err) {
-      const e = toApiError(err);
-      send({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
-    }
-    res.end();
+    await streamEvents(res, stop, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send), { details: true });
   }));
 
   hookRoutes(r, calls, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });
