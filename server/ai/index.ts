@@ -89,9 +89,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const approvals = approvalDesk(calls);
   const mcp = mcpTools({ calls, masterKey, settings, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) });
   const compaction = compactor({ calls, models, settings });
-  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, compactor: compaction, hookServices: outbound });
+  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, compactor: compaction, runnerId: opts.runnerId, hookServices: outbound });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, stopping.signal));
-  const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, compactor: compaction });
+  const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, compactor: compaction, runnerId: opts.runnerId });
   mount('/orchestrations', orchestrationRoutes(calls, orchestrationRuns, stopping.signal));
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -104,8 +104,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs));
-  // Runs a dead process left running are failed now, and whenever one is reaped.
-  const sweep = () => void calls.asService('select ai.fail_abandoned_runs()', []).catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
+  // Runs (workflow, agent, orchestration) a dead process left running are failed now, and every minute.
+  const sweep = () => void calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []).catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();

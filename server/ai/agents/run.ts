@@ -48,7 +48,7 @@ export async function agentTuning(agent: AgentRow, settings: Settings, cap?: num
   return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), maxSteps, tuning };
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'> }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; runnerId: string; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'> }) {
   const { calls, models, tools, settings, mcp } = opts;
 
   /** The agent's tools as the model sees them: assigned builtins and custom tools, then its enabled MCP servers' tools. */
@@ -128,7 +128,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const signal = life.signal;
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { agent_id: agent.id }, input.sessionId, message);
-      const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input) values ($1, $2, $3) returning id', [sid, agent.id, message])) as [{ id: string }];
+      const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input, runner) values ($1, $2, $3, $4) returning id', [sid, agent.id, message, opts.runnerId])) as [{ id: string }];
       const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
         calls.as(caller, 'insert into ai.session_messages (session_id, run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
           [sid, runId, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null]).then(() => undefined);

@@ -46,7 +46,7 @@ export const delegationView = (d: DelegationRow) => ({
   stop_reason: d.stop_reason, steps: d.steps, usage: { tokens_in: d.tokens_in, tokens_out: d.tokens_out, cost_usd: Number(d.cost_usd) },
 });
 
-export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; agents: AgentRunner; compactor: Compactor }) {
+export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; agents: AgentRunner; compactor: Compactor; runnerId: string }) {
   const { calls, models, settings, agents } = opts;
 
   return {
@@ -56,7 +56,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
       const signal = life.signal;
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { orchestration_id: orchestration.id }, input.sessionId, message);
-      const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input) values ($1, $2, $3) returning id', [orchestration.id, sid, message])) as [{ id: string }];
+      const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input, runner) values ($1, $2, $3, $4) returning id', [orchestration.id, sid, message, opts.runnerId])) as [{ id: string }];
       const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
         calls.as(caller, 'insert into ai.session_messages (session_id, orchestration_run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
           [sid, runId, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null]).then(() => undefined);
