@@ -20,7 +20,7 @@ import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
 import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
-import { aiSurface, type AiSurface } from './ai/index.ts';
+import { AI_TASK_NAMES, aiSurface, type AiSurface } from './ai/index.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -96,7 +96,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     // Surfaces built later (the AI surface) hand their tasks over here; a job that
     // arrives before then is retried by graphile-worker.
     let lateTasks: TaskList = {};
-    const surfaceTasks: TaskList = Object.fromEntries(['ai_workflow_run', 'ai_source_extract'].map((name) => [name, (payload: unknown, helpers: JobHelpers) => {
+    const surfaceTasks: TaskList = Object.fromEntries(AI_TASK_NAMES.map((name) => [name, (payload: unknown, helpers: JobHelpers) => {
       const task = lateTasks[name];
       if (!task) throw new Error('the AI surface is not ready yet');
       return task(payload, helpers);

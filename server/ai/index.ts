@@ -48,6 +48,9 @@ import type { TaskList } from 'graphile-worker';
 import type { InProcessRest } from '../rest/in-process.ts';
 import type { InProcessStorage } from '../storage/in-process.ts';
 
+/** The graphile-worker tasks the AI surface runs (a server registers them before the surface is built). */
+export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract'] as const;
+
 export type AiSurface = {
   router: Router;
   open: OpenRoute[];
@@ -55,8 +58,8 @@ export type AiSurface = {
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
   tools: ToolRunner;
   settings: Settings;
-  /** graphile-worker tasks of the AI surface (async workflow runs). */
-  tasks: TaskList;
+  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction). */
+  tasks: Record<(typeof AI_TASK_NAMES)[number], TaskList[string]>;
   stop: () => Promise<void>;
 };
 

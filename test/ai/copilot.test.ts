@@ -177,6 +177,12 @@ describe('workflow copilot', () => {
     assert.deepEqual(rows, [{ owner_id: annId }], 'created once, as the user');
     assert.match(vendor.chats().at(-1)!.body.messages[0].content, /The user confirmed "create agent with name, model"/);
 
+    vendor.script({ toolCalls: [{ id: 'a3', name: 'manage_project_asset', arguments: { action: 'create', type: 'tool', fields: { name: 'half a tool' } } }] }, { text: 'Create it?' });
+    await chat(ann, session, { message: 'a tool with no description' });
+    vendor.script({ text: 'That did not work.' });
+    const refused = (await chat(ann, session, { message: 'yes' })).find((e) => e.type === 'tool_result' && e.name === 'manage_project_asset')!;
+    assert.deepEqual([refused.result.status, refused.result.result], ['failed', 'description is required; input_schema is required (a JSON Schema object)'], 'the same rules as POST /api/tools');
+
     vendor.script({ toolCalls: [{ id: 'a2', name: 'manage_project_asset', arguments: { action: 'create', type: 'tool', fields: { name: 'never', description: 'd' } } }] }, { text: 'Confirm?' });
     await chat(ann, session, { message: 'and a tool' });
     vendor.script({ text: 'Dropped.' });

@@ -19,13 +19,13 @@ import { delegateToolName } from './loop.ts';
 const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
 
 // Only these persist; temperature, max_tokens and friends belong in settings.
-const AgentBody = z.object({
+export const AgentBody = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
   model: z.string().max(200).nullable().optional(),
   system_prompt: z.string().max(100_000).nullable().optional(),
   settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).optional(),
 });
-const AgentPatch = AgentBody.partial();
+export const AgentPatch = AgentBody.partial();
 const RunBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000),
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),

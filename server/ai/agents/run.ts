@@ -22,7 +22,7 @@ import { runLoop, type Emit, type LoopTool, type LoopToolCall, type ToolOutcome 
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
 import type { Compactor } from '../sessions/compaction.ts';
-import { openSession } from '../sessions/conversation.ts';
+import { messageRecorder, openSession, requireSession } from '../sessions/conversation.ts';
 import type { ToolRunner, ToolServices } from './tools/run.ts';
 
 export type RunResult = {
@@ -115,9 +115,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       return row;
     },
     /** 404 unless the caller can use this session (checked before a stream's headers go out). */
-    requireSession: async (caller: RequestContext, sessionId: string) => {
-      if ((await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
-    },
+    requireSession: (caller: RequestContext, sessionId: string) => requireSession(calls, caller, sessionId),
     /**
      * Runs to the end. With `emit` the model calls stream and the run reports
      * as it goes: start, content_delta, tool_call, tool_result, hook,
@@ -129,9 +127,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { agent_id: agent.id }, input.sessionId, message);
       const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input, runner) values ($1, $2, $3, $4) returning id', [sid, agent.id, message, opts.runnerId])) as [{ id: string }];
-      const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
-        calls.as(caller, 'insert into ai.session_messages (session_id, run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-          [sid, runId, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null]).then(() => undefined);
+      const store = messageRecorder(calls, caller, sid, { column: 'run_id', id: runId });
       const finish = (status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
         calls.asService('select ai.finish_agent_run($1, $2, $3, $4, $5, $6)', [runId, status, output, error, stop, steps]);
 

@@ -12,7 +12,9 @@
 // user before the model is called; any other next message drops it.
 import type { RequestContext } from '../../../db/as-role.ts';
 import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
+import { AgentBody, AgentPatch } from '../agents/routes.ts';
 import { userOf } from '../agents/run.ts';
+import { CreateTool, UpdateTool } from '../tools/routes.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
@@ -46,7 +48,12 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
 
   /** Carries out a confirmed action as the user; answers what it did or why it could not. */
   const carryOut = async (caller: RequestContext, a: PendingAction): Promise<{ ok: boolean; result: unknown }> => {
-    const f = a.fields;
+    // The same rules as POST/PATCH /api/agents and /api/tools (a tool's `type` defaults to http here).
+    const create = a.action === 'create';
+    const schema = a.type === 'agent' ? (create ? AgentBody : AgentPatch) : (create ? CreateTool : UpdateTool);
+    const checked = schema.safeParse(a.type === 'tool' && create ? { type: 'http', ...a.fields } : a.fields);
+    if (!checked.success) return { ok: false, result: checked.error.issues.map((i) => i.message).join('; ') };
+    const f = checked.data as Record<string, unknown>;
     const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
     try {
       if (a.type === 'agent') {
@@ -58,7 +65,7 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
         return { ok: true, result: row };
       }
       const [row] = a.action === 'create'
-        ? await calls.as(caller, `insert into ai.tools (name, description, type, input_schema, config) values ($1, $2, coalesce($3, 'http'), coalesce($4::jsonb, '{"type": "object"}'), coalesce($5::jsonb, '{}')) returning id, name`,
+        ? await calls.as(caller, `insert into ai.tools (name, description, type, input_schema, config) values ($1, $2, $3, $4::jsonb, coalesce($5::jsonb, '{}')) returning id, name`,
           [f.name ?? null, f.description ?? null, f.type ?? null, json(f.input_schema), json(f.config)])
         : await calls.as(caller, `update ai.tools set name = coalesce($2, name), description = coalesce($3, description), type = coalesce($4, type),
             input_schema = coalesce($5::jsonb, input_schema), config = coalesce($6::jsonb, config) where id = $1 returning id, name`,

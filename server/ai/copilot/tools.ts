@@ -19,6 +19,7 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { Relation } from '../../rest/schema-cache.ts';
 import type { AiCalls } from '../calls.ts';
 import type { LoopTool, ToolOutcome } from '../agents/loop.ts';
+import { UUID } from '../parse.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { Graph } from '../workflows/engine/types.ts';
 import { applyOperations, diffStates } from './state.ts';
@@ -104,7 +105,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       chat: fn('get_asset_details', 'One agent, tool, workflow or knowledge base by id.', { type: { type: 'string', enum: [...ASSET_TYPES] }, id: { type: 'string' } }, ['type', 'id']),
       call: async (args) => {
         const { type, id } = (args ?? {}) as { type?: string; id?: string };
-        if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) return fail('id must be an asset id');
+        if (typeof id !== 'string' || !UUID.test(id)) return fail('id must be an asset id');
         if (type === 'agent') {
           const [a] = await calls.as<Record<string, unknown> & { system_prompt: string | null }>(turn.caller, 'select id, name, model, system_prompt, settings, created_at from ai.agents where id = $1', [id]);
           if (!a) return fail('No such agent');
@@ -156,7 +157,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       call: async (args) => {
         const { execution_id: id, limit } = (args ?? {}) as { execution_id?: unknown; limit?: unknown };
         if (typeof id === 'string' && id) {
-          if (!/^[0-9a-f-]{36}$/i.test(id)) return fail('execution_id must be a run id');
+          if (!UUID.test(id)) return fail('execution_id must be a run id');
           const [run] = await calls.as(turn.caller, 'select id, status, trigger, version, error, error_code, output, created_at, started_at, finished_at from ai.workflow_executions where id = $1 and workflow_id = $2', [id, turn.workflowId]);
           if (!run) return fail('No such run of this workflow');
           const logs = await calls.as(turn.caller, 'select block_id, block_type, status, error, attempts, output, logs, started_at, finished_at from ai.workflow_block_logs where execution_id = $1 order by id', [id]);
@@ -174,7 +175,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
         if (action !== 'create' && action !== 'update') return fail('action must be create or update');
         if (type !== 'agent' && type !== 'tool') return fail(type === 'knowledge_base' ? 'Knowledge bases cannot be managed yet' : 'type must be agent or tool');
         if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return fail('fields must be an object');
-        if (action === 'update' && (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id))) return fail('update needs the asset id');
+        if (action === 'update' && (typeof id !== 'string' || !UUID.test(id))) return fail('update needs the asset id');
         const pending: PendingAction = {
           id: randomUUID(), action, type, asset_id: action === 'update' ? String(id) : null, fields: fields as Record<string, unknown>, status: 'pending',
           summary: `${action} ${type}${action === 'update' ? ` ${String(id)}` : ''} with ${Object.keys(fields).join(', ') || 'no fields'}`,

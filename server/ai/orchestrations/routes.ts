@@ -13,6 +13,7 @@ import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import type { OrchestrationRow, OrchestrationRunner } from './run.ts';
 import { orchestrationStore } from './store.ts';
+import { requireSession } from '../sessions/conversation.ts';
 
 
 const Orchestration = z.object({
@@ -135,7 +136,7 @@ export function orchestrationRoutes(calls: AiCalls, runner: OrchestrationRunner,
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
-    if (sessionId && (await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
+    if (sessionId) await requireSession(calls, caller, sessionId);
     await streamEvents(res, stop, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send), { details: true });
   }));
 

@@ -19,7 +19,7 @@ import type { AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Compactor } from '../sessions/compaction.ts';
-import { openSession } from '../sessions/conversation.ts';
+import { messageRecorder, openSession } from '../sessions/conversation.ts';
 import type { Settings } from '../settings/accessor.ts';
 
 export type OrchestrationRow = { id: string; name: string; strategy: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown> };
@@ -57,9 +57,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { orchestration_id: orchestration.id }, input.sessionId, message);
       const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input, runner) values ($1, $2, $3, $4) returning id', [orchestration.id, sid, message, opts.runnerId])) as [{ id: string }];
-      const store = (m: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms?: number }) =>
-        calls.as(caller, 'insert into ai.session_messages (session_id, orchestration_run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-          [sid, runId, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null]).then(() => undefined);
+      const store = messageRecorder(calls, caller, sid, { column: 'orchestration_run_id', id: runId });
       const finish = (status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
         calls.asService('select ai.finish_orchestration_run($1, $2, $3, $4, $5, $6)', [runId, status, output, error, stop, steps]);
 

@@ -31,3 +31,17 @@ export async function openSession(calls: AiCalls, caller: RequestContext, owner:
   const [column, id] = 'agent_id' in owner ? ['agent_id', owner.agent_id] : ['orchestration_id', owner.orchestration_id];
   return (await calls.as<{ id: string }>(caller, `insert into ai.sessions (${column}, title) values ($1, $2) returning id`, [id, title]))[0]!.id;
 }
+
+/** 404 unless the caller can use this session (checked before a stream's headers go out). */
+export async function requireSession(calls: AiCalls, caller: RequestContext, sessionId: string): Promise<void> {
+  if ((await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
+}
+
+export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined };
+
+/** Stores a run's messages in its session as the caller, tied to the agent run or orchestration run they belong to. */
+export function messageRecorder(calls: AiCalls, caller: RequestContext, sessionId: string, run: { column: 'run_id' | 'orchestration_run_id'; id: string }) {
+  return (m: NewMessage): Promise<void> =>
+    calls.as(caller, `insert into ai.session_messages (session_id, ${run.column}, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [sessionId, run.id, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null]).then(() => undefined);
+}

@@ -12,14 +12,14 @@ import { toolStore, type ToolRow } from './store.ts';
 
 // Only these persist: top-level endpoint_url, method and headers are dropped (spec 2.5).
 const required = (name: string) => z.string({ error: `${name} is required` }).min(1, `${name} is required`);
-const CreateTool = z.object({
+export const CreateTool = z.object({
   name: required('name'),
   description: required('description'),
   type: required('type').max(50, 'type must be at most 50 characters'),
   input_schema: z.record(z.string(), z.unknown(), { error: 'input_schema is required (a JSON Schema object)' }),
   config: z.record(z.string(), z.unknown(), { error: 'config must be an object' }).optional(),
 });
-const UpdateTool = CreateTool.partial();
+export const UpdateTool = CreateTool.partial();
 
 const customJson = (t: ToolRow) => ({ ...t, tool_type: 'custom' as const });
 
