@@ -396,7 +396,7 @@ describe('sources', () => {
     assert.deepEqual([renamed.name, renamed.metadata], ['Renamed', { k: 1 }]);
     const cancel = await json<{ error: string }>(await post(ann, `/sources/${made.id}/cancel`, {}), 409);
     assert.match(cancel.error, /this one is extracted/);
-    assert.match((await json<{ error: string }>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'nope' }), 400)).error, /Invalid extraction_model nope/);
+    assert.match((await json<{ error: string }>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'nope' }), 400)).error, /Invalid extraction_model "nope"/);
     const again = await json<Source>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'text' }), 200);
     assert.ok(['pending', 'extracting'].includes(again.extraction_status), 'queued again (the worker may already have it)');
     assert.equal((await settled(ann, made.id)).extraction_status, 'extracted');

@@ -65,13 +65,7 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
       const path = `${id}/original.${s.extension}`;
       const attachments = (s.attachments ?? []).map((a, i) => ({ ...a, path: `${id}/attachments/${i}.${a.contentType.split('/')[1]?.replace('jpeg', 'jpg').replace(/[^a-z0-9]/g, '') || 'bin'}` }));
       const detail = attachments.length > 0 ? { ...s.origin_detail, images: attachments.map((a) => ({ url: a.url, path: a.path, content_type: a.contentType })) } : s.origin_detail;
-      if (s.extraction_model) {
-        const known = await calls.call(req, 'select 1 from ai.extraction_methods where name = $1', [s.extraction_model]);
-        if (known.length === 0) {
-          const names = (await calls.call<{ name: string }>(req, 'select name from ai.extraction_methods order by position', [])).map((m) => m.name);
-          throw aiErrors.validation(`Invalid extraction_model "${s.extraction_model}": use one of ${names.join(', ')}`);
-        }
-      }
+      await calls.call(req, 'select ai.check_extraction_model($1)', [s.extraction_model ?? null]);
       await calls.call(req, `insert into ai.sources (id, name, metadata, origin, origin_detail, extension, content_type, size_bytes, object_path, extraction_model)
         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, 'auto'))`,
         [id, s.name, JSON.stringify(s.metadata), s.origin, JSON.stringify(detail), s.extension, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', s.bytes.length, path, s.extraction_model ?? null]);
