@@ -1,9 +1,10 @@
-// How long a run lives beside its client. A run is cancelled when its client
-// goes away (nobody is left to read it), except while it is paused on a human
-// (an approval hook): then it is held, and it runs on after the answer with
-// nobody attached; its result is kept in its run record and session.
+// How long a run lives beside its client, for every AI route that runs
+// something (workflows, agents, orchestrations, the copilot). A run is
+// cancelled when its client goes away (nobody is left to read it), except
+// while it is held (an agent paused on an approval hook): then it runs on
+// after the answer with nobody attached; its result is kept in its record.
 import type { Response } from 'express';
-import { toApiError } from '../../errors.ts';
+import { toApiError } from '../errors.ts';
 
 export type RunLifetime = {
   /** Aborts when the client left while nothing held the run, or the server stops. */
@@ -14,7 +15,7 @@ export type RunLifetime = {
   gone: () => boolean;
 };
 
-export function runLifetime(res: Response, stop: AbortSignal): RunLifetime {
+export function runLifetime(res: Response, stop?: AbortSignal): RunLifetime {
   const client = new AbortController();
   let holds = 0;
   let gone = false;
@@ -24,7 +25,7 @@ export function runLifetime(res: Response, stop: AbortSignal): RunLifetime {
     if (holds === 0) client.abort();
   });
   return {
-    signal: AbortSignal.any([client.signal, stop]),
+    signal: stop ? AbortSignal.any([client.signal, stop]) : client.signal,
     hold: () => {
       holds++;
       let released = false;

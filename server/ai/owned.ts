@@ -1,7 +1,7 @@
 // The access model's answers for an owned table (owner_id: a user, or null
 // for the project): 404 when the caller cannot see the row, 403 when they can
 // but may not change it. Policies decide; this only words their outcome.
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { ApiError } from '../errors.ts';
 import type { AiCalls } from './calls.ts';
 import { aiErrors } from './errors.ts';
@@ -22,13 +22,4 @@ export function ownedRows(calls: AiCalls, table: OwnedTable, plural: string, not
       if (!row.mine) throw aiErrors.notYours(plural);
     },
   };
-}
-
-/** A signal that aborts when the client goes away before the answer is sent. */
-export function abortOnClose(res: Response): AbortSignal {
-  const abort = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) abort.abort();
-  });
-  return abort.signal;
 }

@@ -17,7 +17,7 @@ import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import { BlockError, type AgentBlockCall, type WorkflowAgents } from '../workflows/engine/types.ts';
-import { detachedLifetime } from './lifetime.ts';
+import { detachedLifetime } from '../lifetime.ts';
 import { runLoop, type Emit, type LoopTool } from './loop.ts';
 import { agentTuning, type AgentRunner } from './run.ts';
 import type { AgentRow } from './store.ts';

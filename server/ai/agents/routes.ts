@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import type { ApprovalDesk } from './approvals.ts';
-import { runLifetime, streamEvents } from './lifetime.ts';
+import { runLifetime, streamEvents } from '../lifetime.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';

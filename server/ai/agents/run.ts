@@ -17,7 +17,7 @@ import type { Settings } from '../settings/accessor.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
-import type { RunLifetime } from './lifetime.ts';
+import type { RunLifetime } from '../lifetime.ts';
 import { runLoop, type Emit, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';

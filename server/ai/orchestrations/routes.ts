@@ -6,7 +6,7 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import { runLifetime, streamEvents } from '../agents/lifetime.ts';
+import { runLifetime, streamEvents } from '../lifetime.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';

@@ -13,7 +13,7 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
 import { TASK_SCHEMA, userOf, type AgentRunner } from '../agents/run.ts';
-import type { RunLifetime } from '../agents/lifetime.ts';
+import type { RunLifetime } from '../lifetime.ts';
 import { delegateToolName, runLoop, type Emit, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
 import type { AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';

@@ -12,7 +12,7 @@ import type { OpenRoute } from '../../gateway.ts';
 import { aiCodedShape, aiErrors } from '../errors.ts';
 import type { WorkflowRuns } from './runs.ts';
 import { UUID } from '../parse.ts';
-import { abortOnClose } from '../owned.ts';
+import { runLifetime } from '../lifetime.ts';
 
 
 /** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
@@ -44,7 +44,7 @@ export function webhookRoutes(runs: WorkflowRuns): Router {
     const secret = secretOf(req);
     if (!secret) throw aiErrors.webhookUnauthorized();
     const variables = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    const signal = abortOnClose(res);
+    const signal = runLifetime(res).signal;
     const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, signal);
     if (call.outcome === 'not_found') throw aiErrors.workflowNotFound();
     if (call.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();

@@ -11,7 +11,7 @@ import { UUID, parse } from '../../parse.ts';
 import type { WorkflowRuns } from '../runs.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
-import { abortOnClose } from '../../owned.ts';
+import { runLifetime } from '../../lifetime.ts';
 
 const ExecuteBody = z.object({
   variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object' }).optional(),
@@ -34,7 +34,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     const { variables, async } = executeBody(req.body);
     // Beyond the spec: {"mode": "async"} queues the run and answers at once; poll GET .../executions/{id}.
     if (async) return void res.status(202).json({ execution_id: await deps.runs.enqueue(req, workflowId, variables), status: 'queued' });
-    const signal = abortOnClose(res);
+    const signal = runLifetime(res).signal;
     res.json(await deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal }));
   }));
 
@@ -43,7 +43,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   r.post('/:id/execute/stream', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const { variables } = executeBody(req.body);
-    const signal = abortOnClose(res);
+    const signal = runLifetime(res).signal;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
     try {
