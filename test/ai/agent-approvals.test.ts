@@ -154,4 +154,21 @@ describe('agent approvals', () => {
     const sessions = await json<Array<{ id: string }>>(await api(ann, '/sessions'), 200);
     assert.ok(sessions.some((s) => s.id === asked.session_id), 'and the conversation is kept in its session');
   });
+
+  it('asks before a delegation to a sub-agent (OnDelegation), and a deny keeps the sub-agent from running', async () => {
+    const helper = (await json<{ id: string }>(await post(ann, '/agents', { name: 'helper', model: 'gpt-4.1-mini' }), 201)).id;
+    const lead = (await json<{ id: string }>(await post(ann, '/agents', { name: 'lead', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/agents/${lead}/tools`, { agent_id: helper }), 201);
+    await json(await post(ann, `/agents/${lead}/hooks`, { event: 'OnDelegation', type: 'approval', config: { message: 'Let the helper do it?' }, matcher: 'delegate_to_helper' }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_helper', arguments: { task: 'say hi' } }] }, { text: 'I did it myself.' });
+    const stream = sse(await post(ann, `/agents/${lead}/run/stream`, { message: 'greet' }));
+    const asked = await until(stream, 'approval_requested');
+    assert.deepEqual([asked.event, asked.message, asked.tool_call], ['OnDelegation', 'Let the helper do it?', { id: 'd1', name: 'delegate_to_helper', arguments: { task: 'say hi' } }]);
+    await json(await post(ann, `/agents/${lead}/runs/${asked.run_id}/approvals/${asked.approval_id}`, { decision: 'deny' }), 200);
+    const result = await until(stream, 'tool_result');
+    assert.deepEqual([result.ok, result.error], [false, 'Denied by hook: the approver denied it']);
+    await until(stream, 'complete');
+    assert.equal(vendor.chats().length, 2, 'the sub-agent’s model was never called');
+  });
 });

@@ -403,6 +403,11 @@ describe('sources', () => {
     const { rows: runs } = await p.adminPool.query('select extraction_run, extraction_model from ai.sources where id = $1', [made.id]);
     assert.deepEqual(runs, [{ extraction_run: 2, extraction_model: 'text' }]);
 
+    const lost = await json<Source>(await upload(ann, 'lost.txt', 'gone soon'), 201);
+    await settled(ann, lost.id);
+    await p.adminPool.query(`delete from storage.objects where bucket_id = 'ai-sources' and name = $1`, [`${lost.id}/original.txt`]);
+    assert.equal((await json<{ error: string }>(await api(ann, `/sources/${lost.id}/download`), 404)).error, 'Stored file not found');
+
     assert.equal((await api(bob, `/sources/${made.id}`, { method: 'DELETE' })).status, 404);
     assert.deepEqual(await json(await api(ann, `/sources/${made.id}`, { method: 'DELETE' }), 200), { message: 'Source deleted', id: made.id });
     assert.equal((await api(ann, `/sources/${made.id}`)).status, 404);
