@@ -19,6 +19,10 @@ import { closeOcr } from './sources/extract/index.ts';
 import { hostedEngines } from './sources/extract/hosted.ts';
 import { sourceRoutes } from './sources/routes.ts';
 import { urlImporter } from './sources/url-import.ts';
+import { knowledgeIndexing } from './knowledge/job.ts';
+import { knowledgeBaseRoutes } from './knowledge/routes.ts';
+import { knowledgeSearch } from './knowledge/search.ts';
+import { embedder } from './knowledge/embedder.ts';
 import { crawlProvider } from './sources/crawl-provider.ts';
 import { copilotChat } from './copilot/chat.ts';
 import { copilotRoutes } from './copilot/routes.ts';
@@ -49,7 +53,7 @@ import type { InProcessRest } from '../rest/in-process.ts';
 import type { InProcessStorage } from '../storage/in-process.ts';
 
 /** The graphile-worker tasks the AI surface runs (a server registers them before the surface is built). */
-export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract'] as const;
+export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract', 'ai_kb_index', 'ai_kb_bm25'] as const;
 
 export type AiSurface = {
   router: Router;
@@ -58,7 +62,7 @@ export type AiSurface = {
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
   tools: ToolRunner;
   settings: Settings;
-  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction). */
+  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction, indexing, BM25 builds). */
   tasks: Record<(typeof AI_TASK_NAMES)[number], TaskList[string]>;
   stop: () => Promise<void>;
 };
@@ -100,6 +104,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), log });
+  const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
+  const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings) });
+  mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
@@ -122,6 +129,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       },
       ai_source_extract: async (payload, helpers) => {
         await extractSource(payload as { source_id: string; run: number }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
+      },
+      ai_kb_index: async (payload, helpers) => {
+        await indexing.index(payload as { indexed_source_id: string; run: number }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
+      },
+      ai_kb_bm25: async (payload) => {
+        await indexing.buildBm25(payload as { knowledge_base_id: string });
       },
     },
     stop: async () => {

@@ -6,7 +6,7 @@ import type { ApiError } from '../errors.ts';
 import type { AiCalls } from './calls.ts';
 import { aiErrors } from './errors.ts';
 
-export type OwnedTable = 'ai.agents' | 'ai.orchestrations' | 'ai.tools' | 'ai.workflows' | 'ai.sources';
+export type OwnedTable = 'ai.agents' | 'ai.orchestrations' | 'ai.tools' | 'ai.workflows' | 'ai.sources' | 'ai.knowledge_bases';
 
 export function ownedRows(calls: AiCalls, table: OwnedTable, plural: string, notFound: () => ApiError) {
   return {

@@ -105,7 +105,7 @@ describe('AI tools (/api/tools) and kb-defaults', () => {
       assert.ok(s.compatible_retrievers.includes(s.default_retrieval_method));
       assert.deepEqual(Object.keys(s.retriever_labels).sort(), [...s.compatible_retrievers].sort());
     }
-    assert.deepEqual(d.strategies.chunk_embed.default_indexing_config, { chunk_size: 512, chunk_overlap: 64, embedding_model: 'text-embedding-3-small' });
+    assert.deepEqual(d.strategies.chunk_embed.default_indexing_config, { chunk_size: 512, overlap: 64, embedding_model: 'text-embedding-3-small' });
     assert.deepEqual(d.extraction.fallback_chain, ['text', 'ocr', 'vision']);
     assert.equal(d.hybrid_vector_weight, 0.5);
     assert.deepEqual(d.reranker, { default_model: 'gpt-4.1-mini', candidate_count: 20, options: ['none', 'llm'] });

@@ -1,0 +1,110 @@
+// The indexing job (graphile-worker task ai_kb_index, one per indexed source,
+// keyed kb-source:<id> so a re-queue replaces a waiting job) and the BM25
+// build (ai_kb_bm25). Indexing takes its run (ai.begin_indexing), reads the
+// source's elements and markdown from storage, lets the strategy make items,
+// embeds them in batches, stores them (ai.store_kb_items) with progress after
+// each batch (ai.indexing_progress, which also says when to stop), and ends
+// the run (ai.finish_indexing). A strategy that cannot do its work, or a
+// missing embedding provider, fails the source with words for the user; an
+// unexpected error is retried and fails it on the last attempt.
+import type { Logger } from 'pino';
+import { ApiError } from '../../errors.ts';
+import type { InProcessStorage } from '../../storage/in-process.ts';
+import type { AiCalls } from '../calls.ts';
+import type { ModelRouter } from '../providers/router.ts';
+import type { Settings } from '../settings/accessor.ts';
+import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
+import type { Element } from '../sources/extract/types.ts';
+import { textElements } from './chunking.ts';
+import { embedder, signCode, vectorBytes } from './embedder.ts';
+import { strategies } from './strategies/index.ts';
+import { IndexingFailed, type NewItem, type SourceDocument } from './strategies/types.ts';
+
+const BATCH = 256;
+const MAX_DERIVATIVE_BYTES = 512 * 1024 * 1024;
+
+class Stopped extends Error {}
+
+type Row = { kb_id: string; source_id: string; strategy: string; indexing_config: Record<string, unknown>; owner_id: string | null; name: string; metadata: Record<string, unknown>; pages_total: number | null };
+
+export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; log: Logger }) {
+  const { calls, storage } = opts;
+  const embed = embedder(opts.models, opts.settings);
+
+  const derivative = async (sourceId: string, kind: string): Promise<string | null> => {
+    const [d] = await calls.asService<{ object_path: string }>('select object_path from ai.source_derivatives where source_id = $1 and kind = $2 and idx = 0', [sourceId, kind]);
+    if (!d) return null;
+    return (await storage.read(SERVICE, SOURCE_BUCKET, d.object_path, MAX_DERIVATIVE_BYTES)).bytes.toString('utf8');
+  };
+
+  const documentOf = async (row: Row): Promise<SourceDocument> => {
+    const markdown = (await derivative(row.source_id, 'markdown')) ?? (await derivative(row.source_id, 'text')) ?? '';
+    const raw = await derivative(row.source_id, 'elements');
+    const elements = raw ? ((JSON.parse(raw) as { elements?: Element[] }).elements ?? []) : textElements(markdown);
+    return { sourceId: row.source_id, name: row.name, metadata: row.metadata, elements, markdown, pages: row.pages_total ?? 1 };
+  };
+
+  const index = async (payload: { indexed_source_id: string; run: number }, attempt: { n: number; max: number }): Promise<void> => {
+    const { indexed_source_id: id, run } = payload;
+    const [began] = await calls.asService<{ ok: boolean }>('select ai.begin_indexing($1, $2) as ok', [id, run]);
+    if (!began?.ok) return;
+    const finish = (status: 'indexed' | 'failed', message: string | null, stats: object) =>
+      calls.asService('select ai.finish_indexing($1, $2, $3, $4, $5)', [id, run, status, message, stats]);
+    const progress = async (done: number, total: number) => {
+      const [r] = await calls.asService<{ ok: boolean }>('select ai.indexing_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
+      if (!r?.ok) throw new Stopped();
+    };
+    const started = Date.now();
+    try {
+      const [row] = await calls.asService<Row>(
+        `select k.kb_id, k.source_id, b.strategy, b.indexing_config, b.owner_id, s.name, s.metadata, s.pages_total
+           from ai.kb_sources k join ai.knowledge_bases b on b.id = k.kb_id join ai.sources s on s.id = k.source_id where k.id = $1`, [id]);
+      if (!row) return;
+      const strategy = strategies[row.strategy];
+      if (!strategy) throw new IndexingFailed(`Unknown indexing strategy ${row.strategy}`);
+      const usage = { userId: row.owner_id, feature: 'indexing', runId: id, step: row.strategy };
+      const signal = new AbortController().signal;
+      const items = await strategy.items(await documentOf(row), { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
+      const model = strategy.embeddingModel(row.indexing_config);
+      let dims = 0;
+      let tokens = 0;
+      await progress(0, items.length);
+      for (let i = 0; i < items.length; i += BATCH) {
+        const batch = items.slice(i, i + BATCH);
+        const vectors = model ? await embed(model, batch.map((it) => it.embedText ?? it.text), usage, signal) : [];
+        dims = vectors[0]?.length ?? dims;
+        const rows = batch.map((it: NewItem, j) => ({
+          position: i + j, kind: it.kind, text: it.text, meta: it.meta, extras: it.extras ?? {}, token_count: it.tokens,
+          ...(vectors[j] ? { embedding_model: model, code: signCode(vectors[j]!), embedding: vectorBytes(vectors[j]!).toString('base64') } : {}),
+        }));
+        tokens += batch.reduce((n, it) => n + it.tokens, 0);
+        await calls.asService('select ai.store_kb_items($1, $2, $3::jsonb)', [id, run, JSON.stringify(rows)]);
+        await progress(Math.min(items.length, i + BATCH), items.length);
+      }
+      await finish('indexed', items.length ? null : 'The source has no text to index', {
+        items: items.length, tokens, embedding_model: model, dimensions: model ? dims : null, duration_ms: Date.now() - started,
+      });
+      opts.log.info({ indexed_source_id: id, items: items.length }, 'source indexed');
+    } catch (err) {
+      if (err instanceof Stopped) return;
+      if (err instanceof IndexingFailed) return void (await finish('failed', err.message, {}));
+      if (err instanceof ApiError && err.status === 402) {
+        const provider = (err.details as { provider?: string } | undefined)?.provider ?? 'the model';
+        return void (await finish('failed', `No provider key for ${provider}: store one (POST /api/ai-provider-keys) or point it at a self-hosted OpenAI-compatible server; for full_text alone set indexing_config.embedding_model to null (local/hash embeds lexically, for tests and demos)`, {}));
+      }
+      opts.log.warn({ indexed_source_id: id, error: (err as Error).message, attempt: attempt.n }, 'indexing failed');
+      if (attempt.n < attempt.max && !(err instanceof ApiError && err.status < 500)) throw err;
+      await finish('failed', `Indexing failed: ${(err as Error).message}`, {});
+    }
+  };
+
+  const buildBm25 = async (payload: { knowledge_base_id: string }): Promise<void> => {
+    try {
+      await calls.asService('select ai.bm25_build($1)', [payload.knowledge_base_id]);
+    } catch (err) {
+      await calls.asService('select ai.bm25_failed($1, $2)', [payload.knowledge_base_id, `BM25 build failed: ${(err as Error).message}`]);
+    }
+  };
+
+  return { index, buildBm25 };
+}

@@ -1,0 +1,127 @@
+// One knowledge-base search: the retrieval config in force (the stored one
+// over the strategy default, then the request's overrides, checked in SQL),
+// query enrichment, the method (full_text, vector_search, or hybrid of
+// both), the reranker, the score threshold, top_k, then the results with
+// their provenance (spec 2.9). The answer opens with a retrieval_diagnostics
+// entry: the queries issued, each method's candidates, scores and timing,
+// the fusion and its weights, the reranker.
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import type { ModelRouter } from '../providers/router.ts';
+import type { Settings } from '../settings/accessor.ts';
+import type { Embed } from './embedder.ts';
+import { enrichQuery, type Enrichment } from './retrieval/enrich.ts';
+import { fullText } from './retrieval/full-text.ts';
+import { bestOf, fuse } from './retrieval/hybrid.ts';
+import { rerank } from './retrieval/rerank.ts';
+import type { MethodRun, Retrieval, Scored } from './retrieval/types.ts';
+import { vectorSearch } from './retrieval/vector.ts';
+import { strategies } from './strategies/index.ts';
+
+export type SearchOverrides = Record<string, unknown> & { query: string; filter_metadata?: Record<string, unknown> | undefined };
+
+export type ResultEntry = {
+  id: string; text: string; score: number; retrieval_score: number; reranker_score: number | null;
+  source_id: string; source_name: string; knowledge_base_id: string; kb_name: string; indexing_strategy: string;
+  meta: Record<string, unknown>; extras?: Record<string, unknown>; images?: unknown[];
+};
+
+export type SearchAnswer = { results: ResultEntry[]; diagnostics: Record<string, unknown> & { _type: 'retrieval_diagnostics' }; enrichment: Enrichment; config: Record<string, unknown> };
+
+type Kb = { id: string; name: string; strategy: string; indexing_config: Record<string, unknown>; owner_id: string | null; config: Record<string, unknown> };
+
+/** Request keys that override the retrieval config for one search. */
+const OVERRIDES = ['method', 'top_k', 'vector_weight', 'fusion', 'context_mode', 'ts_language', 'reranker', 'query_enrichment', 'score_threshold', 'bm25'];
+
+export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; embed: Embed }) {
+  const { calls } = opts;
+
+  const methodRun = async (method: string, r: Retrieval, queries: string[]): Promise<MethodRun> => {
+    const runs = await Promise.all(queries.map((query) => (method === 'full_text' ? fullText(calls, { ...r, query }) : vectorSearch(calls, opts.embed, { ...r, query }))));
+    return { items: bestOf(runs.map((x) => x.items)).slice(0, r.limit), diagnostics: { ...runs[0]!.diagnostics, candidates: runs.reduce((n, x) => n + Number(x.diagnostics.candidates), 0), top_score: null, queries: queries.length } };
+  };
+
+  return async (ctx: RequestContext, kbId: string, req: SearchOverrides, usageFeature = 'search'): Promise<SearchAnswer> => {
+    const started = performance.now();
+    const overrides = Object.fromEntries(OVERRIDES.filter((k) => req[k] !== undefined).map((k) => [k, req[k]]));
+    const [kb] = await calls.as<Kb>(ctx,
+      `select k.id, k.name, k.strategy, k.indexing_config, k.owner_id, ai.check_retrieval_config(k.strategy, ai.kb_retrieval_config(k.id) || $2::jsonb) as config
+         from ai.knowledge_bases k where k.id = $1`, [kbId, JSON.stringify(overrides)]);
+    if (!kb) throw aiErrors.notFound('Knowledge base');
+    const config = kb.config;
+    const method = String(config.method);
+    if (method === 'tree_search' || method === 'graph') throw aiErrors.validation(`The ${method} method is not available on this server yet: use full_text, vector_search or hybrid`);
+    const topK = Number(config.top_k ?? (await opts.settings.number('KB_DEFAULT_TOP_K')));
+    const reranker = config.reranker && typeof config.reranker === 'object' ? (config.reranker as { model?: string; candidate_count?: number }) : null;
+    const candidateCount = reranker ? Number(reranker.candidate_count ?? (await opts.settings.number('RERANKER_CANDIDATE_COUNT'))) : topK;
+    const usage = { userId: typeof ctx.claims.sub === 'string' ? ctx.claims.sub : null, feature: usageFeature, runId: kb.id, step: null };
+
+    // Query enrichment.
+    const qe = (config.query_enrichment ?? {}) as { enabled?: boolean; model?: string };
+    const enrichment: Enrichment = qe.enabled
+      ? await enrichQuery(opts.models, { model: qe.model ?? (await opts.settings.string('QUERY_ENRICHMENT_DEFAULT_MODEL')), temperature: await opts.settings.number('QUERY_ENRICHMENT_TEMPERATURE'), query: req.query, usage })
+      : { enabled: false, model: null, queries: [req.query] };
+
+    // Retrieval.
+    const pool = method === 'hybrid' ? Math.max(candidateCount * 3, 30) : candidateCount;
+    const base: Retrieval = { ctx, kbId, query: req.query, limit: pool, filter: req.filter_metadata ?? null, config, embeddingModel: strategies[kb.strategy]?.embeddingModel(kb.indexing_config) ?? null, usage };
+    const methods: Record<string, unknown> = {};
+    let ranked: Scored[];
+    const weight = Number(config.vector_weight ?? (await opts.settings.number('HYBRID_DEFAULT_VECTOR_WEIGHT')));
+    const fusion = config.fusion === 'rrf' ? 'rrf' : 'weighted';
+    if (method === 'hybrid') {
+      const [v, t] = await Promise.all([
+        base.embeddingModel ? methodRun('vector_search', base, enrichment.queries) : Promise.resolve({ items: [], diagnostics: { skipped: 'no embeddings kept (embedding_model is null)' } }),
+        methodRun('full_text', base, enrichment.queries),
+      ]);
+      methods.vector_search = { ...v.diagnostics, top_score: v.items[0]?.score ?? null };
+      methods.full_text = { ...t.diagnostics, top_score: t.items[0]?.score ?? null };
+      ranked = fuse(v.items, t.items, { weight: base.embeddingModel ? weight : 0, fusion });
+    } else {
+      const run = await methodRun(method, base, enrichment.queries);
+      methods[method] = { ...run.diagnostics, top_score: run.items[0]?.score ?? null };
+      ranked = run.items;
+    }
+    ranked = ranked.slice(0, candidateCount);
+
+    // Results, reranked when asked, thresholded, cut to top_k.
+    const rows = new Map((await calls.as<Omit<ResultEntry, 'score' | 'retrieval_score' | 'reranker_score'>>(ctx,
+      'select id, text, meta, extras, source_id, source_name, knowledge_base_id, kb_name, indexing_strategy from ai.kb_results($1, $2)', [kbId, ranked.map((r) => r.id)])).map((r) => [r.id, r]));
+    let entries: ResultEntry[] = ranked.filter((r) => rows.has(r.id)).map((r) => ({ ...rows.get(r.id)!, score: r.score, retrieval_score: r.score, reranker_score: null }));
+    let rerankDiag: Record<string, unknown> | null = null;
+    if (reranker && entries.length) {
+      const t0 = performance.now();
+      const model = reranker.model ?? (await opts.settings.string('RERANKER_DEFAULT_MODEL'));
+      const scores = await rerank(opts.models, { model, query: req.query, passages: entries.map((e) => e.text), usage });
+      entries = entries.map((e, i) => ({ ...e, reranker_score: scores[i]!, score: scores[i]! })).sort((a, b) => b.score - a.score || b.retrieval_score - a.retrieval_score);
+      rerankDiag = { model, candidates: entries.length, ms: Math.round(performance.now() - t0) };
+    }
+    const threshold = typeof config.score_threshold === 'number' ? config.score_threshold : null;
+    const kept = entries.filter((e) => threshold === null || e.score >= threshold).slice(0, topK);
+    if (config.context_mode === 'image') await attachPageImages(calls, ctx, kept);
+    const results = kept.map((e) => (Object.keys(e.extras ?? {}).length ? e : (({ extras: _, ...rest }) => rest)(e)) as ResultEntry);
+
+    return {
+      results, enrichment, config,
+      diagnostics: {
+        _type: 'retrieval_diagnostics', knowledge_base_id: kb.id, kb_name: kb.name, indexing_strategy: kb.strategy, method, top_k: topK, queries: enrichment.queries,
+        methods, fusion: method === 'hybrid' ? { kind: fusion, vector_weight: base.embeddingModel ? weight : 0, text_weight: base.embeddingModel ? 1 - weight : 1 } : null,
+        reranker: rerankDiag, score_threshold: threshold, candidates: ranked.length, returned: results.length, ms: Math.round(performance.now() - started),
+      },
+    };
+  };
+}
+
+/** context_mode image: each result's page images from its source's derivatives, as download paths. */
+async function attachPageImages(calls: AiCalls, ctx: RequestContext, entries: ResultEntry[]): Promise<void> {
+  if (!entries.length) return;
+  const images = await calls.as<{ source_id: string; idx: number; page: number | null; content_type: string }>(ctx,
+    `select d.source_id, d.idx, d.page, d.content_type from ai.source_derivatives d where d.kind = 'image' and d.source_id = any ($1) order by d.idx`,
+    [[...new Set(entries.map((e) => e.source_id))]]);
+  for (const e of entries) {
+    const page = Number(e.meta.page ?? 1);
+    e.images = images.filter((i) => i.source_id === e.source_id && (i.page ?? 1) === page)
+      .map((i) => ({ page, index: i.idx, content_type: i.content_type, url: `/api/sources/${e.source_id}/derivatives/image/download?index=${i.idx}` }));
+  }
+}
