@@ -151,7 +151,7 @@ grant execute on function ai.request_bm25_build(uuid) to authenticated, service_
 -- The job: every item's statistics in the configured language, in one
 -- transaction (searches meanwhile use the previous ones or compute exactly).
 create or replace function ai.bm25_build(p_kb uuid) returns int
-language plpgsql volatile
+language plpgsql volatile security definer
 set search_path = ''
 as $$
 declare
@@ -163,6 +163,9 @@ begin
   delete from ai.kb_bm25_docs where kb_id = p_kb;
   delete from ai.kb_bm25_postings where kb_id = p_kb;
   n := ai.bm25_add_items(p_kb, v_language, null);
+  -- Fresh statistics for the planner, whose estimates the search's plans rest on.
+  analyze ai.kb_bm25_docs;
+  analyze ai.kb_bm25_postings;
   update ai.knowledge_bases set bm25_status = 'ready', bm25_language = v_language, bm25_message = null, bm25_built_at = now() where id = p_kb;
   return n;
 end
@@ -256,16 +259,18 @@ begin
   select k.bm25_status = 'ready' and k.bm25_language = p_language into v_ready from ai.knowledge_bases k where k.id = p_kb;
   if v_ready then
     return query
-      with q as (select distinct l.lexeme as term from unnest(to_tsvector(p_language::regconfig, p_query)) l),
-      n as (select count(*)::float8 as n, coalesce(avg(d.length), 0)::float8 as avgdl from ai.kb_bm25_docs d where d.kb_id = p_kb and d.language = p_language),
-      df as (select p.term, count(*)::float8 as df from ai.kb_bm25_postings p join q on q.term = p.term
-              where p.kb_id = p_kb and p.language = p_language group by p.term),
+      -- Each query term's postings by index (the lateral keeps that plan whatever the statistics say).
+      with q as materialized (select distinct l.lexeme as term from unnest(to_tsvector(p_language::regconfig, p_query)) l),
+      hits as materialized (
+        select p.term, p.item_id, p.tf, p.length from q cross join lateral (
+          select x.term, x.item_id, x.tf, x.length from ai.kb_bm25_postings x where x.kb_id = p_kb and x.language = p_language and x.term = q.term) p),
+      n as materialized (select count(*)::float8 as n, coalesce(avg(d.length), 0)::float8 as avgdl from ai.kb_bm25_docs d where d.kb_id = p_kb and d.language = p_language),
+      df as (select h.term, count(*)::float8 as df from hits h group by h.term),
       scored as (
-        select p.item_id, sum(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5))
-                              * p.tf * (p_k1 + 1) / (p.tf + p_k1 * (1 - p_b + p_b * p.length / greatest(n.avgdl, 1e-9)))) as score
-          from ai.kb_bm25_postings p join df on df.term = p.term cross join n
-         where p.kb_id = p_kb and p.language = p_language
-         group by p.item_id)
+        select h.item_id, sum(ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5))
+                              * h.tf * (p_k1 + 1) / (h.tf + p_k1 * (1 - p_b + p_b * h.length / greatest(n.avgdl, 1e-9)))) as score
+          from hits h join df on df.term = h.term cross join n
+         group by h.item_id)
       select s.item_id, s.score from scored s
         join ai.kb_items i on i.id = s.item_id join ai.sources src on src.id = i.source_id
        where ai.kb_filter_ok(i.meta, src.metadata, p_filter)
