@@ -123,7 +123,7 @@ create policy knowledge_bases_insert on ai.knowledge_bases for insert to authent
 create policy knowledge_bases_update on ai.knowledge_bases for update to authenticated using (ai.owns(owner_id)) with check (ai.owns(owner_id));
 create policy knowledge_bases_delete on ai.knowledge_bases for delete to authenticated using (ai.owns(owner_id));
 grant select, delete on ai.knowledge_bases to authenticated;
-grant insert (name, description, strategy, indexing_config, retrieval_config) on ai.knowledge_bases to authenticated;
+grant insert (id, name, description, strategy, indexing_config, retrieval_config) on ai.knowledge_bases to authenticated;
 grant update (name, description, strategy, indexing_config, retrieval_config) on ai.knowledge_bases to authenticated;
 grant select, insert, update, delete on ai.knowledge_bases to service_role;
 create trigger knowledge_bases_touch before update on ai.knowledge_bases for each row execute function ai.touch();

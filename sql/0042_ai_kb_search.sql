@@ -194,6 +194,9 @@ declare
   v_language text := coalesce(ai.kb_retrieval_config(v_kb) ->> 'ts_language', 'english');
 begin
   if not ai.kb_uses_lexical(v_kb) then return; end if;
+  -- One source's statistics at a time per knowledge base, so the last to
+  -- finish sees every other's and can say ready.
+  perform 1 from ai.knowledge_bases where id = v_kb for no key update;
   if coalesce(ai.setting_json('BM25_AUTO_INDEXING'), 'true')::boolean then
     perform ai.bm25_add_items(v_kb, v_language, p_kb_source);
     update ai.knowledge_bases k

@@ -23,6 +23,8 @@ import { knowledgeIndexing } from './knowledge/job.ts';
 import { knowledgeBaseRoutes } from './knowledge/routes.ts';
 import { knowledgeSearch } from './knowledge/search.ts';
 import { embedder } from './knowledge/embedder.ts';
+import { contextRetriever } from './context-handlers/retrieve.ts';
+import { contextHandlerRoutes } from './context-handlers/routes.ts';
 import { crawlProvider } from './sources/crawl-provider.ts';
 import { copilotChat } from './copilot/chat.ts';
 import { copilotRoutes } from './copilot/routes.ts';
@@ -107,6 +109,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
   const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings) });
   mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
+  const retrieveContext = contextRetriever({ search, settings });
+  mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });

@@ -5,7 +5,9 @@
 // BM25 built and kept current, full_text, vector_search and hybrid with the
 // diagnostics entry, filter_metadata, reranking and query enrichment scripted
 // on the OpenAI-compatible test server, embeddings through it, full_document
-// and doc2json, the evaluation endpoint, and every error of 4.13.
+// and doc2json, the evaluation endpoint, and every error of 4.13. Also
+// /api/context-handlers (4.15): several knowledge bases, a token budget,
+// per-base errors, stored results.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
@@ -40,12 +42,14 @@ describe('knowledge bases', () => {
     return json<{ id: string }>(await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form }), 201);
   };
   const until = async <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
-    for (let i = 0; i < 300; i++) {
-      const v = await read();
+    let v: T | undefined;
+    for (let i = 0; i < 600; i++) {
+      v = await read();
       if (done(v)) return v;
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.fail(`${what} did not happen`);
+    const { rows: jobs } = await p.adminPool.query(`select task_identifier, key, attempts, last_error, locked_at is not null as locked from graphile_worker.jobs where task_identifier like 'ai_kb%'`);
+    assert.fail(`${what} did not happen: ${JSON.stringify(v)}; jobs ${JSON.stringify(jobs)}`);
   };
   const entries = async (token: string, kb: string, query = '') => json<{ items: Entry[]; total: number; limit: number; offset: number }>(await api(token, `/knowledge-bases/${kb}/sources${query}`), 200);
   const settled = (token: string, kb: string, count: number) =>
@@ -350,5 +354,40 @@ describe('knowledge bases', () => {
     assert.deepEqual(Object.keys(out.methods).sort(), ['full_text', 'hybrid', 'vector_search']);
     assert.deepEqual([out.methods.full_text!.ndcg_at_10, out.methods.full_text!.recall_at_5, out.methods.full_text!.mrr, out.methods.full_text!.queries], [1, 1, 1, 2]);
     assert.deepEqual(await json(await post(ann, `/knowledge-bases/${kb.id}/evaluate`, { queries: [] }), 400), { error: 'queries: queries must not be empty' });
+  });
+  it('retrieves across knowledge bases in a context handler, fits the token budget, reports per-base errors and stores the result', async () => {
+    const a = await withCorpus(ann, { name: 'Context A', indexing_config: { embedding_model: null }, retrieval_config: { method: 'full_text' } });
+    const b = await withCorpus(ann, { name: 'Context B', indexing_config: { embedding_model: 'local/hash' }, retrieval_config: { method: 'vector_search' } });
+    const missing = '00000000-0000-4000-8000-00000000abcd';
+    const made = await json<any>(await post(ann, '/context-handlers', {
+      query: 'rockets kerosene', knowledge_bases: [{ id: a.id, top_k: 2 }, { id: b.id, top_k: 1 }, { id: missing }], max_context_tokens: 40,
+    }), 201);
+    assert.deepEqual(made.knowledge_base_configs.map((c: any) => [c.id, c.top_k, c.name ?? null]), [[a.id, 2, 'Context A'], [b.id, 1, 'Context B'], [missing, null, null]]);
+    assert.equal(made.knowledge_base_configs[0].retrieval_config.method, 'full_text');
+    assert.deepEqual(made.errors, [{ knowledge_base_id: missing, error: 'Knowledge base not found' }], 'one failing base does not fail the others');
+    assert.deepEqual(made.metadata.query_enrichment.queries, ['rockets kerosene']);
+    assert.equal(made.chunks.length, 3, 'two from A and one from B');
+    assert.deepEqual(made.chunks.slice(0, 2).map((c: any) => c.kb_name).sort(), ['Context A', 'Context B'], 'each base\'s best first');
+    assert.ok(made.chunks.every((c: any) => typeof c.included_in_context === 'boolean' && c.token_count > 0));
+    const included = made.chunks.filter((c: any) => c.included_in_context);
+    assert.ok(included.length >= 1 && included.length < 3, 'the budget of 40 tokens leaves some out');
+    assert.equal(made.token_count, included.reduce((n: number, c: any) => n + c.token_count, 0));
+    assert.ok(made.token_count <= 40);
+    assert.equal(made.context, included.map((c: any) => c.text).join('\n\n'));
+    assert.deepEqual(made.retrieval_diagnostics.map((d: any) => d._type), ['retrieval_diagnostics', 'retrieval_diagnostics']);
+
+    const read = await json<any>(await api(ann, `/context-handlers/${made.id}`), 200);
+    assert.deepEqual(read, made, 'the stored result reads back whole');
+    const list = await json<any>(await api(ann, '/context-handlers?limit=1'), 200);
+    assert.deepEqual([list.total, list.limit, list.offset, list.items[0].id, list.items[0].chunk_count, list.items[0].error_count], [1, 1, 0, made.id, 3, 1]);
+    assert.deepEqual(await json(await api(bob, `/context-handlers/${made.id}`), 404), { error: 'Context handler not found' }, 'a result is its maker\'s');
+    assert.equal((await json<any>(await api(bob, '/context-handlers'), 200)).total, 0);
+
+    const bad = async (body: unknown, status: number, error: string) => assert.deepEqual(await json(await post(ann, '/context-handlers', body), status), { error });
+    await bad({ knowledge_bases: [{ id: a.id }] }, 400, 'query: query is required');
+    await bad({ query: 'x', knowledge_bases: [] }, 400, 'knowledge_bases: knowledge_bases must not be empty');
+    await bad({ query: 'x' }, 400, 'knowledge_bases: knowledge_bases is required: [{id, top_k}]');
+    await bad({ query: 'x', knowledge_bases: [{ id: missing }] }, 500, `Retrieval failed for every knowledge base: ${missing}: Knowledge base not found`);
+    assert.deepEqual(await json(await api(ann, '/context-handlers/nope'), 404), { error: 'Context handler not found' });
   });
 });

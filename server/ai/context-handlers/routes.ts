@@ -1,0 +1,61 @@
+// /api/context-handlers (spec 4.15): POST retrieves across knowledge bases
+// (retrieve.ts) and stores the answer; GET lists the caller's (limit 50 up
+// to 200, offset) and reads one. 500 only when every knowledge base failed.
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import { apiError, route } from '../../errors.ts';
+import { contextOf, type AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import { idOf, parse, UUID } from '../parse.ts';
+import type { contextRetriever } from './retrieve.ts';
+
+const Body = z.object({
+  query: z.string({ error: 'query is required' }).trim().min(1, 'query is required'),
+  knowledge_bases: z.array(z.object({
+    id: z.string({ error: 'each knowledge base needs an id' }).regex(UUID, 'each knowledge base id must be a UUID').transform((s) => s.toLowerCase()),
+    top_k: z.number({ error: 'top_k must be an integer from 1 to 100' }).int('top_k must be an integer from 1 to 100').min(1, 'top_k must be an integer from 1 to 100').max(100, 'top_k must be an integer from 1 to 100').optional(),
+  }, { error: 'each knowledge base is {id, top_k}' }), { error: 'knowledge_bases is required: [{id, top_k}]' }).min(1, 'knowledge_bases must not be empty').max(50, 'at most 50 knowledge bases'),
+  max_context_tokens: z.number({ error: 'max_context_tokens must be an integer of 1 or more' }).int('max_context_tokens must be an integer of 1 or more').min(1, 'max_context_tokens must be an integer of 1 or more').max(2_000_000).optional(),
+});
+
+function intParam(raw: unknown, what: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min) throw aiErrors.validation(`${what} must be an integer of ${min} or more`);
+  if (Number(raw) > max) throw aiErrors.validation(`${what} must be at most ${max}`);
+  return Number(raw);
+}
+
+export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof contextRetriever>): Router {
+  const r = express.Router();
+
+  r.get('/', route(async (req, res) => {
+    const limit = intParam(req.query.limit, 'limit', 1, 200, 50);
+    const offset = intParam(req.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
+    const items = await calls.call(req,
+      `select id, query, request -> 'knowledge_bases' as knowledge_bases, jsonb_array_length(result -> 'chunks') as chunk_count,
+              (result ->> 'token_count')::int as token_count, jsonb_array_length(result -> 'errors') as error_count, created_at
+         from ai.context_handlers order by created_at desc, id limit $1 offset $2`, [limit, offset]);
+    const [count] = await calls.call<{ n: string }>(req, 'select count(*) as n from ai.context_handlers', []);
+    res.json({ items, total: Number(count!.n), limit, offset });
+  }));
+
+  r.post('/', route(async (req, res) => {
+    const body = parse(Body, req.body);
+    const result = await retrieve(contextOf(req), body);
+    if (result.errors.length === body.knowledge_bases.length) {
+      throw apiError(500, 'RETRIEVAL_FAILED', `Retrieval failed for every knowledge base: ${result.errors.map((e) => `${e.knowledge_base_id}: ${e.error}`).join('; ')}`);
+    }
+    const [row] = await calls.call<{ id: string; created_at: string }>(req,
+      'insert into ai.context_handlers (query, request, result) values ($1, $2, $3) returning id, created_at', [body.query, body, result]);
+    res.status(201).json({ id: row!.id, ...result, created_at: row!.created_at });
+  }));
+
+  r.get('/:id', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Context handler');
+    const [row] = await calls.call<{ id: string; result: Record<string, unknown>; created_at: string }>(req, 'select id, result, created_at from ai.context_handlers where id = $1', [id]);
+    if (!row) throw aiErrors.notFound('Context handler');
+    res.json({ id: row.id, ...row.result, created_at: row.created_at });
+  }));
+
+  return r;
+}
