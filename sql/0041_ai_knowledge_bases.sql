@@ -226,6 +226,9 @@ create table ai.kb_items (
   meta jsonb not null default '{}' check (jsonb_typeof(meta) = 'object'),
   -- What a strategy adds (a summary, a JSON item, a node path).
   extras jsonb not null default '{}' check (jsonb_typeof(extras) = 'object'),
+  -- Metadata enrichment's values (a copy of the item's row in its knowledge
+  -- base's metadata table, sql/0044), so filter_metadata can read them.
+  enrichment jsonb not null default '{}' check (jsonb_typeof(enrichment) = 'object'),
   token_count int not null default 0,
   created_at timestamptz not null default now()
 );

@@ -214,8 +214,9 @@ grant execute on function ai.bm25_after_indexing(uuid) to service_role;
 
 -- 5. Metadata filters ---------------------------------------------------------------------------------
 
--- filter_metadata: every key must match, in the item's meta or else its
--- source's metadata. A value that is an array matches any of its elements.
+-- filter_metadata: every key must match, in the item's meta (its own, then
+-- its enrichment values) or else its source's metadata. A value that is an
+-- array matches any of its elements.
 create or replace function ai.kb_filter_ok(p_meta jsonb, p_source_metadata jsonb, p_filter jsonb) returns boolean
 language sql immutable
 set search_path = ''
@@ -276,7 +277,7 @@ begin
          group by h.item_id)
       select s.item_id, s.score from scored s
         join ai.kb_items i on i.id = s.item_id join ai.sources src on src.id = i.source_id
-       where ai.kb_filter_ok(i.meta, src.metadata, p_filter)
+       where ai.kb_filter_ok(i.enrichment || i.meta, src.metadata, p_filter)
        order by s.score desc, s.item_id limit p_limit;
   else
     return query
@@ -294,7 +295,7 @@ begin
          group by h.id)
       select s.item_id, s.score from scored s
         join ai.kb_items i on i.id = s.item_id join ai.sources src on src.id = i.source_id
-       where ai.kb_filter_ok(i.meta, src.metadata, p_filter)
+       where ai.kb_filter_ok(i.enrichment || i.meta, src.metadata, p_filter)
        order by s.score desc, s.item_id limit p_limit;
   end if;
 end
@@ -325,7 +326,7 @@ begin
       select v.item_id, bit_count(v.code # p_code)::int as d, v.embedding from ai.kb_vectors v
         join ai.kb_items i on i.id = v.item_id join ai.sources src on src.id = i.source_id
        where v.kb_id = p_kb and v.model = p_model and v.dims = bit_length(p_code)
-         and ai.kb_filter_ok(i.meta, src.metadata, p_filter)
+         and ai.kb_filter_ok(i.enrichment || i.meta, src.metadata, p_filter)
        order by d, v.item_id limit p_limit;
   end if;
 end

@@ -20,6 +20,7 @@ import { hostedEngines } from './sources/extract/hosted.ts';
 import { sourceRoutes } from './sources/routes.ts';
 import { urlImporter } from './sources/url-import.ts';
 import { knowledgeIndexing } from './knowledge/job.ts';
+import { metadataEnrichment } from './knowledge/enrichment.ts';
 import { knowledgeBaseRoutes } from './knowledge/routes.ts';
 import { knowledgeSearch } from './knowledge/search.ts';
 import { embedder } from './knowledge/embedder.ts';
@@ -55,7 +56,7 @@ import type { InProcessRest } from '../rest/in-process.ts';
 import type { InProcessStorage } from '../storage/in-process.ts';
 
 /** The graphile-worker tasks the AI surface runs (a server registers them before the surface is built). */
-export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract', 'ai_kb_index', 'ai_kb_bm25'] as const;
+export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract', 'ai_kb_index', 'ai_kb_bm25', 'ai_kb_enrich'] as const;
 
 export type AiSurface = {
   router: Router;
@@ -64,7 +65,7 @@ export type AiSurface = {
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
   tools: ToolRunner;
   settings: Settings;
-  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction, indexing, BM25 builds). */
+  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction, indexing, BM25 builds, metadata enrichment). */
   tasks: Record<(typeof AI_TASK_NAMES)[number], TaskList[string]>;
   stop: () => Promise<void>;
 };
@@ -107,6 +108,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), log });
   const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
+  const enrich = metadataEnrichment({ calls, storage: opts.storage, models, settings, log });
   const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings) });
   mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
   const retrieveContext = contextRetriever({ search, settings });
@@ -139,6 +141,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       },
       ai_kb_bm25: async (payload) => {
         await indexing.buildBm25(payload as { knowledge_base_id: string });
+      },
+      ai_kb_enrich: async (payload, helpers) => {
+        await enrich(payload as { knowledge_base_id: string; run: number; incremental: boolean; retry_failed: boolean }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
       },
     },
     stop: async () => {

@@ -390,4 +390,76 @@ describe('knowledge bases', () => {
     await bad({ query: 'x', knowledge_bases: [{ id: missing }] }, 500, `Retrieval failed for every knowledge base: ${missing}: Knowledge base not found`);
     assert.deepEqual(await json(await api(ann, '/context-handlers/nope'), 404), { error: 'Context handler not found' });
   });
+  it('enriches item metadata with a scripted model into a table of its own, with results, errors, filters and the PUT rules', async () => {
+    await storeOpenAiKey(p).catch(() => undefined);
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { METADATA_ENRICHMENT_CONCURRENCY: '1', METADATA_ENRICHMENT_MAX_RETRIES: '0' } }) }), 200);
+    const kb = await withCorpus(ann, { name: 'Enriched', indexing_config: { embedding_model: null }, retrieval_config: { method: 'full_text' } });
+    const put = (body: unknown) => api(ann, `/knowledge-bases/${kb.id}/enrichment`, { method: 'PUT', body: JSON.stringify(body) });
+    const bad = async (body: unknown, error: string) => assert.deepEqual(await json(await put(body), 400), { error });
+    await bad({}, 'fields: fields is required: an array of {name, description, type, enum_values}');
+    await bad({ fields: [] }, 'fields must be a non-empty array of {name, description, type, enum_values}');
+    await bad({ fields: [{ name: 'item_id', type: 'text' }] }, 'fields[0].name "item_id" is reserved (id, item_id, item_type, enriched_at, _enrichment_error)');
+    await bad({ fields: [{ name: '1st', type: 'text' }] }, 'fields[0].name "1st" must be letters, digits and underscores, starting with a letter (at most 63)');
+    await bad({ fields: [{ name: 'kind', type: 'enum', enum_values: ['one'] }] }, 'fields[0] is an enum: enum_values needs at least 2 distinct strings');
+    await bad({ fields: [{ name: 'x', type: 'date' }] }, 'fields[0].type must be text, boolean, number or enum');
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment`), 200), { config: null });
+    assert.deepEqual(await json(await post(ann, `/knowledge-bases/${kb.id}/enrichment/run`, {}), 404), { error: 'This knowledge base has no enrichment config' });
+
+    // The items in the order the run reads them, each with the answer it will get; the third answer breaks its enum.
+    const { rows: order } = await p.adminPool.query<{ id: string; name: string }>(
+      'select i.id, s.name from ai.kb_items i join ai.sources s on s.id = i.source_id where i.kb_id = $1 order by i.source_id, i.position', [kb.id]);
+    const topicOf: Record<string, string> = { 'rockets.md': 'space', 'cats.txt': 'animals', 'bread.txt': 'food' };
+    vendor.script(...order.map((o, n) => ({ text: JSON.stringify({ topic: n === 2 ? 'music' : topicOf[o.name], mentions_numbers: false, headline: `about ${o.name}` }) })));
+    const fields = [
+      { name: 'topic', type: 'enum', enum_values: ['space', 'animals', 'food'], description: 'what the passage is about' },
+      { name: 'mentions_numbers', type: 'boolean' },
+      { name: 'headline', type: 'text', description: 'a short title' },
+    ];
+    const made = await json<any>(await put({ fields, max_tokens: 300 }), 200);
+    assert.equal(made.re_enrichment_triggered, true);
+    assert.equal(made.config.status, 'enriching');
+    assert.equal(made.config.metadata_table_name, `ai.kb_meta_${kb.id.replaceAll('-', '')}`);
+    const done = await until('the enrichment', async () => (await json<any>(await api(ann, `/knowledge-bases/${kb.id}/enrichment`), 200)).config, (c) => c.status !== 'enriching');
+    assert.deepEqual([done.status, done.enriched_count, done.total_count, done.llm_model, done.max_tokens], ['completed_with_errors', 3, 4, 'gpt-4.1-mini', 300]);
+    const sent = vendor.chats().at(-1)!.body;
+    assert.equal(sent.response_format.json_schema.schema.properties.topic.enum.length, 4, 'the schema names the enum values and null');
+
+    const results = await json<any>(await api(ann, `/knowledge-bases/${kb.id}/enrichment/results?item_ids=${order.map((o) => o.id).join(',')}`), 200);
+    assert.deepEqual(results.item_errors, [{ item_id: order[2]!.id, error: 'topic: expected one of space, animals, food, got "music"' }]);
+    assert.deepEqual(results.results.map((r: any) => [r.item_id, r.values.topic, r.values.mentions_numbers, r.values.headline]),
+      order.filter((_, n) => n !== 2).map((o) => [o.id, topicOf[o.name], false, `about ${o.name}`]));
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment/results`), 400), { error: 'item_ids is required: item ids separated by commas' });
+    const { rows: [table] } = await p.adminPool.query(`select count(*)::int as n from ai.kb_meta_${kb.id.replaceAll('-', '')} where topic is not null`);
+    assert.equal(table.n, 3, 'a DBA reads the values in the metadata table');
+
+    // Values are filterable.
+    const firstTopic = topicOf[order[0]!.name]!;
+    const filtered = await search(ann, kb.id, { query: 'rockets cats bread day', filter_metadata: { topic: firstTopic } });
+    assert.ok(filtered.results.length > 1 && filtered.results.slice(1).every((r) => topicOf[r.source_name] === firstTopic));
+
+    // retry_failed enriches only the failed item.
+    vendor.reset();
+    vendor.script({ text: JSON.stringify({ topic: topicOf[order[2]!.name], mentions_numbers: true, headline: 'fixed' }) });
+    assert.equal((await json<any>(await post(ann, `/knowledge-bases/${kb.id}/enrichment/run`, { retry_failed: true }), 202)).status, 'enriching');
+    const again = await until('the retry', async () => (await json<any>(await api(ann, `/knowledge-bases/${kb.id}/enrichment`), 200)).config, (c) => c.status !== 'enriching');
+    assert.deepEqual([again.status, again.enriched_count, vendor.chats().length], ['completed', 4, 1]);
+
+    // PUT rules: identical is a no-op, max_tokens alone only updates, changes while a run is active are 409.
+    assert.equal((await json<any>(await put({ fields, max_tokens: 300 }), 200)).re_enrichment_triggered, false);
+    const tokens = await json<any>(await put({ fields, max_tokens: 500 }), 200);
+    assert.deepEqual([tokens.re_enrichment_triggered, tokens.config.max_tokens, tokens.config.status], [false, 500, 'completed']);
+    await p.adminPool.query(`update ai.kb_enrichments set status = 'enriching' where kb_id = $1`, [kb.id]);
+    assert.deepEqual(await json(await put({ fields: fields.slice(0, 1), max_tokens: 500 }), 409), { error: 'An enrichment run is active: wait for it to end before changing fields or llm_model' });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment`, { method: 'DELETE' }), 409), { error: 'An enrichment run is active: wait for it to end before deleting the config' });
+    assert.deepEqual(await json(await post(ann, `/knowledge-bases/${kb.id}/enrichment/run`, {}), 409), { error: 'An enrichment run is already active' });
+    await p.adminPool.query(`update ai.kb_enrichments set status = 'completed' where kb_id = $1`, [kb.id]);
+    assert.deepEqual(await json(await api(bob, `/knowledge-bases/${kb.id}/enrichment`, { method: 'DELETE' }), 404), { error: 'Knowledge base not found' });
+
+    // DELETE drops the table and the filterable copies.
+    await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment`, { method: 'DELETE' }), 200);
+    const { rows: [gone] } = await p.adminPool.query(`select to_regclass($1) as t, (select count(*)::int from ai.kb_items where kb_id = $2 and enrichment <> '{}') as copies`, [`ai.kb_meta_${kb.id.replaceAll('-', '')}`, kb.id]);
+    assert.deepEqual(gone, { t: null, copies: 0 });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment`), 200), { config: null });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment/results?item_ids=${order[0]!.id}`), 404), { error: 'This knowledge base has no enrichment config' });
+  });
 });

@@ -12,6 +12,7 @@ import { idOf, parse } from '../parse.ts';
 import type { knowledgeSearch } from './search.ts';
 import { kbSourceRoutes } from './source-routes.ts';
 import { kbSearchRoutes } from './search-routes.ts';
+import { kbEnrichmentRoutes } from './enrichment-routes.ts';
 
 const Config = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be an object` });
 const KbBody = z.object({
@@ -82,5 +83,6 @@ export function knowledgeBaseRoutes(calls: AiCalls, search: ReturnType<typeof kn
 
   r.use('/:id', kbSourceRoutes(calls, get));
   r.use('/:id', kbSearchRoutes(calls, search));
+  r.use('/:id', kbEnrichmentRoutes(calls, get));
   return r;
 }
