@@ -99,7 +99,13 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const approvals = approvalDesk(calls);
   const mcp = mcpTools({ calls, masterKey, settings, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) });
   const compaction = compactor({ calls, models, settings });
-  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, compactor: compaction, runnerId: opts.runnerId, hookServices: outbound });
+  const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
+  const enrich = metadataEnrichment({ calls, storage: opts.storage, models, settings, log });
+  const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings) });
+  mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
+  const retrieveContext = contextRetriever({ search, settings });
+  mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
+  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, compactor: compaction, runnerId: opts.runnerId, hookServices: outbound, retrieve: retrieveContext });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, stopping.signal));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, compactor: compaction, runnerId: opts.runnerId });
   mount('/orchestrations', orchestrationRoutes(calls, orchestrationRuns, stopping.signal));
@@ -107,12 +113,6 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), log });
-  const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
-  const enrich = metadataEnrichment({ calls, storage: opts.storage, models, settings, log });
-  const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings) });
-  mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
-  const retrieveContext = contextRetriever({ search, settings });
-  mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });

@@ -462,4 +462,46 @@ describe('knowledge bases', () => {
     assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment`), 200), { config: null });
     assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment/results?item_ids=${order[0]!.id}`), 404), { error: 'This knowledge base has no enrichment config' });
   });
+  it('gives an agent a search tool per assigned knowledge base and keeps what it retrieved as the answer\'s retrieved_context', async () => {
+    await storeOpenAiKey(p).catch(() => undefined);
+    const kb = await withCorpus(ann, { name: 'Field guide', description: 'Facts about rockets, cats and bread', indexing_config: { embedding_model: null }, retrieval_config: { method: 'full_text' } });
+    const agent = await json<{ id: string }>(await post(ann, '/agents', { name: 'Librarian', model: 'gpt-4.1-mini' }), 201);
+    const assigned = await json<any>(await post(ann, `/agents/${agent.id}/knowledge-bases`, { knowledge_base_id: kb.id }), 201);
+    assert.deepEqual([assigned.agent_id, assigned.knowledge_base_id, assigned.name, assigned.tool_name], [agent.id, kb.id, 'Field guide', 'Field_guide']);
+    assert.deepEqual(await json(await post(ann, `/agents/${agent.id}/knowledge-bases`, { knowledge_base_id: kb.id }), 409), { error: 'This knowledge base is already assigned to the agent' });
+    const bobsKb = await createKb(bob, { name: 'Private' });
+    assert.deepEqual(await json(await post(ann, `/agents/${agent.id}/knowledge-bases`, { knowledge_base_id: bobsKb.id }), 404), { error: 'Knowledge base not found' });
+    assert.deepEqual(await json(await post(bob, `/agents/${agent.id}/knowledge-bases`, { knowledge_base_id: bobsKb.id }), 404), { error: 'Agent not found' });
+    assert.deepEqual((await json<any[]>(await api(ann, `/agents/${agent.id}/knowledge-bases`), 200)).map((a) => a.id), [assigned.id]);
+
+    vendor.reset();
+    vendor.script({ toolCalls: [{ name: 'Field_guide', arguments: { query: 'kerosene rockets' } }] }, { text: 'Rockets burn kerosene with liquid oxygen.' });
+    const run = await json<any>(await post(ann, `/agents/${agent.id}/run`, { message: 'What do rockets burn?' }), 200);
+    assert.equal(run.output, 'Rockets burn kerosene with liquid oxygen.');
+    assert.match(run.tool_calls[0].result, /^\[1\] rockets\.md, page 1\nRockets\n\nLiquid-fuel rockets burn kerosene/);
+    const offered = vendor.chats()[0]!.body.tools.map((t: any) => [t.function.name, t.function.description]);
+    assert.deepEqual(offered, [['Field_guide', 'Facts about rockets, cats and bread']]);
+
+    const messages = await json<any[]>(await api(ann, `/sessions/${run.session_id}/messages`), 200);
+    const answer = messages.at(-1);
+    assert.equal(answer.role, 'assistant');
+    const [diag, ...entries] = answer.retrieved_context;
+    assert.equal(diag._type, 'retrieval_diagnostics');
+    assert.deepEqual(diag.queries, ['kerosene rockets']);
+    assert.equal(diag.searches[0].method, 'full_text');
+    assert.equal(entries[0].source_name, 'rockets.md');
+    for (const key of ['id', 'text', 'score', 'retrieval_score', 'reranker_score', 'source_id', 'source_name', 'knowledge_base_id', 'kb_name', 'indexing_strategy', 'meta', 'included_in_context']) assert.ok(key in entries[0], key);
+    assert.deepEqual([entries[0].kb_name, entries[0].included_in_context], ['Field guide', true]);
+    assert.ok(messages.slice(0, -1).every((m) => m.role !== 'assistant' || m.retrieved_context.length === 0), 'only the answer that used it carries it');
+    const byRun = await json<any>(await api(ann, `/sessions/${run.session_id}/runs/${run.run_id}/retrieved-context`), 200);
+    assert.deepEqual(byRun.retrieved_context, answer.retrieved_context);
+
+    vendor.script({ toolCalls: [{ name: 'Field_guide', arguments: { query: 'purr' } }] }, { text: 'They purr.' });
+    const stream = await (await post(ann, `/agents/${agent.id}/run/stream`, { message: 'What do cats do?', session_id: run.session_id })).text();
+    const retrieval = stream.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).find((e) => e.type === 'retrieval');
+    assert.deepEqual([retrieval.knowledge_base_id, retrieval.kb_name, retrieval.query, retrieval.included], [kb.id, 'Field guide', 'purr', 1]);
+
+    assert.deepEqual(await json(await api(ann, `/agents/${agent.id}/knowledge-bases/${assigned.id}`, { method: 'DELETE' }), 200), { message: 'Knowledge base assignment deleted', id: assigned.id });
+    assert.deepEqual(await json(await api(ann, `/agents/${agent.id}/knowledge-bases/${assigned.id}`, { method: 'DELETE' }), 404), { error: 'Knowledge base assignment not found' });
+  });
 });

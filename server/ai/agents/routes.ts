@@ -12,6 +12,7 @@ import { idOf, UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import { hookRoutes } from './hooks.ts';
 import type { AgentRunner } from './run.ts';
+import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 import { delegateToolName } from './loop.ts';
@@ -153,6 +154,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   }));
 
   mcpServerRoutes(r, calls, agents, masterKey);
+  agentKnowledgeBaseRoutes(r, calls, agents);
   hookRoutes(r, calls, { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false });
 
   return r;

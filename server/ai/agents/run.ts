@@ -24,6 +24,8 @@ import type { AgentRow } from './store.ts';
 import type { Compactor } from '../sessions/compaction.ts';
 import { messageRecorder, openSession, requireSession } from '../sessions/conversation.ts';
 import type { ToolRunner, ToolServices } from './tools/run.ts';
+import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
+import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -48,17 +50,18 @@ export async function agentTuning(agent: AgentRow, settings: Settings, cap?: num
   return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), maxSteps, tuning };
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; runnerId: string; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'> }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; runnerId: string; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever> }) {
   const { calls, models, tools, settings, mcp } = opts;
+  const kbTools = knowledgeTools(calls, opts.retrieve, settings);
 
   /** The agent's tools as the model sees them: assigned builtins and custom tools, then its enabled MCP servers' tools. */
   /**
    * The agent's tools as the model sees them: assigned builtins and custom
    * tools, sub-agents when `delegate` runs them (a standalone run; members of
    * an orchestration and sub-agents themselves get none: one level deep),
-   * then its enabled MCP servers' tools.
+   * then its knowledge bases' search tools and its enabled MCP servers' tools.
    */
-  const toolset = async (caller: RequestContext, agentId: string, signal: AbortSignal, emit?: Emit, delegate?: Delegate): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
+  const toolset = async (caller: RequestContext, agentId: string, signal: AbortSignal, emit?: Emit, delegate?: Delegate, retrieved?: RetrievalSink): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
     const rows = await calls.as<{ tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null; sub: AgentRow | null }>(caller,
       `select a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config,
               case when s.id is null then null else jsonb_build_object('id', s.id, 'name', s.name, 'model', s.model, 'system_prompt', s.system_prompt, 'settings', s.settings) end as sub
@@ -86,8 +89,9 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const a = { kind: 'custom' as const, name: r.tool_name, config: r.config ?? {} };
       return [{ chat: { type: 'function', function: { name: r.tool_name, description: r.description ?? '', parameters: r.input_schema } }, call: (args, s) => tools.run(a, args, who, s) }];
     });
+    const searches = await kbTools(caller, agentId, emit, retrieved);
     const remote = await mcp.connect(agentId, signal, emit);
-    return { tools: [...assigned, ...remote.tools], close: remote.close };
+    return { tools: [...assigned, ...searches, ...remote.tools], close: remote.close };
   };
 
   /** A member's own loop on a task (a delegation): its prompt, tuning and tools, capped at DELEGATE_MAX_STEPS; no hooks, no sub-agents. */
@@ -127,7 +131,10 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const userId = userOf(caller);
       const sid = await openSession(calls, caller, { agent_id: agent.id }, input.sessionId, message);
       const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input, runner) values ($1, $2, $3, $4) returning id', [sid, agent.id, message, opts.runnerId])) as [{ id: string }];
-      const store = messageRecorder(calls, caller, sid, { column: 'run_id', id: runId });
+      const record = messageRecorder(calls, caller, sid, { column: 'run_id', id: runId });
+      // What the knowledge-base tools retrieved goes with the answer that used it.
+      const retrievals: ContextResult[] = [];
+      const store: typeof record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : record(m));
       const finish = (status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
         calls.asService('select ai.finish_agent_run($1, $2, $3, $4, $5, $6)', [runId, status, output, error, stop, steps]);
 
@@ -173,7 +180,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
             return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
           }
         };
-        const offered = await toolset(caller, agent.id, signal, emit, delegate);
+        const offered = await toolset(caller, agent.id, signal, emit, delegate, (r) => retrievals.push(r));
         close = offered.close;
         const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...history, { role: 'user', content: message }];
         const result = await runLoop({

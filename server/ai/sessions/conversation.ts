@@ -37,11 +37,11 @@ export async function requireSession(calls: AiCalls, caller: RequestContext, ses
   if ((await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
 }
 
-export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined };
+export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined; retrieved_context?: unknown[] | undefined };
 
 /** Stores a run's messages in its session as the caller, tied to the agent run or orchestration run they belong to. */
 export function messageRecorder(calls: AiCalls, caller: RequestContext, sessionId: string, run: { column: 'run_id' | 'orchestration_run_id'; id: string }) {
   return (m: NewMessage): Promise<void> =>
-    calls.as(caller, `insert into ai.session_messages (session_id, ${run.column}, role, content, tool_calls, tool_call_id, name, is_error, latency_ms) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [sessionId, run.id, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null]).then(() => undefined);
+    calls.as(caller, `insert into ai.session_messages (session_id, ${run.column}, role, content, tool_calls, tool_call_id, name, is_error, latency_ms, retrieved_context) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [sessionId, run.id, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? [])]).then(() => undefined);
 }
