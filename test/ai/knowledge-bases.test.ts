@@ -504,4 +504,34 @@ describe('knowledge bases', () => {
     assert.deepEqual(await json(await api(ann, `/agents/${agent.id}/knowledge-bases/${assigned.id}`, { method: 'DELETE' }), 200), { message: 'Knowledge base assignment deleted', id: assigned.id });
     assert.deepEqual(await json(await api(ann, `/agents/${agent.id}/knowledge-bases/${assigned.id}`, { method: 'DELETE' }), 404), { error: 'Knowledge base assignment not found' });
   });
+  it('builds a table of contents per document (page_index) and lets a model navigate it (tree_search)', async () => {
+    await storeOpenAiKey(p).catch(() => undefined);
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { PAGEINDEX_MIN_NODE_CHARS: '0' } }) }), 200);
+    vendor.reset();
+    vendor.script({ text: 'Summary one.' }, { text: 'Summary two.' });
+    const kb = await createKb(ann, { name: 'Tree', indexing_config: { strategy: 'page_index', embedding_model: 'local/hash' } });
+    assert.equal(kb.retrieval_config.method, 'tree_search');
+    await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['rockets.md'] }), 202);
+    assert.equal((await settled(ann, kb.id, 1)).items[0]!.index_status, 'indexed');
+    const nodes = (await json<{ items: Array<Record<string, any>> }>(await post(ann, `/knowledge-bases/${kb.id}/items`, { source_ids: [sources['rockets.md']] }), 200)).items;
+    assert.deepEqual(nodes.map((n) => [n.kind, n.title, n.node_id, n.parent_node_id, n.meta.page_start, n.meta.page_end]), [['node', 'Rockets', '0001', null, 1, 1], ['node', 'Staging', '0002', '0001', 1, 1]]);
+    assert.deepEqual(nodes.map((n) => n.summary).sort(), ['Summary one.', 'Summary two.']);
+    assert.match(nodes[1]!.text, /^Multistage rockets drop their empty tanks/);
+
+    vendor.script({ text: JSON.stringify({ node_ids: ['d1.0002', 'd9.9999'], reasoning: 'tanks are dropped when staging' }) });
+    const found = await search(ann, kb.id, { query: 'Why drop empty tanks?' });
+    const [diag, top] = found.results;
+    assert.deepEqual([diag.method, diag.methods.tree_search.chosen, diag.methods.tree_search.nodes_considered, diag.methods.tree_search.reasoning], ['tree_search', ['d1.0002'], 2, 'tanks are dropped when staging']);
+    assert.deepEqual([top!.meta.title, top!.score, found.results.length], ['Staging', 1, 2], 'an unknown key is ignored');
+    const outline = vendor.chats().at(-1)!.body.messages[1].content as string;
+    assert.match(outline, /^Question: Why drop empty tanks\?\n\nDocument 1: rockets\.md\n\[d1\.0001\] Rockets \(page 1\): Summary (one|two)\.\n  \[d1\.0002\] Staging \(page 1\): Summary (one|two)\.$/);
+
+    // A document without headings: the model names its sections.
+    vendor.script({ text: '{"sections": [{"title": "About cats", "start_page": 1, "level": 1}]}' }, { text: 'Cats purr.' });
+    await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['cats.txt'] }), 202);
+    await settled(ann, kb.id, 2);
+    const cats = (await json<{ items: Array<Record<string, any>> }>(await post(ann, `/knowledge-bases/${kb.id}/items`, { source_ids: [sources['cats.txt']] }), 200)).items;
+    assert.deepEqual(cats.map((n) => [n.title, n.summary]), [['About cats', 'Cats purr.']]);
+    assert.match(cats[0]!.text, /Cats are small domesticated felines/);
+  });
 });

@@ -17,6 +17,7 @@ import { bestOf, fuse } from './retrieval/hybrid.ts';
 import { rerank } from './retrieval/rerank.ts';
 import type { MethodRun, Retrieval, Scored } from './retrieval/types.ts';
 import { vectorSearch } from './retrieval/vector.ts';
+import { treeSearch } from './retrieval/tree-search.ts';
 import { strategies } from './strategies/index.ts';
 
 export type SearchOverrides = Record<string, unknown> & { query: string; filter_metadata?: Record<string, unknown> | undefined };
@@ -51,7 +52,7 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
     if (!kb) throw aiErrors.notFound('Knowledge base');
     const config = kb.config;
     const method = String(config.method);
-    if (method === 'tree_search' || method === 'graph') throw aiErrors.validation(`The ${method} method is not available on this server yet: use full_text, vector_search or hybrid`);
+    if (method === 'graph') throw aiErrors.validation('The graph method is not available on this server yet: use vector_search or hybrid');
     const topK = Number(config.top_k ?? (await opts.settings.number('KB_DEFAULT_TOP_K')));
     const reranker = config.reranker && typeof config.reranker === 'object' ? (config.reranker as { model?: string; candidate_count?: number }) : null;
     const candidateCount = reranker ? Number(reranker.candidate_count ?? (await opts.settings.number('RERANKER_CANDIDATE_COUNT'))) : topK;
@@ -78,6 +79,10 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
       methods.vector_search = { ...v.diagnostics, top_score: v.items[0]?.score ?? null };
       methods.full_text = { ...t.diagnostics, top_score: t.items[0]?.score ?? null };
       ranked = fuse(v.items, t.items, { weight: base.embeddingModel ? weight : 0, fusion });
+    } else if (method === 'tree_search') {
+      const run = await treeSearch(calls, opts.models, opts.settings, { ...base, limit: Math.max(topK, candidateCount) });
+      methods.tree_search = run.diagnostics;
+      ranked = run.items;
     } else {
       const run = await methodRun(method, base, enrichment.queries);
       methods[method] = { ...run.diagnostics, top_score: run.items[0]?.score ?? null };
