@@ -56,7 +56,7 @@ import type { InProcessRest } from '../rest/in-process.ts';
 import type { InProcessStorage } from '../storage/in-process.ts';
 
 /** The graphile-worker tasks the AI surface runs (a server registers them before the surface is built). */
-export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract', 'ai_kb_index', 'ai_kb_bm25', 'ai_kb_enrich'] as const;
+export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract', 'ai_kb_index', 'ai_kb_bm25', 'ai_kb_enrich', 'ai_kb_graph'] as const;
 
 export type AiSurface = {
   router: Router;
@@ -65,7 +65,7 @@ export type AiSurface = {
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
   tools: ToolRunner;
   settings: Settings;
-  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction, indexing, BM25 builds, metadata enrichment). */
+  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction, indexing, BM25 builds, metadata enrichment, graph enrichment). */
   tasks: Record<(typeof AI_TASK_NAMES)[number], TaskList[string]>;
   stop: () => Promise<void>;
 };
@@ -141,6 +141,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       },
       ai_kb_bm25: async (payload) => {
         await indexing.buildBm25(payload as { knowledge_base_id: string });
+      },
+      ai_kb_graph: async (payload) => {
+        await indexing.enrichGraph(payload as { knowledge_base_id: string; indexed_source_id: string | null; retry_failed: boolean });
       },
       ai_kb_enrich: async (payload, helpers) => {
         await enrich(payload as { knowledge_base_id: string; run: number; incremental: boolean; retry_failed: boolean }, { n: helpers.job.attempts, max: helpers.job.max_attempts });

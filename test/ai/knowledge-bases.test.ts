@@ -534,4 +534,46 @@ describe('knowledge bases', () => {
     assert.deepEqual(cats.map((n) => [n.title, n.summary]), [['About cats', 'Cats purr.']]);
     assert.match(cats[0]!.text, /Cats are small domesticated felines/);
   });
+  it('extracts a knowledge graph per chunk (graph_index), searches it by entity and neighbourhood, and re-runs failed chunks', async () => {
+    await storeOpenAiKey(p).catch(() => undefined);
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { GRAPHINDEX_MAX_GLEANING: '0' } }) }), 200);
+    vendor.reset();
+    const kerosene = { entities: [{ name: 'Kerosene', type: 'concept', description: 'a rocket fuel' }, { name: 'Liquid oxygen', type: 'concept', description: 'an oxidiser' }],
+      relations: [{ source: 'Kerosene', target: 'Liquid oxygen', description: 'burns with', keywords: 'combustion', weight: 8 }] };
+    const staging = { entities: [{ name: 'Multistage rocket', type: 'concept', description: 'drops empty tanks' }], relations: [] };
+    vendor.script({ text: JSON.stringify(kerosene) }, { text: JSON.stringify(staging) });
+    const kb = await createKb(ann, { name: 'Graph', indexing_config: { strategy: 'graph_index', embedding_model: null } });
+    assert.equal(kb.retrieval_config.method, 'graph');
+    await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['rockets.md'] }), 202);
+    const [rockets] = (await settled(ann, kb.id, 1)).items;
+    assert.deepEqual([rockets!.index_status, rockets!.stats.items, rockets!.stats.graph_errors], ['indexed', 2, 0]);
+    const { rows: [owner] } = await p.adminPool.query(`select item_id from ai.kb_graph_entities where kb_id = $1 and name_key = 'kerosene'`, [kb.id]);
+
+    const found = await search(ann, kb.id, { query: 'What burns with liquid oxygen?' });
+    const [diag, top] = found.results;
+    assert.equal(diag.method, 'graph');
+    assert.deepEqual(diag.methods.graph.entities.sort(), ['Kerosene', 'Liquid oxygen']);
+    assert.equal(top!.id, owner.item_id, 'the chunk that names the entities comes first');
+    assert.equal(found.results.length, 2, 'the other chunk names neither');
+
+    // A chunk whose extraction fails keeps its error until it is run again.
+    vendor.script({ text: 'not json' });
+    await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['cats.txt'] }), 202);
+    const both = await settled(ann, kb.id, 2);
+    const cats = both.items.find((e) => e.source_name === 'cats.txt')!;
+    assert.equal(cats.stats.graph_errors, 1);
+    const errors = await json<any>(await api(ann, `/knowledge-bases/${kb.id}/graph-enrichment/errors`), 200);
+    assert.deepEqual(errors.sources.map((e: any) => [e.source_name, e.error_count, e.chunk_count]), [['cats.txt', 1, 1], ['rockets.md', 0, 2]]);
+    assert.match(errors.sources[0].last_error, /^Extraction failed: /);
+    vendor.script({ text: JSON.stringify({ entities: [{ name: 'Cat', type: 'concept', description: 'a small feline' }], relations: [] }) });
+    const rerun = await json<any>(await post(ann, `/knowledge-bases/${kb.id}/graph-enrichment/run`, { indexed_source_id: cats.id, retry_failed: true }), 202);
+    assert.deepEqual([rerun.status, rerun.indexed_source_id, rerun.retry_failed], ['queued', cats.id, true]);
+    await until('the re-run', async () => (await json<any>(await api(ann, `/knowledge-bases/${kb.id}/graph-enrichment/errors`), 200)).sources, (l: any[]) => l.every((e) => e.error_count === 0));
+    assert.equal((await search(ann, kb.id, { query: 'cat' })).results[1]!.source_name, 'cats.txt');
+
+    const plain = await createKb(ann, { name: 'Not a graph' });
+    assert.deepEqual(await json(await post(ann, `/knowledge-bases/${plain.id}/graph-enrichment/run`, {}), 400), { error: 'Graph enrichment is only for knowledge bases with the graph_index strategy' });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${plain.id}/graph-enrichment/errors`), 400), { error: 'Graph enrichment is only for knowledge bases with the graph_index strategy' });
+    assert.deepEqual(await json(await post(ann, `/knowledge-bases/${kb.id}/graph-enrichment/run`, { indexed_source_id: '00000000-0000-4000-8000-000000000000' }), 404), { error: 'Indexed source not found in this knowledge base' });
+  });
 });

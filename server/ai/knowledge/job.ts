@@ -17,7 +17,8 @@ import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
 import type { Element } from '../sources/extract/types.ts';
 import { textElements } from './chunking.ts';
 import { embedder, signCode, vectorBytes } from './embedder.ts';
-import { strategies } from './strategies/index.ts';
+import { strategyCatalogue } from './strategies/index.ts';
+import { graphExtractor } from './strategies/graph-index.ts';
 import { IndexingFailed, type NewItem, type SourceDocument } from './strategies/types.ts';
 
 const BATCH = 256;
@@ -30,6 +31,8 @@ type Row = { kb_id: string; source_id: string; strategy: string; indexing_config
 export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; log: Logger }) {
   const { calls, storage } = opts;
   const embed = embedder(opts.models, opts.settings);
+  const strategies = strategyCatalogue(calls, opts.models, opts.settings);
+  const extractGraph = graphExtractor(calls, opts.models, opts.settings);
 
   const derivative = async (sourceId: string, kind: string): Promise<string | null> => {
     const [d] = await calls.asService<{ object_path: string }>('select object_path from ai.source_derivatives where source_id = $1 and kind = $2 and idx = 0', [sourceId, kind]);
@@ -81,8 +84,13 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
         await calls.asService('select ai.store_kb_items($1, $2, $3::jsonb)', [id, run, JSON.stringify(rows)]);
         await progress(Math.min(items.length, i + BATCH), items.length);
       }
+      let extra: Record<string, unknown> = {};
+      if (strategy.afterStore && items.length) {
+        const stored = await calls.asService<{ id: string; text: string }>('select id, text from ai.kb_items where kb_source_id = $1 order by position', [id]);
+        extra = await strategy.afterStore(stored, { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
+      }
       await finish('indexed', items.length ? null : 'The source has no text to index', {
-        items: items.length, tokens, embedding_model: model, dimensions: model ? dims : null, duration_ms: Date.now() - started,
+        items: items.length, tokens, embedding_model: model, dimensions: model ? dims : null, ...extra, duration_ms: Date.now() - started,
       });
       opts.log.info({ indexed_source_id: id, items: items.length }, 'source indexed');
     } catch (err) {
@@ -106,5 +114,17 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
     }
   };
 
-  return { index, buildBm25 };
+  // graph-enrichment/run: the graph of one indexed source's chunks (or every source's), all or only those that failed.
+  const enrichGraph = async (payload: { knowledge_base_id: string; indexed_source_id: string | null; retry_failed: boolean }): Promise<void> => {
+    const [kb] = await calls.asService<{ indexing_config: Record<string, unknown>; owner_id: string | null }>('select indexing_config, owner_id from ai.knowledge_bases where id = $1', [payload.knowledge_base_id]);
+    if (!kb) return;
+    const chunks = await calls.asService<{ id: string; text: string }>(
+      `select i.id, i.text from ai.kb_items i where i.kb_id = $1 and ($2::uuid is null or i.kb_source_id = $2)
+          and (not $3 or exists (select 1 from ai.kb_graph_errors g where g.item_id = i.id)) order by i.kb_source_id, i.position`,
+      [payload.knowledge_base_id, payload.indexed_source_id, payload.retry_failed]);
+    const failed = await extractGraph(chunks, kb.indexing_config, { userId: kb.owner_id, feature: 'indexing', runId: payload.knowledge_base_id, step: 'graph-enrichment' });
+    opts.log.info({ knowledge_base_id: payload.knowledge_base_id, chunks: chunks.length, failed }, 'graph enriched');
+  };
+
+  return { index, buildBm25, enrichGraph };
 }

@@ -1,7 +1,7 @@
 // One knowledge-base search: the retrieval config in force (the stored one
 // over the strategy default, then the request's overrides, checked in SQL),
-// query enrichment, the method (full_text, vector_search, or hybrid of
-// both), the reranker, the score threshold, top_k, then the results with
+// query enrichment, the method (full_text, vector_search, hybrid of both,
+// tree_search over tables of contents, graph over the knowledge graph), the reranker, the score threshold, top_k, then the results with
 // their provenance (spec 2.9). The answer opens with a retrieval_diagnostics
 // entry: the queries issued, each method's candidates, scores and timing,
 // the fusion and its weights, the reranker.
@@ -18,7 +18,7 @@ import { rerank } from './retrieval/rerank.ts';
 import type { MethodRun, Retrieval, Scored } from './retrieval/types.ts';
 import { vectorSearch } from './retrieval/vector.ts';
 import { treeSearch } from './retrieval/tree-search.ts';
-import { strategies } from './strategies/index.ts';
+import { embeddingModelOf } from './strategies/types.ts';
 
 export type SearchOverrides = Record<string, unknown> & { query: string; filter_metadata?: Record<string, unknown> | undefined };
 
@@ -52,7 +52,6 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
     if (!kb) throw aiErrors.notFound('Knowledge base');
     const config = kb.config;
     const method = String(config.method);
-    if (method === 'graph') throw aiErrors.validation('The graph method is not available on this server yet: use vector_search or hybrid');
     const topK = Number(config.top_k ?? (await opts.settings.number('KB_DEFAULT_TOP_K')));
     const reranker = config.reranker && typeof config.reranker === 'object' ? (config.reranker as { model?: string; candidate_count?: number }) : null;
     const candidateCount = reranker ? Number(reranker.candidate_count ?? (await opts.settings.number('RERANKER_CANDIDATE_COUNT'))) : topK;
@@ -66,7 +65,7 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
 
     // Retrieval.
     const pool = method === 'hybrid' ? Math.max(candidateCount * 3, 30) : candidateCount;
-    const base: Retrieval = { ctx, kbId, query: req.query, limit: pool, filter: req.filter_metadata ?? null, config, embeddingModel: strategies[kb.strategy]?.embeddingModel(kb.indexing_config) ?? null, usage };
+    const base: Retrieval = { ctx, kbId, query: req.query, limit: pool, filter: req.filter_metadata ?? null, config, embeddingModel: embeddingModelOf(kb.indexing_config), usage };
     const methods: Record<string, unknown> = {};
     let ranked: Scored[];
     const weight = Number(config.vector_weight ?? (await opts.settings.number('HYBRID_DEFAULT_VECTOR_WEIGHT')));
@@ -79,6 +78,11 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
       methods.vector_search = { ...v.diagnostics, top_score: v.items[0]?.score ?? null };
       methods.full_text = { ...t.diagnostics, top_score: t.items[0]?.score ?? null };
       ranked = fuse(v.items, t.items, { weight: base.embeddingModel ? weight : 0, fusion });
+    } else if (method === 'graph') {
+      const t0 = performance.now();
+      const lists = await Promise.all(enrichment.queries.map((q) => calls.as<{ item_id: string; score: number; entities: string[] }>(ctx, 'select * from ai.graph_search($1, $2, $3, $4)', [kbId, q, pool, base.filter])));
+      ranked = bestOf(lists.map((l) => l.map((x) => ({ id: x.item_id, score: x.score }))));
+      methods.graph = { candidates: ranked.length, top_score: ranked[0]?.score ?? null, entities: [...new Set(lists.flat().flatMap((x) => x.entities))].slice(0, 20), ms: Math.round(performance.now() - t0) };
     } else if (method === 'tree_search') {
       const run = await treeSearch(calls, opts.models, opts.settings, { ...base, limit: Math.max(topK, candidateCount) });
       methods.tree_search = run.diagnostics;

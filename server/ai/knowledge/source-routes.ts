@@ -1,6 +1,6 @@
 // A knowledge base's indexed sources (spec 4.13, 3.2): list, add (indexing
 // starts in a job, or once the source is extracted), cancel, delete, reindex,
-// the items indexing made, and the BM25 build. Every state change is one SQL
+// the items indexing made, the BM25 build, and graph enrichment (graph_index). Every state change is one SQL
 // function (sql/0041, 0042).
 import express, { type Router } from 'express';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ const STATUSES = ['pending', 'indexing', 'indexed', 'failed', 'cancelled'];
 const Id = (what: string) => z.string({ error: `${what} must be an id` }).regex(UUID, `${what} must be an id`).transform((s) => s.toLowerCase());
 const AddSource = z.object({ source_id: Id('source_id') });
 const Reindex = z.object({ indexed_source_ids: z.array(Id('indexed_source_ids[]'), { error: 'indexed_source_ids must be an array of ids' }).optional(), failed_only: z.boolean({ error: 'failed_only must be a boolean' }).optional() });
+const GraphRun = z.object({ indexed_source_id: Id('indexed_source_id').optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
 const Items = z.object({
   source_ids: z.array(Id('source_ids[]'), { error: 'source_ids is required: a non-empty array of source ids' }).min(1, 'source_ids must not be empty'),
   limit: z.number({ error: 'limit must be an integer from 1 to 10000' }).int('limit must be an integer from 1 to 10000').min(1, 'limit must be an integer from 1 to 10000').max(10000, 'limit must be at most 10000').optional(),
@@ -91,6 +92,20 @@ export function kbSourceRoutes(calls: AiCalls, kbOf: (req: express.Request, id: 
     const id = kbId(req);
     const [row] = await calls.call<{ task_id: string }>(req, 'select ai.request_bm25_build($1) as task_id', [id]);
     res.status(202).json({ task_id: row!.task_id, knowledge_base_id: id });
+  }));
+
+  // graph_index only (400 otherwise): the graph extracted again for one indexed source or all, every chunk or the failed ones.
+  r.post('/graph-enrichment/run', route(async (req, res) => {
+    const id = kbId(req);
+    const body = parse(GraphRun, req.body ?? {});
+    const [row] = await calls.call<{ task_id: string }>(req, 'select ai.request_graph_enrichment($1, $2, $3)::text as task_id', [id, body.indexed_source_id ?? null, body.retry_failed ?? false]);
+    res.status(202).json({ status: 'queued', task_id: row!.task_id, knowledge_base_id: id, indexed_source_id: body.indexed_source_id ?? null, retry_failed: body.retry_failed ?? false });
+  }));
+
+  r.get('/graph-enrichment/errors', route(async (req, res) => {
+    const id = kbId(req);
+    const [row] = await calls.call<{ out: unknown }>(req, 'select ai.graph_errors($1) as out', [id]);
+    res.json({ knowledge_base_id: id, sources: row!.out });
   }));
 
   // Items of the given sources in source then position order, each with the strategy's extras spread in.

@@ -25,6 +25,8 @@ export type Strategy = {
   items: (doc: SourceDocument, ctx: StrategyContext) => Promise<NewItem[]>;
   /** The model the items are embedded with; null: no vectors (full_text only). */
   embeddingModel: (config: Record<string, unknown>) => string | null;
+  /** Work on the stored items (their ids known), before the run ends; answers stats to add. */
+  afterStore?: (items: Array<{ id: string; text: string }>, ctx: StrategyContext) => Promise<Record<string, unknown>>;
 };
 
 /** A strategy that cannot do its work: the indexed source fails with this message. */
