@@ -13,6 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { subscribed } from '../helpers/realtime.ts';
+import { createClient } from '@supabase/supabase-js';
 
 type Kb = { id: string; name: string; strategy: string; indexing_config: Record<string, any>; retrieval_config: Record<string, any>; bm25_status: string; needs_reindex: boolean; status: Record<string, number> };
 type Entry = { id: string; source_id: string; index_status: string; error_message: string | null; stats: Record<string, any>; source_name: string; file_type: string };
@@ -112,6 +114,10 @@ describe('knowledge bases', () => {
 
   it('indexes sources (waiting for extraction when needed) and lists them as 4.13 says', async () => {
     const kb = await createKb(ann, { name: 'Waiting', indexing_config: { embedding_model: 'local/hash' } });
+    // Progress goes out on the private channel knowledge-base:<id> (the service role may read it without a policy).
+    const watcher = createClient(p.url, service, { auth: { persistSession: false } });
+    const events: Array<{ event: string; payload: Record<string, any> }> = [];
+    await subscribed(watcher.channel(`knowledge-base:${kb.id}`, { config: { private: true } }).on('broadcast', { event: '*' }, (m) => events.push(m as any)));
     const fresh = await upload(ann, 'late.txt', 'A source added while its extraction is still pending.');
     const added = await json<Entry>(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: fresh.id }), 202);
     assert.equal(added.source_id, fresh.id);
@@ -120,6 +126,11 @@ describe('knowledge bases', () => {
     const all = await settled(ann, kb.id, 4);
     assert.deepEqual(all.items.map((e) => [e.index_status, e.error_message]), [['indexed', null], ['indexed', null], ['indexed', null], ['indexed', null]]);
     assert.deepEqual(all.items.map((e) => e.source_name), ['late.txt', 'bread.txt', 'cats.txt', 'rockets.md'], 'newest source first');
+    const finished = await until('the broadcasts', async () => events.filter((e) => e.event === 'indexing_finished'), (l) => l.length === 4);
+    assert.deepEqual(finished.map((e) => e.payload.index_status), ['indexed', 'indexed', 'indexed', 'indexed']);
+    assert.deepEqual(new Set(finished.map((e) => e.payload.source_id)), new Set([fresh.id, ...Object.values(sources)]));
+    assert.ok(events.some((e) => e.event === 'indexing_progress' && e.payload.steps_total >= 1), 'progress as it goes');
+    await watcher.removeAllChannels();
     const stats = all.items.find((e) => e.source_name === 'rockets.md')!.stats;
     assert.equal(stats.items, 2, 'the rockets document is two sections');
     assert.equal(stats.embedding_model, 'local/hash');
