@@ -127,6 +127,8 @@ const schema = z.object({
   DOCLING_API_KEY: z.string().min(1).optional().describe('its X-Api-Key, when the instance asks for one'),
   LLAMAPARSE_API_URL: z.string().url().default('https://api.cloud.llamaindex.ai').describe('the llamaparse extraction engine (LlamaParse upload and job API)'),
   LLAMAPARSE_API_KEY: z.string().min(1).optional().describe('its key; without it the engine falls back to the local chain'),
+  RERANK_API_URL: z.string().url().optional().describe('a hosted rerank endpoint (Cohere- or Jina-compatible POST /rerank) for reranker models named rerank/<model>'),
+  RERANK_API_KEY: z.string().min(1).optional().describe('its Bearer key, when it asks for one'),
 
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 

@@ -317,6 +317,15 @@ describe('knowledge bases', () => {
     const threshold = await search(ann, kb.id, { query: 'rockets', method: 'full_text', reranker: { candidate_count: 2 }, score_threshold: 1.5 });
     assert.equal(threshold.results.length, 1, 'the threshold applies after reranking');
 
+    // A hosted rerank endpoint (rerank/<model>) scores through the router, recorded in the ledger.
+    const hosted = await search(ann, kb.id, { query: 'wild yeast flour', method: 'full_text', reranker: { model: 'rerank/bge-reranker-v2-m3', candidate_count: 5 } });
+    assert.equal(hosted.results[1]!.source_name, 'bread.txt');
+    assert.equal(hosted.results[1]!.reranker_score, 1, 'all three words');
+    const sentRerank = vendor.requests.filter((r) => r.path === '/rerank/v1/rerank').at(-1)!;
+    assert.deepEqual([sentRerank.body.model, sentRerank.body.query, sentRerank.body.top_n], ['bge-reranker-v2-m3', 'wild yeast flour', sentRerank.body.documents.length]);
+    const { rows: [ledger] } = await p.adminPool.query(`select kind, provider, tokens_in from ai.usage where model = 'rerank/bge-reranker-v2-m3' order by id desc limit 1`);
+    assert.deepEqual(ledger, { kind: 'rerank', provider: 'rerank', tokens_in: 42 });
+
     vendor.script({ text: '{"queries": ["sourdough starter feeding", "wild yeast bread"]}' });
     const enriched = await search(ann, kb.id, { query: 'how to keep a starter alive', method: 'full_text', query_enrichment: { enabled: true } });
     assert.deepEqual(enriched.metadata.query_enrichment.queries, ['how to keep a starter alive', 'sourdough starter feeding', 'wild yeast bread']);

@@ -5,6 +5,7 @@
 //   /anthropic/v1    GET /models (x-api-key + anthropic-version), OpenAI-compatible chat
 //   /gemini/v1beta   GET /models (x-goog-api-key), /openai/chat/completions, /openai/embeddings
 //   /openrouter/api/v1  GET /key (Bearer), POST /chat/completions
+//   /rerank/v1       POST /rerank (Cohere/Jina shape): a document's score is the share of the query's words it holds
 // Keys: GOOD_KEY is accepted, BAD_KEY refused (401), FLAKY_KEY answered 503.
 // Chat answers come from a script a test queues (text, tool calls, errors,
 // a hang); with nothing queued the model says "ok". Every request is kept.
@@ -124,6 +125,15 @@ export async function startVendorServer(): Promise<VendorServer> {
         return chat(req, res, body);
       }
       if (req.method === 'POST' && (is('openai', '/embeddings') || is('gemini', '/openai/embeddings') || is('openrouter', '/embeddings'))) return embeddings(req, res, body);
+      if (req.method === 'POST' && path === '/rerank/v1/rerank') {
+        const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+        const q = words(String(body.query));
+        const results = (body.documents as string[]).map((d, index) => {
+          const w = words(d);
+          return { index, relevance_score: q.size ? [...q].filter((x) => w.has(x)).length / q.size : 0 };
+        }).sort((a, b) => b.relevance_score - a.relevance_score);
+        return send(res, 200, { model: body.model, results, usage: { total_tokens: 42 } });
+      }
       send(res, 404, { error: { message: `no route ${req.method} ${path}` } });
     });
   });
@@ -134,6 +144,7 @@ export async function startVendorServer(): Promise<VendorServer> {
     env: {
       OPENAI_BASE_URL: `${url}${PREFIXES.openai}`, ANTHROPIC_BASE_URL: `${url}${PREFIXES.anthropic}`,
       GEMINI_BASE_URL: `${url}${PREFIXES.gemini}`, OPENROUTER_BASE_URL: `${url}${PREFIXES.openrouter}`,
+      RERANK_API_URL: `${url}/rerank/v1`,
     },
     script: (...steps) => void queue.push(...steps),
     requests,

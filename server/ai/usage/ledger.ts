@@ -20,7 +20,7 @@ export type UsageContext = {
   step?: string | null;
 };
 
-export type UsageEntry = UsageContext & { model: string; provider: Provider; kind: 'chat' | 'embedding'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
+export type UsageEntry = UsageContext & { model: string; provider: Provider | 'rerank'; kind: 'chat' | 'embedding' | 'rerank'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
 
 export type Ledger = {
   record: (entry: UsageEntry) => Promise<void>;
