@@ -14,6 +14,7 @@ import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { subscribed } from '../helpers/realtime.ts';
+import { makePdf } from '../helpers/documents.ts';
 import { createClient } from '@supabase/supabase-js';
 
 type Kb = { id: string; name: string; strategy: string; indexing_config: Record<string, any>; retrieval_config: Record<string, any>; bm25_status: string; needs_reindex: boolean; status: Record<string, number> };
@@ -36,10 +37,10 @@ describe('knowledge bases', () => {
   const sources: Record<string, string> = {};
   const { api, json, post, patch, headers } = aiApi(() => p);
 
-  const upload = async (token: string, filename: string, text: string, metadata: Record<string, unknown> = {}) => {
+  const upload = async (token: string, filename: string, text: string | Buffer, metadata: Record<string, unknown> = {}) => {
     const form = new FormData();
     form.append('metadata', JSON.stringify(metadata));
-    form.append('file', new Blob([text]), filename);
+    form.append('file', new Blob([typeof text === 'string' ? text : new Uint8Array(text)]), filename);
     const { 'content-type': _json, ...rest } = headers(token);
     return json<{ id: string }>(await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form }), 201);
   };
@@ -595,5 +596,22 @@ describe('knowledge bases', () => {
     assert.deepEqual(await json(await post(ann, `/knowledge-bases/${plain.id}/graph-enrichment/run`, {}), 400), { error: 'Graph enrichment is only for knowledge bases with the graph_index strategy' });
     assert.deepEqual(await json(await api(ann, `/knowledge-bases/${plain.id}/graph-enrichment/errors`), 400), { error: 'Graph enrichment is only for knowledge bases with the graph_index strategy' });
     assert.deepEqual(await json(await post(ann, `/knowledge-bases/${kb.id}/graph-enrichment/run`, { indexed_source_id: '00000000-0000-4000-8000-000000000000' }), 404), { error: 'Indexed source not found in this knowledge base' });
+  });
+  it('answers page images with context_mode image, chunks never crossing a page', async () => {
+    const pdf = await upload(ann, 'two-pages.pdf', makePdf(['Turbopumps feed the engine', 'Heat shields protect the capsule']));
+    const kb = await createKb(ann, { name: 'Pages', indexing_config: { embedding_model: null }, retrieval_config: { method: 'full_text' } });
+    await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: pdf.id }), 202);
+    assert.equal((await settled(ann, kb.id, 1)).items[0]!.index_status, 'indexed');
+    const items = (await json<{ items: Array<Record<string, any>> }>(await post(ann, `/knowledge-bases/${kb.id}/items`, { source_ids: [pdf.id] }), 200)).items;
+    assert.deepEqual(items.map((i) => [i.meta.page, i.text]), [[1, 'Turbopumps feed the engine'], [2, 'Heat shields protect the capsule']]);
+    assert.equal(items[0]!.meta.bbox.length, 4, 'PDF lines carry their box');
+    const text = await search(ann, kb.id, { query: 'heat shields' });
+    assert.equal((text.results[1] as any).images, undefined, 'text mode carries no images');
+    const withImages = await search(ann, kb.id, { query: 'heat shields', context_mode: 'image' });
+    const [image] = (withImages.results[1] as any).images;
+    assert.deepEqual([image.page, image.content_type], [2, 'image/png']);
+    const png = await api(ann, image.url.replace(/^\/api/, ''));
+    assert.equal(png.status, 200);
+    assert.equal(png.headers.get('content-type'), 'image/png');
   });
 });
