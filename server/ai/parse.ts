@@ -17,3 +17,11 @@ export function idOf(raw: unknown, what: string): string {
   if (typeof raw !== 'string' || !UUID.test(raw)) throw aiErrors.notFound(what);
   return raw.toLowerCase();
 }
+
+/** An integer query parameter from min to max; absent, the fallback (400 naming it otherwise). */
+export function intParam(raw: unknown, what: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min) throw aiErrors.validation(`${what} must be an integer of ${min} or more`);
+  if (Number(raw) > max) throw aiErrors.validation(`${what} must be at most ${max}`);
+  return Number(raw);
+}

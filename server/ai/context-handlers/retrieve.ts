@@ -11,6 +11,7 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import { countTokens } from '../knowledge/chunking.ts';
 import type { knowledgeSearch, ResultEntry } from '../knowledge/search.ts';
 import type { Settings } from '../settings/accessor.ts';
+import { pooled } from '../pooled.ts';
 
 const RRF_K = 60;
 
@@ -27,18 +28,6 @@ export type ContextResult = {
   metadata: { query_enrichment: { enabled: boolean; queries: string[]; by_knowledge_base: Array<{ knowledge_base_id: string; queries: string[] }> } };
   errors: Array<{ knowledge_base_id: string; error: string }>;
 };
-
-async function pooled<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  }));
-  return out;
-}
 
 export function contextRetriever(opts: { search: ReturnType<typeof knowledgeSearch>; settings: Settings }) {
   return async (ctx: RequestContext, req: ContextRequest, feature = 'context_handler'): Promise<ContextResult> => {

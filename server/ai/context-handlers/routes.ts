@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { apiError, route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { idOf, parse, UUID } from '../parse.ts';
+import { idOf, intParam, parse, UUID } from '../parse.ts';
 import type { contextRetriever } from './retrieve.ts';
 
 const Body = z.object({
@@ -17,13 +17,6 @@ const Body = z.object({
   }, { error: 'each knowledge base is {id, top_k}' }), { error: 'knowledge_bases is required: [{id, top_k}]' }).min(1, 'knowledge_bases must not be empty').max(50, 'at most 50 knowledge bases'),
   max_context_tokens: z.number({ error: 'max_context_tokens must be an integer of 1 or more' }).int('max_context_tokens must be an integer of 1 or more').min(1, 'max_context_tokens must be an integer of 1 or more').max(2_000_000).optional(),
 });
-
-function intParam(raw: unknown, what: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min) throw aiErrors.validation(`${what} must be an integer of ${min} or more`);
-  if (Number(raw) > max) throw aiErrors.validation(`${what} must be at most ${max}`);
-  return Number(raw);
-}
 
 export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof contextRetriever>): Router {
   const r = express.Router();

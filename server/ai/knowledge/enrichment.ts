@@ -12,6 +12,7 @@ import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
+import { pooled } from '../pooled.ts';
 
 export type Field = { name: string; description: string; type: 'text' | 'boolean' | 'number' | 'enum'; enum_values?: string[] };
 type Target = { item_id: string; kind: string; text: string; source_id: string; page: number | null; source_name: string };
@@ -86,25 +87,21 @@ export function metadataEnrichment(opts: { calls: AiCalls; models: ModelRouter; 
         });
         return checkAnswer(cfg.fields, r.content ?? '');
       };
-      let next = 0;
-      await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, async () => {
-        while (next < targets.length) {
-          const t = targets[next++]!;
-          let values: Record<string, unknown> | null = null;
-          let error: string | null = null;
-          for (let tries = 0; tries <= retries; tries++) {
-            try {
-              values = await enrichOne(t);
-              error = null;
-              break;
-            } catch (err) {
-              error = (err as Error).message;
-            }
+      await pooled(targets, concurrency, async (t) => {
+        let values: Record<string, unknown> | null = null;
+        let error: string | null = null;
+        for (let tries = 0; tries <= retries; tries++) {
+          try {
+            values = await enrichOne(t);
+            error = null;
+            break;
+          } catch (err) {
+            error = (err as Error).message;
           }
-          const [held] = await calls.asService<{ ok: boolean }>('select ai.store_enrichment($1, $2, $3, $4, $5) as ok', [kb, run, t.item_id, values, error]);
-          if (!held?.ok) throw new Stopped();
         }
-      }));
+        const [held] = await calls.asService<{ ok: boolean }>('select ai.store_enrichment($1, $2, $3, $4, $5) as ok', [kb, run, t.item_id, values, error]);
+        if (!held?.ok) throw new Stopped();
+      });
       await calls.asService('select ai.finish_enrichment($1, $2, null)', [kb, run]);
       opts.log.info({ knowledge_base_id: kb, items: targets.length }, 'metadata enriched');
     } catch (err) {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { idOf, parse, UUID } from '../parse.ts';
+import { idOf, intParam, parse, UUID } from '../parse.ts';
 import type { KbRow } from './routes.ts';
 
 const STATUSES = ['pending', 'indexing', 'indexed', 'failed', 'cancelled'];
@@ -20,13 +20,6 @@ const Items = z.object({
   limit: z.number({ error: 'limit must be an integer from 1 to 10000' }).int('limit must be an integer from 1 to 10000').min(1, 'limit must be an integer from 1 to 10000').max(10000, 'limit must be at most 10000').optional(),
   offset: z.number({ error: 'offset must be an integer of 0 or more' }).int('offset must be an integer of 0 or more').min(0, 'offset must be an integer of 0 or more').optional(),
 });
-
-function intParam(raw: unknown, what: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min) throw aiErrors.validation(`${what} must be an integer of ${min} or more`);
-  if (Number(raw) > max) throw aiErrors.validation(`${what} must be at most ${max}`);
-  return Number(raw);
-}
 
 function choice(raw: unknown, what: string, allowed: string[]): string | null {
   if (raw === undefined || raw === '') return null;

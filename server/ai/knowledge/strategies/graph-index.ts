@@ -10,6 +10,7 @@ import type { ChatMessage, ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
 import type { UsageContext } from '../../usage/ledger.ts';
 import { chunkElements } from '../chunking.ts';
+import { pooled } from '../../pooled.ts';
 import { embeddingModelOf, textOfChat, type Strategy } from './types.ts';
 
 const CONCURRENCY = 4;
@@ -33,31 +34,27 @@ export function graphExtractor(calls: AiCalls, models: ModelRouter, settings: Se
       + 'Answer JSON {"entities": [{"name", "type", "description"}], "relations": [{"source", "target", "description", "keywords", "weight"}]}.';
     let failed = 0;
     let done = 0;
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, chunks.length) }, async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++]!;
-        const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: chunk.text }];
-        let error: string | null = null;
-        const graph: Extracted = { entities: [], relations: [] };
-        try {
-          for (let pass = 0; pass <= gleaning; pass++) {
-            const r = await models.chat({ model, messages, context: { ...usage, step: `graph-${chunk.id}` }, settings: { temperature: 0 }, response_format: { type: 'json_object' } });
-            const answer = textOfChat(r);
-            const found = parseGraph(answer);
-            graph.entities.push(...found.entities);
-            graph.relations.push(...found.relations);
-            if (pass > 0 && found.entities.length === 0) break;
-            messages.push({ role: 'assistant', content: answer }, { role: 'user', content: 'Some entities or relations may have been missed. Answer the ones missing, in the same JSON form (empty arrays if none).' });
-          }
-        } catch (err) {
-          error = `Extraction failed: ${(err as Error).message}`;
+    await pooled(chunks, CONCURRENCY, async (chunk) => {
+      const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: chunk.text }];
+      let error: string | null = null;
+      const graph: Extracted = { entities: [], relations: [] };
+      try {
+        for (let pass = 0; pass <= gleaning; pass++) {
+          const r = await models.chat({ model, messages, context: { ...usage, step: `graph-${chunk.id}` }, settings: { temperature: 0 }, response_format: { type: 'json_object' } });
+          const answer = textOfChat(r);
+          const found = parseGraph(answer);
+          graph.entities.push(...found.entities);
+          graph.relations.push(...found.relations);
+          if (pass > 0 && found.entities.length === 0) break;
+          messages.push({ role: 'assistant', content: answer }, { role: 'user', content: 'Some entities or relations may have been missed. Answer the ones missing, in the same JSON form (empty arrays if none).' });
         }
-        if (error) failed++;
-        await calls.asService('select ai.graph_store($1, $2, $3, $4)', [chunk.id, JSON.stringify(graph.entities.slice(0, maxEntities)), JSON.stringify(graph.relations), error]);
-        await progress?.(++done, chunks.length);
+      } catch (err) {
+        error = `Extraction failed: ${(err as Error).message}`;
       }
-    }));
+      if (error) failed++;
+      await calls.asService('select ai.graph_store($1, $2, $3, $4)', [chunk.id, JSON.stringify(graph.entities.slice(0, maxEntities)), JSON.stringify(graph.relations), error]);
+      await progress?.(++done, chunks.length);
+    });
     return failed;
   };
 }

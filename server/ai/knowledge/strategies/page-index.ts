@@ -10,6 +10,7 @@
 // of kind `node` (the summary is what gets embedded, for vector_search).
 import type { Element } from '../../sources/extract/types.ts';
 import { countTokens } from '../chunking.ts';
+import { pooled } from '../../pooled.ts';
 import { embeddingModelOf, textOfChat, type NewItem, type Strategy, type StrategyContext } from './types.ts';
 
 type Node = { title: string; level: number; pageStart: number; pageEnd: number; parts: string[]; children: Node[] };
@@ -159,23 +160,19 @@ export const pageIndex: Strategy = {
 
     const summaries = new Map<string, string>();
     if (summarise) {
-      let next = 0;
       let done = 0;
-      await Promise.all(Array.from({ length: Math.min(concurrency, flat.length) }, async () => {
-        while (next < flat.length) {
-          const f = flat[next++]!;
-          const text = ownText(f.n) || f.n.children.map((c) => c.title).join('\n');
-          const r = await ctx.models.chat({
-            model, signal: ctx.signal, context: { ...ctx.usage, step: `summary-${f.id}` }, settings: { max_tokens: summaryTokens, temperature: 0 },
-            messages: [
-              { role: 'system', content: 'Summarise this section of a document in two or three sentences: what it covers and the facts it gives.' },
-              { role: 'user', content: `Section: ${f.n.title}\n\n${text.slice(0, inputChars)}` },
-            ],
-          });
-          summaries.set(f.id, textOfChat(r).trim());
-          await ctx.progress(++done, flat.length);
-        }
-      }));
+      await pooled(flat, concurrency, async (f) => {
+        const text = ownText(f.n) || f.n.children.map((c) => c.title).join('\n');
+        const r = await ctx.models.chat({
+          model, signal: ctx.signal, context: { ...ctx.usage, step: `summary-${f.id}` }, settings: { max_tokens: summaryTokens, temperature: 0 },
+          messages: [
+            { role: 'system', content: 'Summarise this section of a document in two or three sentences: what it covers and the facts it gives.' },
+            { role: 'user', content: `Section: ${f.n.title}\n\n${text.slice(0, inputChars)}` },
+          ],
+        });
+        summaries.set(f.id, textOfChat(r).trim());
+        await ctx.progress(++done, flat.length);
+      });
     }
     return flat.map((f): NewItem => {
       const text = ownText(f.n) || f.n.children.map((c) => c.title).join('\n') || f.n.title;
