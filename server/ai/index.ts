@@ -101,7 +101,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const compaction = compactor({ calls, models, settings });
   const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
   const enrich = metadataEnrichment({ calls, storage: opts.storage, models, settings, log });
-  const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings) });
+  const search = knowledgeSearch({ calls, models, settings, embed: embedder(models, settings), storage: opts.storage });
   mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
   const retrieveContext = contextRetriever({ search, settings });
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));

@@ -613,5 +613,14 @@ describe('knowledge bases', () => {
     const png = await api(ann, image.url.replace(/^\/api/, ''));
     assert.equal(png.status, 200);
     assert.equal(png.headers.get('content-type'), 'image/png');
+    // DEFAULT_IMAGE_DELIVERY: the bytes inline, or no images at all.
+    const deliver = (how: string) => api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { DEFAULT_IMAGE_DELIVERY: how } }) });
+    await json(await deliver('base64'), 200);
+    const [inline] = ((await search(ann, kb.id, { query: 'heat shields', context_mode: 'image' })).results[1] as any).images;
+    assert.equal(Buffer.from(inline.base64, 'base64').subarray(1, 4).toString(), 'PNG');
+    assert.equal(inline.url, undefined);
+    await json(await deliver('none'), 200);
+    assert.equal(((await search(ann, kb.id, { query: 'heat shields', context_mode: 'image' })).results[1] as any).images, undefined);
+    await json(await deliver('url'), 200);
   });
 });

@@ -11,6 +11,8 @@ import { aiErrors } from '../errors.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { Embed } from './embedder.ts';
+import type { InProcessStorage } from '../../storage/in-process.ts';
+import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
 import { enrichQuery, type Enrichment } from './retrieval/enrich.ts';
 import { fullText } from './retrieval/full-text.ts';
 import { bestOf, fuse } from './retrieval/hybrid.ts';
@@ -32,10 +34,12 @@ export type SearchAnswer = { results: ResultEntry[]; diagnostics: Record<string,
 
 type Kb = { id: string; name: string; strategy: string; indexing_config: Record<string, unknown>; owner_id: string | null; config: Record<string, unknown> };
 
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
 /** Request keys that override the retrieval config for one search. */
 const OVERRIDES = ['method', 'top_k', 'vector_weight', 'fusion', 'context_mode', 'ts_language', 'reranker', 'query_enrichment', 'score_threshold', 'bm25'];
 
-export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; embed: Embed }) {
+export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; embed: Embed; storage: InProcessStorage }) {
   const { calls } = opts;
 
   const methodRun = async (method: string, r: Retrieval, queries: string[]): Promise<MethodRun> => {
@@ -108,7 +112,7 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
     }
     const threshold = typeof config.score_threshold === 'number' ? config.score_threshold : null;
     const kept = entries.filter((e) => threshold === null || e.score >= threshold).slice(0, topK);
-    if (config.context_mode === 'image') await attachPageImages(calls, ctx, kept);
+    if (config.context_mode === 'image') await attachPageImages(calls, opts.storage, opts.settings, ctx, kept);
     const results = kept.map((e) => (Object.keys(e.extras ?? {}).length ? e : (({ extras: _, ...rest }) => rest)(e)) as ResultEntry);
 
     return {
@@ -122,15 +126,25 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
   };
 }
 
-/** context_mode image: each result's page images from its source's derivatives, as download paths. */
-async function attachPageImages(calls: AiCalls, ctx: RequestContext, entries: ResultEntry[]): Promise<void> {
-  if (!entries.length) return;
-  const images = await calls.as<{ source_id: string; idx: number; page: number | null; content_type: string }>(ctx,
-    `select d.source_id, d.idx, d.page, d.content_type from ai.source_derivatives d where d.kind = 'image' and d.source_id = any ($1) order by d.idx`,
+/**
+ * context_mode image: each result's page images from its source's
+ * derivatives, delivered as DEFAULT_IMAGE_DELIVERY says: download paths
+ * (`url`), the bytes inline (`base64`), or not at all (`none`).
+ */
+async function attachPageImages(calls: AiCalls, storage: InProcessStorage, settings: Settings, ctx: RequestContext, entries: ResultEntry[]): Promise<void> {
+  const delivery = await settings.string('DEFAULT_IMAGE_DELIVERY');
+  if (!entries.length || delivery === 'none') return;
+  const images = await calls.as<{ source_id: string; idx: number; page: number | null; content_type: string; object_path: string }>(ctx,
+    `select d.source_id, d.idx, d.page, d.content_type, d.object_path from ai.source_derivatives d where d.kind = 'image' and d.source_id = any ($1) order by d.idx`,
     [[...new Set(entries.map((e) => e.source_id))]]);
   for (const e of entries) {
     const page = Number(e.meta.page ?? 1);
-    e.images = images.filter((i) => i.source_id === e.source_id && (i.page ?? 1) === page)
-      .map((i) => ({ page, index: i.idx, content_type: i.content_type, url: `/api/sources/${e.source_id}/derivatives/image/download?index=${i.idx}` }));
+    const mine = images.filter((i) => i.source_id === e.source_id && (i.page ?? 1) === page);
+    e.images = await Promise.all(mine.map(async (i) => ({
+      page, index: i.idx, content_type: i.content_type,
+      ...(delivery === 'base64'
+        ? { base64: (await storage.read(SERVICE, SOURCE_BUCKET, i.object_path, MAX_IMAGE_BYTES)).bytes.toString('base64') }
+        : { url: `/api/sources/${e.source_id}/derivatives/image/download?index=${i.idx}` }),
+    })));
   }
 }

@@ -1,9 +1,11 @@
 // doc2json: a model turns each document into JSON items that match the
 // schema in `indexing_config.schema` (a JSON Schema of one item; without one,
 // items are {title, content}). Long documents go in parts of
-// DOC2JSON_MAX_INPUT_CHARS. Each item is stored as its JSON text (searched
-// and embedded) with the object itself in `extras.data`.
+// DOC2JSON_MAX_INPUT_CHARS, DOC2JSON_CONCURRENCY at once. Each item is
+// stored as its JSON text (searched and embedded) with the object itself in
+// `extras.data`.
 import { countTokens } from '../chunking.ts';
+import { pooled } from '../../pooled.ts';
 import { embeddingModelOf, IndexingFailed, textOfChat, type Strategy } from './types.ts';
 
 const DEFAULT_SCHEMA = { type: 'object', properties: { title: { type: 'string' }, content: { type: 'string' } }, required: ['title', 'content'], additionalProperties: false };
@@ -22,9 +24,10 @@ export const docToJson: Strategy = {
     const strict = ctx.config.strict_schema ?? (await ctx.settings.boolean('DOC2JSON_STRICT_SCHEMA'));
     const parts: string[] = [];
     for (let i = 0; i < text.length; i += partChars) parts.push(text.slice(i, i + partChars));
-    const data: Array<{ value: unknown; part: number }> = [];
-    for (const [n, part] of parts.entries()) {
-      await ctx.progress(n, parts.length);
+    const concurrency = await ctx.settings.number('DOC2JSON_CONCURRENCY');
+    let done = 0;
+    // Parts at once (DOC2JSON_CONCURRENCY); their items kept in document order.
+    const perPart = await pooled(parts, concurrency, async (part, n) => {
       const answer = textOfChat(await ctx.models.chat({
         model, signal: ctx.signal, context: ctx.usage, settings: { max_tokens: maxTokens, temperature },
         response_format: strict
@@ -43,9 +46,10 @@ export const docToJson: Strategy = {
       }
       const items = Array.isArray(parsed) ? parsed : (parsed as { items?: unknown })?.items;
       if (!Array.isArray(items)) throw new IndexingFailed(`The model ${model} answered without an items array for part ${n + 1}`);
-      data.push(...items.map((value) => ({ value, part: n + 1 })));
-    }
-    await ctx.progress(parts.length, parts.length);
+      await ctx.progress(++done, parts.length);
+      return items.map((value) => ({ value, part: n + 1 }));
+    });
+    const data = perPart.flat();
     return data.slice(0, maxItems).map(({ value, part }, i) => {
       const json = JSON.stringify(value);
       return { kind: 'item' as const, text: json, meta: { page: 1, part, item_index: i }, extras: { data: value }, tokens: countTokens(json) };
