@@ -547,6 +547,13 @@ describe('knowledge bases', () => {
     const outline = vendor.chats().at(-1)!.body.messages[1].content as string;
     assert.match(outline, /^Question: Why drop empty tanks\?\n\nDocument 1: rockets\.md\n\[d1\.0001\] Rockets \(page 1\): Summary (one|two)\.\n  \[d1\.0002\] Staging \(page 1\): Summary (one|two)\.$/);
 
+    // PAGEINDEX_ADD_NODE_TEXT puts the start of each node's text in the outline.
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { PAGEINDEX_ADD_NODE_TEXT: 'true' } }) }), 200);
+    vendor.script({ text: JSON.stringify({ node_ids: ['d1.0001'] }) });
+    await search(ann, kb.id, { query: 'What fuel?' });
+    assert.match(vendor.chats().at(-1)!.body.messages[1].content, /\[d1\.0001\] Rockets \(page 1\): Summary (one|two)\.\n  Liquid-fuel rockets burn kerosene/);
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { PAGEINDEX_ADD_NODE_TEXT: 'false' } }) }), 200);
+
     // A document without headings: the model names its sections.
     vendor.script({ text: '{"sections": [{"title": "About cats", "start_page": 1, "level": 1}]}' }, { text: 'Cats purr.' });
     await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['cats.txt'] }), 202);

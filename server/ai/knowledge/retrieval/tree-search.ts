@@ -1,7 +1,8 @@
 // tree_search (page_index): a model reads the knowledge base's tables of
-// contents (each node's number, title, pages and summary, indented by level)
-// and picks up to max_nodes (PAGEINDEX_TREE_SEARCH_MAX_NODES) nodes that
-// answer the query, as PageIndex navigates a document. Over MAX_OUTLINE nodes
+// contents (each node's number, title, pages and summary, indented by level;
+// with PAGEINDEX_ADD_NODE_TEXT the start of its text too) and picks up to
+// max_nodes (PAGEINDEX_TREE_SEARCH_MAX_NODES) nodes that answer the query,
+// as PageIndex navigates a document. Over MAX_OUTLINE nodes
 // (or with filter_metadata) the outline is first narrowed by BM25 over the
 // nodes. Chosen nodes score 1, 1/2, 1/3, ... in the model's order.
 import type { AiCalls } from '../../calls.ts';
@@ -10,17 +11,20 @@ import type { Settings } from '../../settings/accessor.ts';
 import type { MethodRun, Retrieval } from './types.ts';
 
 const MAX_OUTLINE = 400;
+/** With PAGEINDEX_ADD_NODE_TEXT, each node's text goes in the outline too, this much of it. */
+const NODE_TEXT_CHARS = 1000;
 
-type NodeRow = { id: string; source_name: string; source_id: string; meta: { page_start?: number; page_end?: number; level?: number }; extras: { node_id?: string; title?: string; summary?: string } };
+type NodeRow = { id: string; text: string; source_name: string; source_id: string; meta: { page_start?: number; page_end?: number; level?: number }; extras: { node_id?: string; title?: string; summary?: string } };
 
 export async function treeSearch(calls: AiCalls, models: ModelRouter, settings: Settings, r: Retrieval): Promise<MethodRun> {
   const started = performance.now();
   const model = String(r.config.model ?? (await settings.string('PAGEINDEX_RETRIEVAL_MODEL')));
   const maxNodes = Number(r.config.max_nodes ?? (await settings.number('PAGEINDEX_TREE_SEARCH_MAX_NODES')));
+  const withText = await settings.boolean('PAGEINDEX_ADD_NODE_TEXT');
   const [{ n }] = (await calls.as<{ n: number }>(r.ctx, `select count(*)::int as n from ai.kb_items where kb_id = $1 and kind = 'node'`, [r.kbId])) as [{ n: number }];
   const narrowed = n > MAX_OUTLINE || r.filter !== null;
   const nodes = await calls.as<NodeRow>(r.ctx,
-    `select i.id, s.name as source_name, i.source_id, i.meta, i.extras from ai.kb_items i join ai.sources s on s.id = i.source_id
+    `select i.id, i.text, s.name as source_name, i.source_id, i.meta, i.extras from ai.kb_items i join ai.sources s on s.id = i.source_id
       where i.kb_id = $1 and i.kind = 'node'
         and (not $2 or i.id in (select b.item_id from ai.bm25_search($1, $3, 'english', 0.9, 0.4, ${MAX_OUTLINE}, $4) b))
       order by i.source_id, i.position`, [r.kbId, narrowed, r.query, r.filter]);
@@ -34,7 +38,9 @@ export async function treeSearch(calls: AiCalls, models: ModelRouter, settings: 
       const key = `d${d + 1}.${x.extras.node_id ?? x.id}`;
       keyOf.set(key, x.id);
       const pages = x.meta.page_start === x.meta.page_end ? `page ${x.meta.page_start}` : `pages ${x.meta.page_start}–${x.meta.page_end}`;
-      return `${'  '.repeat(Math.max(0, (x.meta.level ?? 1) - 1))}[${key}] ${x.extras.title ?? ''} (${pages})${x.extras.summary ? `: ${x.extras.summary}` : ''}`;
+      const indent = '  '.repeat(Math.max(0, (x.meta.level ?? 1) - 1));
+      const text = withText ? `\n${indent}  ${x.text.slice(0, NODE_TEXT_CHARS).replace(/\s+/g, ' ')}` : '';
+      return `${indent}[${key}] ${x.extras.title ?? ''} (${pages})${x.extras.summary ? `: ${x.extras.summary}` : ''}${text}`;
     })].join('\n');
   }).join('\n\n');
   const answer = await models.chat({

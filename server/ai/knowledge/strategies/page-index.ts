@@ -3,7 +3,8 @@
 // summary by PAGEINDEX_MODEL; tree_search (../retrieval/tree-search.ts) has a
 // model read that outline to pick the sections that answer a query. Sections
 // come from the document's headings; without any (or with
-// PAGEINDEX_TOC_DETECTION llm) the model reads the pages and names them;
+// PAGEINDEX_TOC_DETECTION llm) the model reads the pages and names them
+// (following a printed table of contents in the first PAGEINDEX_TOC_CHECK_PAGES);
 // failing that, every PAGEINDEX_MAX_PAGES_PER_NODE pages make a node. A node
 // over PAGEINDEX_MAX_TOKENS_PER_NODE is split into parts; leaves shorter than
 // PAGEINDEX_MIN_NODE_CHARS fold into their parent. Nodes are stored as items
@@ -62,12 +63,13 @@ function fromSections(root: Node, pages: Map<number, string>, sections: Array<{ 
   });
 }
 
-async function sectionsByModel(pages: Map<number, string>, ctx: StrategyContext, model: string): Promise<Array<{ title: string; start_page: number; level: number }>> {
-  const listing = [...pages].map(([p, t]) => `<page ${p}>\n${t.slice(0, 1500)}`).join('\n\n').slice(0, 60000);
+/** The model names the sections; the first PAGEINDEX_TOC_CHECK_PAGES pages go in longer, where a printed table of contents would be. */
+async function sectionsByModel(pages: Map<number, string>, ctx: StrategyContext, model: string, tocPages: number): Promise<Array<{ title: string; start_page: number; level: number }>> {
+  const listing = [...pages].map(([p, t], i) => `<page ${p}>\n${t.slice(0, i < tocPages ? 4000 : 1200)}`).join('\n\n').slice(0, 80000);
   const answer = textOfChat(await ctx.models.chat({
     model, signal: ctx.signal, context: { ...ctx.usage, step: 'toc' }, settings: { temperature: 0 }, response_format: { type: 'json_object' },
     messages: [
-      { role: 'system', content: 'Make the table of contents of this document. Answer JSON {"sections": [{"title": string, "start_page": number, "level": 1 for a chapter, 2 for a section, ...}]} in page order.' },
+      { role: 'system', content: 'Make the table of contents of this document. If its first pages print one, follow it, mapping printed page numbers to the <page n> marks. Answer JSON {"sections": [{"title": string, "start_page": number (a <page n> mark), "level": 1 for a chapter, 2 for a section, ...}]} in page order.' },
       { role: 'user', content: listing },
     ],
   }));
@@ -129,7 +131,7 @@ export const pageIndex: Strategy = {
     const headed = detection !== 'llm' && fromHeadings(root, doc.elements);
     if (!headed) {
       Object.assign(root, node(doc.name, 0, 1));
-      const sections = detection === 'headings' ? [] : await sectionsByModel(pages, ctx, model);
+      const sections = detection === 'headings' ? [] : await sectionsByModel(pages, ctx, model, await s.number('PAGEINDEX_TOC_CHECK_PAGES'));
       if (sections.length) fromSections(root, pages, sections);
       else {
         const numbers = [...pages.keys()];
