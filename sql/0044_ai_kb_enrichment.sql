@@ -5,14 +5,15 @@
 --   1. ai.kb_enrichments            the config, its state and run
 --   2. ai.check_enrichment_fields   the field rules of 2.11 (400 naming the rule)
 --   3. the metadata table           ai.kb_meta_<knowledge base id>: item_id, item_type, one typed
---                                   column per field, enriched_at, _enrichment_error;
+--                                   column per field, enriched_at, _enrichment_error, _attempted_at;
 --                                   ai.create_enrichment_table / ai.drop_enrichment_table
 --   4. the state machine (3.3)      idle -> enriching -> completed | completed_with_errors | failed,
 --                                   guarded by the run:
 --        ai.put_enrichment          PUT: create, or change by the rules of 4.13 (409 while enriching)
 --        ai.delete_enrichment       DELETE: config and table (409 while enriching)
 --        ai.request_enrichment      POST run: enriching, a new run, its job queued (409 while enriching)
---        ai.enrichment_targets      the items a run enriches (all, incremental, retry_failed)
+--        ai.enrichment_targets      the next items a run enriches (all, incremental, retry_failed)
+--        ai.continue_enrichment     the run's next job (METADATA_ENRICHMENT_BATCH_SIZE items a job)
 --        ai.store_enrichment        one item's values or error, while the run holds
 --        ai.finish_enrichment       the run's end
 --   5. ai.enrichment_view           the config as GET shows it (counts, table name)
@@ -110,7 +111,7 @@ begin
   select string_agg(format('%I %s', f ->> 'name', case f ->> 'type' when 'text' then 'text' when 'boolean' then 'boolean' when 'number' then 'double precision'
                        else format('text check (%I in (%s))', f ->> 'name', (select string_agg(quote_literal(e #>> '{}'), ', ') from jsonb_array_elements(f -> 'enum_values') e)) end), ', ')
     into cols from jsonb_array_elements(p_fields) f;
-  execute format('create table ai.%I (item_id uuid primary key references ai.kb_items on delete cascade, item_type text not null, %s, enriched_at timestamptz, _enrichment_error text)', t, cols);
+  execute format('create table ai.%I (item_id uuid primary key references ai.kb_items on delete cascade, item_type text not null, %s, enriched_at timestamptz, _enrichment_error text, _attempted_at timestamptz not null default now())', t, cols);
   execute format('alter table ai.%I enable row level security', t);
   execute format('create policy read on ai.%I for select to authenticated using (exists (select 1 from ai.knowledge_bases k where k.id = %L))', t, p_kb);
   execute format('grant select on ai.%I to authenticated, service_role', t);
@@ -244,26 +245,46 @@ $$;
 revoke execute on function ai.request_enrichment(uuid, boolean, boolean) from public;
 grant execute on function ai.request_enrichment(uuid, boolean, boolean) to authenticated, service_role;
 
--- The items a run enriches, in order: every item; with incremental those
--- without a row yet; with retry_failed those whose row holds an error.
-create or replace function ai.enrichment_targets(p_kb uuid, p_incremental boolean, p_retry_failed boolean)
+-- The next p_limit items a run enriches, in order: every item; with
+-- incremental those without a row yet; with retry_failed those whose row
+-- holds an error; never one this run has already tried (its row's
+-- _attempted_at is after the run started), so each job of a run takes the
+-- next batch.
+create or replace function ai.enrichment_targets(p_kb uuid, p_incremental boolean, p_retry_failed boolean, p_limit int)
 returns table (item_id uuid, kind text, text text, source_id uuid, page int, source_name text)
 language plpgsql stable
 set search_path = ''
 as $$
 declare
   t text := ai.enrichment_table_name(p_kb);
+  v_started timestamptz := (select e.started_at from ai.kb_enrichments e where e.kb_id = p_kb);
 begin
   return query execute format(
     'select i.id, i.kind, i.text, i.source_id, (i.meta ->> ''page'')::int, s.name from ai.kb_items i join ai.sources s on s.id = i.source_id
       where i.kb_id = $1 and case when $2 then not exists (select 1 from ai.%1$I m where m.item_id = i.id)
                                   when $3 then exists (select 1 from ai.%1$I m where m.item_id = i.id and m._enrichment_error is not null)
                                   else true end
-      order by i.source_id, i.position', t) using p_kb, coalesce(p_incremental, false), coalesce(p_retry_failed, false);
+        and not exists (select 1 from ai.%1$I m where m.item_id = i.id and m._attempted_at >= $4)
+      order by i.source_id, i.position limit $5', t) using p_kb, coalesce(p_incremental, false), coalesce(p_retry_failed, false), v_started, p_limit;
 end
 $$;
-revoke execute on function ai.enrichment_targets(uuid, boolean, boolean) from public;
-grant execute on function ai.enrichment_targets(uuid, boolean, boolean) to service_role;
+revoke execute on function ai.enrichment_targets(uuid, boolean, boolean, int) from public;
+grant execute on function ai.enrichment_targets(uuid, boolean, boolean, int) to service_role;
+
+-- A run's next job, while the run holds: a batch done, more to do.
+create or replace function ai.continue_enrichment(p_kb uuid, p_run int, p_incremental boolean, p_retry_failed boolean) returns boolean
+language plpgsql volatile security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from ai.kb_enrichments where kb_id = p_kb and run = p_run and status = 'enriching') then return false; end if;
+  perform graphile_worker.add_job('ai_kb_enrich', json_build_object('knowledge_base_id', p_kb, 'run', p_run, 'incremental', p_incremental, 'retry_failed', p_retry_failed),
+    job_key := 'enrich:' || p_kb::text, job_key_mode := 'replace', max_attempts := 3);
+  return true;
+end
+$$;
+revoke execute on function ai.continue_enrichment(uuid, int, boolean, boolean) from public;
+grant execute on function ai.continue_enrichment(uuid, int, boolean, boolean) to service_role;
 
 -- One item's values (p_values: {field: value}, cast to the column types) or
 -- its error, while the run holds; the values are copied to the item for
@@ -284,7 +305,7 @@ begin
     into cols, vals from jsonb_array_elements(e.fields) f;
   execute format('insert into ai.%I as m (item_id, item_type, %s, enriched_at, _enrichment_error)
                   select i.id, i.kind, %s, case when $3 is null then now() end, $3 from ai.kb_items i where i.id = $2 and i.kb_id = $1
-                  on conflict (item_id) do update set (%s, enriched_at, _enrichment_error) = (select %s, case when $3 is null then now() end, $3)',
+                  on conflict (item_id) do update set (%s, enriched_at, _enrichment_error, _attempted_at) = (select %s, case when $3 is null then now() end, $3, now())',
                  e.table_name, cols, vals, cols, vals)
     using p_kb, p_item, p_error, coalesce(p_values, '{}');
   update ai.kb_items set enrichment = case when p_error is null then coalesce(p_values, '{}') else '{}' end where id = p_item and kb_id = p_kb;

@@ -413,7 +413,7 @@ describe('knowledge bases', () => {
   });
   it('enriches item metadata with a scripted model into a table of its own, with results, errors, filters and the PUT rules', async () => {
     await storeOpenAiKey(p).catch(() => undefined);
-    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { METADATA_ENRICHMENT_CONCURRENCY: '1', METADATA_ENRICHMENT_MAX_RETRIES: '0' } }) }), 200);
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { METADATA_ENRICHMENT_CONCURRENCY: '1', METADATA_ENRICHMENT_MAX_RETRIES: '0', METADATA_ENRICHMENT_BATCH_SIZE: '2' } }) }), 200);
     const kb = await withCorpus(ann, { name: 'Enriched', indexing_config: { embedding_model: null }, retrieval_config: { method: 'full_text' } });
     const put = (body: unknown) => api(ann, `/knowledge-bases/${kb.id}/enrichment`, { method: 'PUT', body: JSON.stringify(body) });
     const bad = async (body: unknown, error: string) => assert.deepEqual(await json(await put(body), 400), { error });

@@ -27,7 +27,7 @@ select is((select (ai.put_enrichment('00000000-0000-0000-0000-0000000000cb',
   'true', 'a first config enriches everything');
 select tests.clear_authentication();
 select results_eq($$ select column_name::text collate "default", data_type::text collate "default" from information_schema.columns where table_schema = 'ai' and table_name = 'kb_meta_000000000000000000000000000000cb' order by ordinal_position $$,
-  $$ values ('item_id', 'uuid'), ('item_type', 'text'), ('topic', 'text'), ('score', 'double precision'), ('enriched_at', 'timestamp with time zone'), ('_enrichment_error', 'text') $$,
+  $$ values ('item_id', 'uuid'), ('item_type', 'text'), ('topic', 'text'), ('score', 'double precision'), ('enriched_at', 'timestamp with time zone'), ('_enrichment_error', 'text'), ('_attempted_at', 'timestamp with time zone') $$,
   'the metadata table has a typed column per field');
 select is((select relrowsecurity from pg_class where oid = 'ai.kb_meta_000000000000000000000000000000cb'::regclass), true, 'with row level security');
 select is((select count(*)::int from graphile_worker.jobs where key = 'enrich:00000000-0000-0000-0000-0000000000cb'), 1, 'and a run queued');

@@ -4,8 +4,9 @@
 // does not say); the answer is checked against each field's type, retried up
 // to METADATA_ENRICHMENT_MAX_RETRIES, and stored (ai.store_enrichment), or
 // the item's error is. With use_multimodal the item's page images from its
-// source go along. METADATA_ENRICHMENT_CONCURRENCY items at once; the run
-// stops when it no longer holds (a new PUT, a new run).
+// source go along. METADATA_ENRICHMENT_BATCH_SIZE items a job (each job
+// queues the next), METADATA_ENRICHMENT_CONCURRENCY at once; the run stops
+// when it no longer holds (a new PUT, a new run).
 import type { Logger } from 'pino';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
@@ -67,10 +68,13 @@ export function metadataEnrichment(opts: { calls: AiCalls; models: ModelRouter; 
         where e.kb_id = $1 and e.run = $2 and e.status = 'enriching'`, [kb, run]);
     if (!cfg) return;
     try {
-      const targets = await calls.asService<Target>('select * from ai.enrichment_targets($1, $2, $3)', [kb, payload.incremental, payload.retry_failed]);
-      const [concurrency, maxChars, retries, temperature] = await Promise.all([
+      const [concurrency, maxChars, retries, temperature, batch] = await Promise.all([
         settings.number('METADATA_ENRICHMENT_CONCURRENCY'), settings.number('METADATA_ENRICHMENT_MAX_INPUT_CHARS'),
-        settings.number('METADATA_ENRICHMENT_MAX_RETRIES'), settings.number('METADATA_ENRICHMENT_TEMPERATURE')]);
+        settings.number('METADATA_ENRICHMENT_MAX_RETRIES'), settings.number('METADATA_ENRICHMENT_TEMPERATURE'), settings.number('METADATA_ENRICHMENT_BATCH_SIZE')]);
+      // One batch a job; the next job takes the next batch (so a crash loses one batch, and workers share a long run).
+      const targets = await calls.asService<Target>('select * from ai.enrichment_targets($1, $2, $3, $4)', [kb, payload.incremental, payload.retry_failed, batch + 1]);
+      const more = targets.length > batch;
+      targets.splice(batch);
       const schema = answerSchema(cfg.fields);
       const fieldList = cfg.fields.map((f) => `- ${f.name} (${f.type === 'enum' ? `one of ${f.enum_values!.join(', ')}` : f.type}): ${f.description}`).join('\n');
       const enrichOne = async (t: Target): Promise<Record<string, unknown>> => {
@@ -102,8 +106,12 @@ export function metadataEnrichment(opts: { calls: AiCalls; models: ModelRouter; 
         const [held] = await calls.asService<{ ok: boolean }>('select ai.store_enrichment($1, $2, $3, $4, $5) as ok', [kb, run, t.item_id, values, error]);
         if (!held?.ok) throw new Stopped();
       });
+      if (more) {
+        await calls.asService('select ai.continue_enrichment($1, $2, $3, $4)', [kb, run, payload.incremental, payload.retry_failed]);
+        return;
+      }
       await calls.asService('select ai.finish_enrichment($1, $2, null)', [kb, run]);
-      opts.log.info({ knowledge_base_id: kb, items: targets.length }, 'metadata enriched');
+      opts.log.info({ knowledge_base_id: kb, run }, 'metadata enriched');
     } catch (err) {
       if (err instanceof Stopped) return;
       opts.log.warn({ knowledge_base_id: kb, error: (err as Error).message, attempt: attempt.n }, 'metadata enrichment failed');
