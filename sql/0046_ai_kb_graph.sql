@@ -8,6 +8,7 @@
 --   5. ai.graph_search         chunks by the entities a query names and their neighbourhood
 --   6. ai.graph_errors         error counts per indexed source (GET graph-enrichment/errors)
 --   7. ai.request_graph_enrichment   POST graph-enrichment/run: 400 off graph_index, the job queued
+--   8. ai.kb_graph_entity_summaries   an entity's many descriptions summarised; ai.graph_entities reads them
 --
 -- Entities are matched across chunks and sources by `name_key` (the name,
 -- lower-cased, spaces collapsed); rows go with their chunk.
@@ -196,3 +197,59 @@ end
 $$;
 revoke execute on function ai.request_graph_enrichment(uuid, uuid, boolean) from public;
 grant execute on function ai.request_graph_enrichment(uuid, uuid, boolean) to authenticated, service_role;
+
+-- An entity described in several chunks, its descriptions summarised (by
+-- GRAPHINDEX_MODEL, to GRAPHINDEX_SUMMARY_MAX_TOKENS) once together they run
+-- long; shorter ones are joined when read (ai.graph_entities).
+create table ai.kb_graph_entity_summaries (
+  kb_id uuid not null references ai.knowledge_bases on delete cascade,
+  name_key text not null,
+  summary text not null,
+  -- How many descriptions it summarised: a new mention makes it stale.
+  mentions int not null,
+  updated_at timestamptz not null default now(),
+  primary key (kb_id, name_key)
+);
+alter table ai.kb_graph_entity_summaries enable row level security;
+create policy kb_graph_entity_summaries_read on ai.kb_graph_entity_summaries for select to authenticated using (exists (select 1 from ai.knowledge_bases k where k.id = kb_id));
+grant select on ai.kb_graph_entity_summaries to authenticated;
+grant select, insert, update, delete on ai.kb_graph_entity_summaries to service_role;
+
+-- Entities of a knowledge base by key: name, type, the description (the
+-- summary while it is current, else the distinct descriptions joined), how
+-- many chunks mention it.
+create or replace function ai.graph_entities(p_kb uuid, p_keys text[]) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform ai.kb_readable(p_kb);
+  return coalesce((
+    select jsonb_agg(jsonb_build_object('name', g.name, 'type', g.type, 'description', coalesce(sm.summary, g.joined), 'mentions', g.mentions) order by array_position(p_keys, g.name_key))
+      from (select e.name_key, max(e.name) as name, mode() within group (order by e.type) as type, count(*)::int as mentions,
+                   string_agg(distinct nullif(e.description, ''), ' ') as joined
+              from ai.kb_graph_entities e where e.kb_id = p_kb and e.name_key = any (p_keys) group by e.name_key) g
+      left join ai.kb_graph_entity_summaries sm on sm.kb_id = p_kb and sm.name_key = g.name_key and sm.mentions = g.mentions), '[]');
+end
+$$;
+revoke execute on function ai.graph_entities(uuid, text[]) from public;
+grant execute on function ai.graph_entities(uuid, text[]) to authenticated, service_role;
+
+-- Entities whose joined descriptions run past p_chars and have no current
+-- summary: what the extraction job summarises next.
+create or replace function ai.graph_entities_to_summarise(p_kb uuid, p_chars int)
+returns table (name_key text, name text, mentions int, descriptions text[])
+language sql stable
+set search_path = ''
+as $$
+  with g as (
+    select e.name_key, max(e.name) as name, count(*)::int as mentions, array_agg(distinct e.description) filter (where e.description <> '') as descriptions
+      from ai.kb_graph_entities e
+     where e.kb_id = p_kb
+     group by e.name_key
+    having count(*) > 1 and sum(length(e.description)) > p_chars)
+  select g.name_key, g.name, g.mentions, g.descriptions from g
+   where not exists (select 1 from ai.kb_graph_entity_summaries s where s.kb_id = p_kb and s.name_key = g.name_key and s.mentions = g.mentions)
+$$;
+revoke execute on function ai.graph_entities_to_summarise(uuid, int) from public;
+grant execute on function ai.graph_entities_to_summarise(uuid, int) to service_role;

@@ -564,12 +564,14 @@ describe('knowledge bases', () => {
   });
   it('extracts a knowledge graph per chunk (graph_index), searches it by entity and neighbourhood, and re-runs failed chunks', async () => {
     await storeOpenAiKey(p).catch(() => undefined);
-    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { GRAPHINDEX_MAX_GLEANING: '0' } }) }), 200);
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { GRAPHINDEX_MAX_GLEANING: '0', GRAPHINDEX_SUMMARY_MAX_TOKENS: '50' } }) }), 200);
     vendor.reset();
-    const kerosene = { entities: [{ name: 'Kerosene', type: 'concept', description: 'a rocket fuel' }, { name: 'Liquid oxygen', type: 'concept', description: 'an oxidiser' }],
+    // Both chunks describe "Rocket" at length: together past 50 tokens (200 characters), so it gets one summary.
+    const rocket = (d: string) => ({ name: 'Rocket', type: 'concept', description: d.repeat(5) });
+    const kerosene = { entities: [{ name: 'Kerosene', type: 'concept', description: 'a rocket fuel' }, { name: 'Liquid oxygen', type: 'concept', description: 'an oxidiser' }, rocket('A vehicle that burns fuel. ')],
       relations: [{ source: 'Kerosene', target: 'Liquid oxygen', description: 'burns with', keywords: 'combustion', weight: 8 }] };
-    const staging = { entities: [{ name: 'Multistage rocket', type: 'concept', description: 'drops empty tanks' }], relations: [] };
-    vendor.script({ text: JSON.stringify(kerosene) }, { text: JSON.stringify(staging) });
+    const staging = { entities: [{ name: 'Multistage rocket', type: 'concept', description: 'drops empty tanks' }, rocket('A vehicle built in stages. ')], relations: [] };
+    vendor.script({ text: JSON.stringify(kerosene) }, { text: JSON.stringify(staging) }, { text: 'A vehicle built in stages that burns fuel.' });
     const kb = await createKb(ann, { name: 'Graph', indexing_config: { strategy: 'graph_index', embedding_model: null } });
     assert.equal(kb.retrieval_config.method, 'graph');
     await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['rockets.md'] }), 202);
@@ -580,9 +582,12 @@ describe('knowledge bases', () => {
     const found = await search(ann, kb.id, { query: 'What burns with liquid oxygen?' });
     const [diag, top] = found.results;
     assert.equal(diag.method, 'graph');
-    assert.deepEqual(diag.methods.graph.entities.sort(), ['Kerosene', 'Liquid oxygen']);
+    assert.deepEqual(diag.methods.graph.entities.sort(), ['Kerosene', 'Liquid oxygen', 'Rocket'], 'named by the query (Rocket "burns"), or one relation away (Kerosene)');
     assert.equal(top!.id, owner.item_id, 'the chunk that names the entities comes first');
-    assert.equal(found.results.length, 2, 'the other chunk names neither');
+    assert.equal(found.results.length, 3, 'the other chunk comes in through Rocket alone');
+    assert.ok(found.results[2]!.score < top!.score);
+    const entity = (await search(ann, kb.id, { query: 'rocket' })).results[0].methods.graph.entity_details.find((e: any) => e.name === 'Rocket');
+    assert.deepEqual(entity, { name: 'Rocket', type: 'concept', description: 'A vehicle built in stages that burns fuel.', mentions: 2 });
 
     // A chunk whose extraction fails keeps its error until it is run again.
     vendor.script({ text: 'not json' });

@@ -86,7 +86,9 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
       const t0 = performance.now();
       const lists = await Promise.all(enrichment.queries.map((q) => calls.as<{ item_id: string; score: number; entities: string[] }>(ctx, 'select * from ai.graph_search($1, $2, $3, $4)', [kbId, q, pool, base.filter])));
       ranked = bestOf(lists.map((l) => l.map((x) => ({ id: x.item_id, score: x.score }))));
-      methods.graph = { candidates: ranked.length, top_score: ranked[0]?.score ?? null, entities: [...new Set(lists.flat().flatMap((x) => x.entities))].slice(0, 20), ms: Math.round(performance.now() - t0) };
+      const names = [...new Set(lists.flat().flatMap((x) => x.entities))].slice(0, 20);
+      const [details] = await calls.as<{ entities: unknown[] }>(ctx, 'select ai.graph_entities($1, (select array_agg(ai.graph_key(n)) from unnest($2::text[]) n)) as entities', [kbId, names]);
+      methods.graph = { candidates: ranked.length, top_score: ranked[0]?.score ?? null, entities: names, entity_details: details!.entities, ms: Math.round(performance.now() - t0) };
     } else if (method === 'tree_search') {
       const run = await treeSearch(calls, opts.models, opts.settings, { ...base, limit: Math.max(topK, candidateCount) });
       methods.tree_search = run.diagnostics;

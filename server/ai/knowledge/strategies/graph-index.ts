@@ -3,8 +3,10 @@
 // one for entities (of GRAPHINDEX_ENTITY_TYPES) and the relations between
 // them, with GRAPHINDEX_MAX_GLEANING extra passes asking for what it missed,
 // kept to GRAPHINDEX_MAX_ENTITIES_PER_CHUNK, into the graph tables
-// (ai.graph_store). A chunk whose extraction fails keeps its error
-// (graph-enrichment/errors) and can be run again (graph-enrichment/run).
+// (ai.graph_store); an entity described at length in many chunks gets one
+// summary of GRAPHINDEX_SUMMARY_MAX_TOKENS. A chunk whose extraction fails
+// keeps its error (graph-enrichment/errors) and can be run again
+// (graph-enrichment/run).
 import type { AiCalls } from '../../calls.ts';
 import type { ChatMessage, ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
@@ -55,6 +57,26 @@ export function graphExtractor(calls: AiCalls, models: ModelRouter, settings: Se
       await calls.asService('select ai.graph_store($1, $2, $3, $4)', [chunk.id, JSON.stringify(graph.entities.slice(0, maxEntities)), JSON.stringify(graph.relations), error]);
       await progress?.(++done, chunks.length);
     });
+    // An entity many chunks describe gets one summary of GRAPHINDEX_SUMMARY_MAX_TOKENS (about 4 characters a token).
+    const summaryTokens = await settings.number('GRAPHINDEX_SUMMARY_MAX_TOKENS');
+    const kbId = chunks.length ? (await calls.asService<{ kb_id: string }>('select kb_id from ai.kb_items where id = $1', [chunks[0]!.id]))[0]?.kb_id : undefined;
+    if (kbId) {
+      const long = await calls.asService<{ name_key: string; name: string; mentions: number; descriptions: string[] }>('select * from ai.graph_entities_to_summarise($1, $2)', [kbId, summaryTokens * 4]);
+      await pooled(long, CONCURRENCY, async (e) => {
+        const r = await models.chat({
+          model, context: { ...usage, step: `entity-summary` }, settings: { temperature: 0, max_tokens: summaryTokens },
+          messages: [
+            { role: 'system', content: 'Merge these descriptions of one entity into one consistent description, keeping every fact.' },
+            { role: 'user', content: `Entity: ${e.name}\n\n${e.descriptions.map((d) => `- ${d}`).join('\n')}` },
+          ],
+        }).catch(() => null);
+        const summary = r ? textOfChat(r).trim() : '';
+        if (summary) {
+          await calls.asService(`insert into ai.kb_graph_entity_summaries (kb_id, name_key, summary, mentions) values ($1, $2, $3, $4)
+                                 on conflict (kb_id, name_key) do update set summary = excluded.summary, mentions = excluded.mentions, updated_at = now()`, [kbId, e.name_key, summary, e.mentions]);
+        }
+      });
+    }
     return failed;
   };
 }
