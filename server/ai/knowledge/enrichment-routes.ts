@@ -6,7 +6,7 @@ import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, parse, UUID } from '../parse.ts';
-import type { KbRow } from './routes.ts';
+import type { KbRow } from './store.ts';
 
 const Put = z.object({
   fields: z.array(z.unknown(), { error: 'fields is required: an array of {name, description, type, enum_values}' }),

@@ -8,7 +8,7 @@ import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, intParam, parse, UUID } from '../parse.ts';
-import type { KbRow } from './routes.ts';
+import type { KbStore } from './store.ts';
 
 const STATUSES = ['pending', 'indexing', 'indexed', 'failed', 'cancelled'];
 const Id = (what: string) => z.string({ error: `${what} must be an id` }).regex(UUID, `${what} must be an id`).transform((s) => s.toLowerCase());
@@ -27,28 +27,22 @@ function choice(raw: unknown, what: string, allowed: string[]): string | null {
   return raw;
 }
 
-export function kbSourceRoutes(calls: AiCalls, kbOf: (req: express.Request, id: string) => Promise<KbRow>): Router {
+export function kbSourceRoutes(calls: AiCalls, kbs: KbStore): Router {
   const r = express.Router({ mergeParams: true });
   const kbId = (req: express.Request) => idOf(req.params.id, 'Knowledge base');
-  const entry = async (req: express.Request, kb: string, id: string) => {
-    const [row] = await calls.call(req,
-      `select k.id, k.source_id, k.index_status, k.indexed_at, k.stats, k.error_message, k.steps_done, k.steps_total, k.created_at,
-              s.name as source_name, s.extension as file_type, s.created_at as source_created_at
-         from ai.kb_sources k join ai.sources s on s.id = k.source_id where k.id = $1 and k.kb_id = $2`, [id, kb]);
-    return row;
-  };
+  const entry = kbs.entry;
 
   r.get('/sources', route(async (req, res) => {
     const id = kbId(req);
-    await kbOf(req, id);
-    const q = typeof req.query.q === 'string' && req.query.q !== '' ? req.query.q : null;
-    const status = choice(req.query.status, 'status', STATUSES);
-    const sort = choice(req.query.sort, 'sort', ['name', 'created_at']);
-    const order = choice(req.query.order, 'order', ['asc', 'desc']) ?? 'desc';
-    const limit = intParam(req.query.limit, 'limit', 1, 200, 50);
-    const offset = intParam(req.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
-    const [row] = await calls.call<{ list: unknown }>(req, 'select ai.kb_source_list($1, $2, $3, $4, $5, $6, $7) as list', [id, q, status, sort, order, limit, offset]);
-    res.json(row!.list);
+    await kbs.get(req, id);
+    res.json(await kbs.sourceList(req, id, {
+      q: typeof req.query.q === 'string' && req.query.q !== '' ? req.query.q : null,
+      status: choice(req.query.status, 'status', STATUSES),
+      sort: choice(req.query.sort, 'sort', ['name', 'created_at']),
+      order: choice(req.query.order, 'order', ['asc', 'desc']) ?? 'desc',
+      limit: intParam(req.query.limit, 'limit', 1, 200, 50),
+      offset: intParam(req.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0),
+    }));
   }));
 
   r.post('/sources', route(async (req, res) => {
@@ -105,15 +99,11 @@ export function kbSourceRoutes(calls: AiCalls, kbOf: (req: express.Request, id: 
   r.post('/items', route(async (req, res) => {
     const id = kbId(req);
     const body = parse(Items, req.body);
-    await kbOf(req, id);
+    await kbs.get(req, id);
     const limit = body.limit ?? 1000;
     const offset = body.offset ?? 0;
-    const rows = await calls.call<{ extras: Record<string, unknown> }>(req,
-      `select i.id, i.source_id, i.text, i.meta, i.kind, i.position, i.token_count, i.extras, exists (select 1 from ai.kb_vectors v where v.item_id = i.id) as embedded
-         from ai.kb_items i where i.kb_id = $1 and i.source_id = any ($2)
-        order by i.source_id, i.position limit $3 offset $4`, [id, body.source_ids, limit, offset]);
-    const [count] = await calls.call<{ n: string }>(req, 'select count(*) as n from ai.kb_items where kb_id = $1 and source_id = any ($2)', [id, body.source_ids]);
-    res.json({ items: rows.map(({ extras, ...item }) => ({ ...extras, ...item })), total: Number(count!.n), limit, offset });
+    const { rows, total } = await kbs.items(req, id, body.source_ids, limit, offset);
+    res.json({ items: rows.map(({ extras, ...item }) => ({ ...extras, ...item })), total, limit, offset });
   }));
 
   return r;
