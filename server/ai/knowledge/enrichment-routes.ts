@@ -1,5 +1,5 @@
 // /api/knowledge-bases/{id}/enrichment (spec 2.11, 3.3, 4.13): the config
-// and its metadata table (rules and states in sql/0044), runs, results.
+// and its metadata table (rules and states in sql/0045), runs, results.
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';

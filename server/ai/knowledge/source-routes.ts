@@ -1,7 +1,7 @@
 // A knowledge base's indexed sources (spec 4.13, 3.2): list, add (indexing
 // starts in a job, or once the source is extracted), cancel, delete, reindex,
 // the items indexing made, the BM25 build, and graph enrichment (graph_index). Every state change is one SQL
-// function (sql/0041, 0042).
+// function (sql/0042, 0043).
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';

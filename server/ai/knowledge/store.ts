@@ -1,5 +1,5 @@
 // The SQL the knowledge-base routes make as the caller: rows and views read
-// under RLS, every state change one SQL function (sql/0041–0046).
+// under RLS, every state change one SQL function (sql/0041–0047).
 import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
