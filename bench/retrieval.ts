@@ -16,7 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/log.ts';
 import { startPlatform } from '../server/start.ts';
-import { scoreRanking } from '../server/ai/knowledge/search-routes.ts';
+import { scoreRanking } from '../server/ai/knowledge/evaluate.ts';
 import { startCluster } from '../test/helpers/cluster.ts';
 
 const DATA = path.resolve(import.meta.dirname, '../../shared/datasets/scifact');

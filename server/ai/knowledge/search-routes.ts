@@ -1,13 +1,14 @@
 // POST /api/knowledge-bases/{id}/search (the pipeline is search.ts) and our
-// addition, POST .../evaluate: labelled queries in, nDCG@10, recall@k and MRR
-// per method out, so users tune vector_weight on their own documents.
+// addition, POST .../evaluate (evaluate.ts): labelled queries in, nDCG@10,
+// recall@k and MRR per method out, so users tune vector_weight on their own
+// documents.
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
-import { aiErrors } from '../errors.ts';
 import { idOf, parse, UUID } from '../parse.ts';
 import type { knowledgeSearch } from './search.ts';
+import { EVALUATED, evaluateMethods } from './evaluate.ts';
 
 const Reranker = z.object({ model: z.string().min(1).optional(), candidate_count: z.number().int().min(1).max(200).optional() }, { error: 'reranker must be an object {model, candidate_count} or null' }).nullable();
 export const SearchBody = z.object({
@@ -39,19 +40,10 @@ const Evaluate = z.object({
     query: z.string({ error: 'each query needs query text' }).trim().min(1, 'each query needs query text'),
     relevant_source_ids: z.array(z.string().regex(UUID, 'relevant_source_ids must be source ids'), { error: 'each query needs relevant_source_ids' }).min(1, 'each query needs at least one relevant source id'),
   }), { error: 'queries is required: [{query, relevant_source_ids}]' }).min(1, 'queries must not be empty').max(500, 'at most 500 queries'),
-  methods: z.array(z.enum(['full_text', 'vector_search', 'hybrid'], { error: 'methods are full_text, vector_search or hybrid' })).min(1).optional(),
+  methods: z.array(z.enum(EVALUATED, { error: 'methods are full_text, vector_search or hybrid' })).min(1).optional(),
   k: z.number().int().min(1).max(100).optional(),
   vector_weight: z.number().min(0).max(1).optional(),
 });
-
-/** nDCG@10, recall@k and reciprocal rank of a ranked list of source ids against the relevant ones (binary relevance). */
-export function scoreRanking(ranked: string[], relevant: Set<string>, k: number) {
-  const dcg = ranked.slice(0, 10).reduce((s, id, i) => s + (relevant.has(id) ? 1 / Math.log2(i + 2) : 0), 0);
-  const ideal = [...Array(Math.min(10, relevant.size)).keys()].reduce((s, i) => s + 1 / Math.log2(i + 2), 0);
-  const hits = ranked.slice(0, k).filter((id) => relevant.has(id)).length;
-  const first = ranked.findIndex((id) => relevant.has(id));
-  return { ndcg: ideal ? dcg / ideal : 0, recall: hits / relevant.size, rr: first >= 0 ? 1 / (first + 1) : 0 };
-}
 
 export function kbSearchRoutes(calls: AiCalls, search: ReturnType<typeof knowledgeSearch>): Router {
   const r = express.Router({ mergeParams: true });
@@ -66,31 +58,7 @@ export function kbSearchRoutes(calls: AiCalls, search: ReturnType<typeof knowled
   r.post('/evaluate', route(async (req, res) => {
     const id = idOf(req.params.id, 'Knowledge base');
     const body = parse(Evaluate, req.body);
-    const k = body.k ?? 10;
-    const [kb] = await calls.call<{ config: { method: string } }>(req, 'select ai.kb_retrieval_config(id) as config from ai.knowledge_bases where id = $1', [id]);
-    if (!kb) throw aiErrors.notFound('Knowledge base');
-    const methods = body.methods ?? [...new Set([kb.config.method, 'full_text', 'vector_search', 'hybrid'])].filter((m) => ['full_text', 'vector_search', 'hybrid'].includes(m));
-    const out: Record<string, unknown> = {};
-    for (const method of methods) {
-      const started = performance.now();
-      let ndcg = 0, recall = 0, mrr = 0;
-      try {
-        for (const q of body.queries) {
-          const answer = await search(contextOf(req), id, { query: q.query, method, top_k: Math.max(k, 10), reranker: null, query_enrichment: { enabled: false }, ...(body.vector_weight !== undefined ? { vector_weight: body.vector_weight } : {}) }, 'evaluation');
-          const ranked = [...new Set(answer.results.map((x) => x.source_id))];
-          const s = scoreRanking(ranked, new Set(q.relevant_source_ids.map((x) => x.toLowerCase())), k);
-          ndcg += s.ndcg;
-          recall += s.recall;
-          mrr += s.rr;
-        }
-      } catch (err) {
-        out[method] = { error: (err as Error).message };
-        continue;
-      }
-      const n = body.queries.length;
-      out[method] = { ndcg_at_10: ndcg / n, [`recall_at_${k}`]: recall / n, mrr: mrr / n, queries: n, ms: Math.round(performance.now() - started) };
-    }
-    res.json({ knowledge_base_id: id, k, methods: out });
+    res.json(await evaluateMethods(calls, search, contextOf(req), id, body));
   }));
 
   return r;
