@@ -4,7 +4,7 @@
 -- and indexing only (409 otherwise), reindex follows its rules, users move
 -- no state by hand, and an indexing_config change marks a reindex as due.
 begin;
-select plan(17);
+select plan(21);
 create temp table entry (id uuid, index_status text, index_run int);
 grant all on entry to public;
 
@@ -54,6 +54,14 @@ select ok(ai.begin_indexing((select id from entry), 2) and ai.finish_indexing((s
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 update ai.knowledge_bases set indexing_config = '{"chunk_size": 128}';
 select is((select needs_reindex from ai.knowledge_bases), true, 'an indexing_config change after indexing marks a reindex as due');
+
+select is(ai.reindex_kb_sources('00000000-0000-0000-0000-0000000000cb', null, false), 1, 'an empty reindex takes every source');
+select tests.clear_authentication();
+select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
+select ok(ai.remove_kb_source('00000000-0000-0000-0000-0000000000cb', (select id from entry)), 'DELETE removes the entry');
+select is((select count(*)::int from ai.kb_sources) || ' ' || (select count(*)::int from ai.sources), '0 1', 'and keeps the source');
+select tests.clear_authentication();
+select is((select count(*)::int from graphile_worker.jobs where key like 'kb-source:%'), 0, 'and revokes its waiting job');
 
 select * from finish();
 rollback;

@@ -5,7 +5,7 @@
 -- and DELETE are 409; max_tokens alone changes nothing else; DELETE drops
 -- the table, and so does deleting the knowledge base.
 begin;
-select plan(15);
+select plan(18);
 
 insert into auth.users (id, email) values ('00000000-0000-0000-0000-0000000000a1', 'a@example.com');
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
@@ -49,6 +49,15 @@ select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 select is((select (ai.put_enrichment('00000000-0000-0000-0000-0000000000cb',
   '[{"name": "topic", "type": "enum", "enum_values": ["space", "food"]}, {"name": "score", "type": "number"}]', 'gpt-4.1-mini', 900, false)) #>> '{config,status}'),
   'completed', 'max_tokens alone updates without a run');
+select is((select (ai.put_enrichment('00000000-0000-0000-0000-0000000000cb',
+  '[{"name": "topic", "type": "enum", "enum_values": ["space", "food"]}, {"name": "score", "type": "number"}]', 'gpt-4.1-mini', 900, true)) ->> 're_enrichment_triggered'),
+  'true', 'toggling use_multimodal re-enriches');
+select throws_ok($$ select ai.put_enrichment('00000000-0000-0000-0000-0000000000cb',
+  '[{"name": "topic", "type": "enum", "enum_values": ["space", "food"]}, {"name": "score", "type": "number"}]', 'gpt-4.1-mini', 900, false) $$,
+  'PT409', 'An enrichment run is active: wait for it to end before changing use_multimodal', 'and cannot be toggled back while that run is active');
+select tests.authenticate_as_service_role();
+select ok(ai.finish_enrichment('00000000-0000-0000-0000-0000000000cb', 2, null), 'that run ends');
+select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 select lives_ok($$ select ai.delete_enrichment('00000000-0000-0000-0000-0000000000cb') $$, 'DELETE works once idle');
 select is(to_regclass('ai.kb_meta_000000000000000000000000000000cb'), null, 'and drops the table');
 
