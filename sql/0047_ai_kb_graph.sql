@@ -8,7 +8,8 @@
 --   5. ai.graph_search         chunks by the entities a query names and their neighbourhood
 --   6. ai.graph_errors         error counts per indexed source (GET graph-enrichment/errors)
 --   7. ai.request_graph_enrichment   POST graph-enrichment/run: 400 off graph_index, the job queued
---   8. ai.kb_graph_entity_summaries   an entity's many descriptions summarised; ai.graph_entities reads them
+--   8. ai.kb_graph_entity_summaries   an entity's many descriptions summarised (ai.graph_store_summary);
+--                                     ai.graph_entities reads them
 --
 -- Entities are matched across chunks and sources by `name_key` (the name,
 -- lower-cased, spaces collapsed); rows go with their chunk.
@@ -253,3 +254,14 @@ as $$
 $$;
 revoke execute on function ai.graph_entities_to_summarise(uuid, int) from public;
 grant execute on function ai.graph_entities_to_summarise(uuid, int) to service_role;
+
+-- The summary of an entity's descriptions, as of p_mentions mentions.
+create or replace function ai.graph_store_summary(p_kb uuid, p_name_key text, p_summary text, p_mentions int) returns void
+language sql volatile
+set search_path = ''
+as $$
+  insert into ai.kb_graph_entity_summaries (kb_id, name_key, summary, mentions) values (p_kb, p_name_key, p_summary, p_mentions)
+  on conflict (kb_id, name_key) do update set summary = excluded.summary, mentions = excluded.mentions, updated_at = now()
+$$;
+revoke execute on function ai.graph_store_summary(uuid, text, text, int) from public;
+grant execute on function ai.graph_store_summary(uuid, text, text, int) to service_role;

@@ -14,12 +14,11 @@ import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
 import { pooled } from '../pooled.ts';
+import { Stopped } from './strategies/types.ts';
 
 export type Field = { name: string; description: string; type: 'text' | 'boolean' | 'number' | 'enum'; enum_values?: string[] };
 type Target = { item_id: string; kind: string; text: string; source_id: string; page: number | null; source_name: string };
 const MAX_IMAGES = 3;
-
-class Stopped extends Error {}
 
 /** The JSON Schema of an answer: every field, null allowed. */
 export function answerSchema(fields: Field[]) {

@@ -19,12 +19,10 @@ import { textElements } from './chunking.ts';
 import { embedder, signCode, vectorBytes } from './embedder.ts';
 import { strategyCatalogue } from './strategies/index.ts';
 import { graphExtractor } from './strategies/graph-index.ts';
-import { IndexingFailed, type NewItem, type SourceDocument } from './strategies/types.ts';
+import { IndexingFailed, Stopped, type NewItem, type SourceDocument } from './strategies/types.ts';
 
 const BATCH = 256;
 const MAX_DERIVATIVE_BYTES = 512 * 1024 * 1024;
-
-class Stopped extends Error {}
 
 type Row = { kb_id: string; source_id: string; strategy: string; indexing_config: Record<string, unknown>; owner_id: string | null; name: string; metadata: Record<string, unknown>; pages_total: number | null };
 

@@ -1,8 +1,9 @@
 // One knowledge-base search: the retrieval config in force (the stored one
 // over the strategy default, then the request's overrides, checked in SQL),
 // query enrichment, the method (full_text, vector_search, hybrid of both,
-// tree_search over tables of contents, graph over the knowledge graph), the reranker, the score threshold, top_k, then the results with
-// their provenance (spec 2.9). The answer opens with a retrieval_diagnostics
+// tree_search over tables of contents, graph over the knowledge graph: one
+// module each in retrieval/), the reranker, the score threshold, top_k, then
+// the results with their provenance (spec 2.9). The answer opens with a retrieval_diagnostics
 // entry: the queries issued, each method's candidates, scores and timing,
 // the fusion and its weights, the reranker.
 import type { RequestContext } from '../../../db/as-role.ts';
@@ -20,6 +21,7 @@ import { rerank } from './retrieval/rerank.ts';
 import type { MethodRun, Retrieval, Scored } from './retrieval/types.ts';
 import { vectorSearch } from './retrieval/vector.ts';
 import { treeSearch } from './retrieval/tree-search.ts';
+import { graphSearch } from './retrieval/graph.ts';
 import { embeddingModelOf } from './strategies/types.ts';
 
 export type SearchOverrides = Record<string, unknown> & { query: string; filter_metadata?: Record<string, unknown> | undefined };
@@ -83,12 +85,9 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
       methods.full_text = { ...t.diagnostics, top_score: t.items[0]?.score ?? null };
       ranked = fuse(v.items, t.items, { weight: base.embeddingModel ? weight : 0, fusion });
     } else if (method === 'graph') {
-      const t0 = performance.now();
-      const lists = await Promise.all(enrichment.queries.map((q) => calls.as<{ item_id: string; score: number; entities: string[] }>(ctx, 'select * from ai.graph_search($1, $2, $3, $4)', [kbId, q, pool, base.filter])));
-      ranked = bestOf(lists.map((l) => l.map((x) => ({ id: x.item_id, score: x.score }))));
-      const names = [...new Set(lists.flat().flatMap((x) => x.entities))].slice(0, 20);
-      const [details] = await calls.as<{ entities: unknown[] }>(ctx, 'select ai.graph_entities($1, (select array_agg(ai.graph_key(n)) from unnest($2::text[]) n)) as entities', [kbId, names]);
-      methods.graph = { candidates: ranked.length, top_score: ranked[0]?.score ?? null, entities: names, entity_details: details!.entities, ms: Math.round(performance.now() - t0) };
+      const run = await graphSearch(calls, base, enrichment.queries);
+      methods.graph = run.diagnostics;
+      ranked = run.items;
     } else if (method === 'tree_search') {
       const run = await treeSearch(calls, opts.models, opts.settings, { ...base, limit: Math.max(topK, candidateCount) });
       methods.tree_search = run.diagnostics;

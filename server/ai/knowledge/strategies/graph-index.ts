@@ -72,8 +72,7 @@ export function graphExtractor(calls: AiCalls, models: ModelRouter, settings: Se
         }).catch(() => null);
         const summary = r ? textOfChat(r).trim() : '';
         if (summary) {
-          await calls.asService(`insert into ai.kb_graph_entity_summaries (kb_id, name_key, summary, mentions) values ($1, $2, $3, $4)
-                                 on conflict (kb_id, name_key) do update set summary = excluded.summary, mentions = excluded.mentions, updated_at = now()`, [kbId, e.name_key, summary, e.mentions]);
+          await calls.asService('select ai.graph_store_summary($1, $2, $3, $4)', [kbId, e.name_key, summary, e.mentions]);
         }
       });
     }

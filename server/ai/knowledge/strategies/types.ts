@@ -32,6 +32,9 @@ export type Strategy = {
 /** A strategy that cannot do its work: the indexed source fails with this message. */
 export class IndexingFailed extends Error {}
 
+/** The run no longer holds (cancelled, removed, re-queued): the job ends quietly. */
+export class Stopped extends Error {}
+
 export const textOfChat = (r: ChatResult): string => r.content ?? '';
 
 /** The configured embedding model; null or "none" turns vectors off. */
