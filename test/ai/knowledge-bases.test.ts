@@ -15,6 +15,7 @@ import { startVendorServer, type VendorServer } from '../helpers/openai-server.t
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { subscribed } from '../helpers/realtime.ts';
 import { makePdf } from '../helpers/documents.ts';
+import { encode } from 'gpt-tokenizer';
 import { createClient } from '@supabase/supabase-js';
 
 type Kb = { id: string; name: string; strategy: string; indexing_config: Record<string, any>; retrieval_config: Record<string, any>; bm25_status: string; needs_reindex: boolean; status: Record<string, number> };
@@ -303,6 +304,19 @@ describe('knowledge bases', () => {
     const vector = await search(ann, kb.id, { query: 'cats', method: 'vector_search' });
     assert.equal(vector.results[0].methods.vector_search.model, 'text-embedding-3-small');
     assert.equal(vector.results.length, 5, 'every item is a candidate in a corpus this small (4 items, top_k 5)');
+
+    // Embedding requests stay within EMBEDDING_MAX_TOKENS_PER_BATCH (100 here), however many chunks there are.
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { EMBEDDING_MAX_TOKENS_PER_BATCH: '100' } }) }), 200);
+    const long = await upload(ann, 'long.txt', Array.from({ length: 12 }, (_, i) => `Paragraph ${i} explains how the second stage turbopump number ${i} is tested before flight.`).join('\n\n'));
+    const batched = await createKb(ann, { name: 'Batched', indexing_config: { chunk_size: 64, overlap: 0 } });
+    vendor.reset();
+    await json(await post(ann, `/knowledge-bases/${batched.id}/sources`, { source_id: long.id }), 202);
+    const [entry] = (await settled(ann, batched.id, 1)).items;
+    const requests = vendor.requests.filter((r) => r.path.endsWith('/embeddings')).map((r) => r.body.input as string[]);
+    assert.ok(requests.length > 1, `${requests.length} requests`);
+    for (const input of requests) assert.ok(input.reduce((n, t) => n + encode(t).length, 0) <= 100, 'each request within the budget');
+    assert.equal(requests.flat().length, entry!.stats.items, 'every chunk embedded once');
+    await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { EMBEDDING_MAX_TOKENS_PER_BATCH: '8000' } }) }), 200);
 
     vendor.script({ text: '{"scores": [1, 9, 3, 0, 2]}' });
     const reranked = await search(ann, kb.id, { query: 'kerosene rockets', method: 'full_text', reranker: { model: 'gpt-4.1-mini', candidate_count: 5 }, top_k: 2 });
