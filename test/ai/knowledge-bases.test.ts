@@ -193,6 +193,7 @@ describe('knowledge bases', () => {
     const vector = await search(ann, kb.id, { query: 'wild yeast starter flour', method: 'vector_search' });
     assert.equal(vector.results[1]!.source_name, 'bread.txt');
     assert.equal(vector.results[0].methods.vector_search.model, 'local/hash');
+    assert.equal(vector.results[0].methods.vector_search.via, 'sign_bits', 'no pgvector here: sign-bit candidates (pgvector.test.ts covers the other path)');
     assert.ok(vector.results[1]!.score > 0 && vector.results[1]!.score <= 1.0001, 'a cosine');
 
     const hybrid = await search(ann, kb.id, { query: 'cats hunt mice', top_k: 3 });
