@@ -7,10 +7,9 @@
 // products). Reported: p50 and p95 latency of both, their ratio, and
 // recall@10 against the exact scan.
 //
-// The vectors are synthetic but shaped like text embeddings rather than
-// uniform noise (on which no quantisation keeps neighbours): 64 topics, 1,000
-// subtopics, each vector a subtopic's direction plus its topic's plus noise,
-// at unit length; queries are drawn the same way, not copied from the data.
+// The vectors are synthetic but shaped like text embeddings
+// (synthetic-vectors.ts); queries are drawn the same way, not copied from the
+// data. On a database with pgvector, `npm run bench:pgvector` measures that path.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -22,36 +21,16 @@ import { aiCalls } from '../server/ai/calls.ts';
 import { signCode, vectorBytes, dot } from '../server/ai/knowledge/embedder.ts';
 import { searchVectors } from '../server/ai/knowledge/retrieval/vector.ts';
 import { startCluster } from '../test/helpers/cluster.ts';
+import { percentile, syntheticVectors } from './synthetic-vectors.ts';
 
 const N = Number(process.env.BENCH_VECTORS ?? 100_000);
 const DIMS = Number(process.env.BENCH_DIMS ?? 1536);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
 const BATCH = 256;
-const TOPICS = 64;
-const SUBTOPICS = 1000;
 // Noise per component beside a signal of 1: higher makes neighbours harder to tell apart.
 const NOISE = Number(process.env.BENCH_NOISE ?? 1.5);
-
-// A seeded generator, so every run measures the same data.
-let seed = 42;
-const uniform = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) + 0.5) / 4294967296;
-const gaussian = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
-const direction = () => Float32Array.from({ length: DIMS }, gaussian);
-const topics = Array.from({ length: TOPICS }, direction);
-const subtopics = Array.from({ length: SUBTOPICS }, (_, i) => ({ v: direction(), topic: topics[i % TOPICS]! }));
-const draw = (): Float32Array => {
-  const s = subtopics[Math.floor(uniform() * SUBTOPICS)]!;
-  const v = new Float32Array(DIMS);
-  let norm = 0;
-  for (let i = 0; i < DIMS; i++) {
-    v[i] = 0.6 * s.topic[i]! + 0.8 * s.v[i]! + NOISE * gaussian();
-    norm += v[i]! * v[i]!;
-  }
-  norm = Math.sqrt(norm);
-  for (let i = 0; i < DIMS; i++) v[i]! /= norm;
-  return v;
-};
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const draw = syntheticVectors(DIMS, NOISE);
+const pct = percentile;
 
 const cluster = await startCluster();
 const platform = await startPlatform(loadConfig({

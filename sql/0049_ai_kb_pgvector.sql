@@ -234,14 +234,19 @@ grant execute on function ai.store_kb_items(uuid, int, jsonb) to service_role;
 -- 5. Search candidates ---------------------------------------------------------------------------------------
 
 -- The p_limit items nearest the query (p_query: its float32 bytes; p_code:
--- its sign bits), with their embeddings for the caller's exact rescoring,
--- and `via`: 'pgvector' where the pair has an HNSW index (the planner may
--- still scan a small knowledge base exactly, which is better), else
--- 'sign_bits'. The statement is built with the model and dimensions as
--- literals so the planner can match the partial index; iterative scans
--- (pgvector 0.8) keep filtered searches from coming back short.
+-- its sign bits) and `via`, which way they were found:
+--   'pgvector'   where the pair has an HNSW index: each with its cosine
+--                similarity (`score`, from the full-precision column even
+--                where the index is of halfvec), no embedding to send. The
+--                planner may still scan a small knowledge base exactly,
+--                which is better. The statement names the model and
+--                dimensions as literals so the planner can match the partial
+--                index; iterative scans (pgvector 0.8) keep a filtered
+--                search from coming back short.
+--   'sign_bits'  otherwise: each with its embedding, for the caller's exact
+--                rescoring, and no score.
 create or replace function ai.kb_nearest_vectors(p_kb uuid, p_model text, p_code bit varying, p_query bytea, p_limit int, p_filter jsonb)
-returns table (item_id uuid, embedding bytea, via text)
+returns table (item_id uuid, embedding bytea, score float8, via text)
 language plpgsql volatile security definer
 set search_path = ''
 as $$
@@ -257,7 +262,8 @@ begin
     select x.index_name into index_name from ai.kb_vector_indexes x where x.model = p_model and x.dims = bit_length(p_code);
   end if;
   if index_name is null then
-    return query select c.item_id, c.embedding, 'sign_bits'::text from ai.kb_vector_candidates(p_kb, p_model, p_code, p_limit, p_filter) c;
+    return query select c.item_id, c.embedding, null::float8, 'sign_bits'::text
+                   from ai.kb_vector_candidates(p_kb, p_model, p_code, p_limit, p_filter) c;
     return;
   end if;
   kind := case when dims <= 2000 then 'vector' else 'halfvec' end;
@@ -266,15 +272,16 @@ begin
     perform set_config('hnsw.iterative_scan', 'relaxed_order', true);
   end if;
   return query execute format(
-    'select v.item_id, v.embedding, %L::text from ai.kb_vectors v %s
-      where v.model = %L and v.dims = %s and v.kb_id = $1 %s
-      order by v.ann::%I.%s(%s) operator(%I.<=>) ai.float32le_reals($2)::%I.%s(%s)
+    'select v.item_id, null::bytea, 1 - (v.ann operator(%1$I.<=>) ai.float32le_reals($2)::%1$I.vector), %2$L::text
+       from ai.kb_vectors v %3$s
+      where v.model = %4$L and v.dims = %5$s and v.kb_id = $1 %6$s
+      order by v.ann::%1$I.%7$s(%5$s) operator(%1$I.<=>) ai.float32le_reals($2)::%1$I.%7$s(%5$s)
       limit $3',
-    'pgvector',
+    ext, 'pgvector',
     case when filtered then 'join ai.kb_items i on i.id = v.item_id join ai.sources src on src.id = i.source_id' else '' end,
     p_model, dims,
     case when filtered then 'and ai.kb_filter_ok(i.enrichment || i.meta, src.metadata, $4)' else '' end,
-    ext, kind, dims, ext, ext, kind, dims)
+    kind)
   using p_kb, p_query, p_limit, p_filter;
 end
 $$;

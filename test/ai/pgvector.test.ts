@@ -129,6 +129,7 @@ describe('vector_search with pgvector', () => {
       assert.equal(found.via, 'pgvector');
       assert.equal(found.candidates, 300);
       assert.ok(found.scored.every((s) => ids.includes(s.id)), 'only this knowledge base\'s items');
+      for (const s of found.scored) assert.ok(Math.abs(s.score - dot(query, data[ids.indexOf(s.id)]!)) < 1e-5, 'scored by cosine in SQL');
       const truth = exactTop(query, data, ids, 10);
       recall += truth.filter((id) => found.scored.some((s) => s.id === id)).length / 10;
       const plan = plans.find((p) => p.includes('from ai.kb_vectors v'));

@@ -1,7 +1,7 @@
 // vector_search: SQL picks the candidates (ai.kb_nearest_vectors): pgvector's
-// HNSW index where the database has the extension (sql/0049), else the
-// query's sign bits against stored codes by Hamming distance. Either way the
-// candidates are rescored exactly by cosine (dot products of unit vectors).
+// HNSW index where the database has the extension (sql/0049), scored there by
+// cosine, else the query's sign bits against stored codes by Hamming
+// distance, rescored here exactly (dot products of unit vectors).
 // Oversampling keeps recall@10 high; bench:vectors measures it.
 import { aiErrors } from '../../errors.ts';
 import type { AiCalls } from '../../calls.ts';
@@ -23,9 +23,10 @@ export async function vectorSearch(calls: AiCalls, embed: Embed, r: Retrieval, s
 
 export async function searchVectors(calls: AiCalls, r: Pick<Retrieval, 'ctx' | 'kbId' | 'limit' | 'filter' | 'embeddingModel'>, q: Float32Array) {
   const want = Math.max(MIN_CANDIDATES, r.limit * OVERSAMPLE);
-  const rows = await calls.as<{ item_id: string; embedding: Buffer; via: 'pgvector' | 'sign_bits' }>(r.ctx,
-    'select item_id, embedding, via from ai.kb_nearest_vectors($1, $2, $3::bit varying, $4, $5, $6)',
+  // pgvector's candidates come scored; sign-bit ones with their embeddings.
+  const rows = await calls.as<{ item_id: string; embedding: Buffer | null; score: number | null; via: 'pgvector' | 'sign_bits' }>(r.ctx,
+    'select item_id, embedding, score, via from ai.kb_nearest_vectors($1, $2, $3::bit varying, $4, $5, $6)',
     [r.kbId, r.embeddingModel, signCode(q), vectorBytes(q), want, r.filter]);
-  const scored = rows.map((x) => ({ id: x.item_id, score: dot(q, vectorOf(x.embedding)) })).sort((a, b) => b.score - a.score).slice(0, r.limit);
+  const scored = rows.map((x) => ({ id: x.item_id, score: x.score ?? dot(q, vectorOf(x.embedding!)) })).sort((a, b) => b.score - a.score).slice(0, r.limit);
   return { scored, candidates: rows.length, via: rows[0]?.via ?? null };
 }
