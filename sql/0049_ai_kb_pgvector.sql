@@ -90,9 +90,10 @@ grant select on ai.kb_vector_indexes to service_role;
 -- 3. An index per (model, dims) -------------------------------------------------------------------------
 
 -- Made when the pair is first stored, so the build is of an empty partial
--- index (a scan of ai.kb_vectors under a share lock) and later vectors are
--- added one by one as they are inserted. Two indexing jobs meeting here are
--- serialised by the registry's primary key: the second waits, then finds it.
+-- index (one scan of ai.kb_vectors, writes waiting meanwhile) and later
+-- vectors are added one by one as they are inserted. Two indexing jobs
+-- meeting here for one pair are serialised by the registry's primary key:
+-- the second waits, then finds it.
 -- Up to 2,000 dimensions the index is of `vector`, up to 4,000 of `halfvec`.
 create or replace function ai.kb_vector_index_ensure(p_model text, p_dims int) returns text
 language plpgsql volatile security definer
@@ -115,6 +116,10 @@ begin
     return (select x.index_name from ai.kb_vector_indexes x where x.model = p_model and x.dims = p_dims);
   end if;
   if name is not null then
+    -- Taken before the build's own share lock: two jobs making indexes for
+    -- two new pairs would otherwise each hold a share lock the other's
+    -- insert waits for. This one queues them instead.
+    lock table ai.kb_vectors in share row exclusive mode;
     execute format('create index %I on ai.kb_vectors using hnsw ((ann::%I.%s(%s)) %I.%s_cosine_ops) where model = %L and dims = %s',
                    name, ext, kind, p_dims, ext, kind, p_model, p_dims);
   end if;
