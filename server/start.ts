@@ -7,10 +7,11 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { JobHelpers, TaskList } from 'graphile-worker';
-import type pg from 'pg';
+import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, withCredentials } from '../db/pool.ts';
+import { passwordMatches } from '../db/role-password.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -60,8 +61,13 @@ export type Platform = {
   stop: () => Promise<void>;
 };
 
-/** surfaces: extra surfaces (tests mount probes this way); the platform's own are always mounted. */
-export type StartOptions = { log?: Logger; surfaces?: Surface[]; extraTasks?: TaskList };
+/**
+ * surfaces: extra surfaces (tests mount probes this way); the platform's own are always mounted.
+ * serve: false builds everything but opens no port: a standalone worker
+ * (`npm run worker`) then runs every job, the AI surface's included, exactly
+ * as a server's in-process worker does.
+ */
+export type StartOptions = { log?: Logger; surfaces?: Surface[]; extraTasks?: TaskList; serve?: boolean };
 
 export async function startPlatform(config: Config, opts: StartOptions = {}): Promise<Platform> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
@@ -88,7 +94,12 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const adminPool = createPool({ connectionString: target.adminUrl, max: config.DB_POOL_MAX + config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
     cleanups.push(() => adminPool.end());
     await installWorkerSchema(adminPool, log);
-    const requestUrl = config.DB_AUTHENTICATOR_URL ?? (await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
+    // A server sets the authenticator's password from its JWT secret; a
+    // standalone worker only logs in with it, so one given another secret
+    // fails here, saying so, instead of locking the servers out.
+    const requestUrl = config.DB_AUTHENTICATOR_URL ?? (opts.serve === false
+      ? await existingAuthenticator(adminPool, target.adminUrl, keys.jwtSecret)
+      : await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
     const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log });
     cleanups.push(() => requestPool.end());
     health.pool = requestPool;
@@ -151,16 +162,22 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/api', router: ai.router, open: ai.open },
       ...(opts.surfaces ?? []),
     ];
-    const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
-    apiPort = (api.address() as AddressInfo).port;
-    realtime.attach(api);
-    const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool, storage: storage.service })] }), config.PLATFORM_PORT, config.HOST);
-    cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
-
-    const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
-    const url = config.PORT === 0 ? `http://localhost:${portOf(api)}` : config.apiUrl;
-    const platformUrl = config.PLATFORM_PORT === 0 ? `http://localhost:${portOf(control)}` : config.platformUrl;
-    log.info({ url, platform_url: platformUrl, anon_key: keys.anonKey, database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, `pgbase is up at ${url}`);
+    let url = config.apiUrl;
+    let platformUrl = config.platformUrl;
+    if (opts.serve === false) {
+      cleanups.push(() => Promise.all(shutdownHooks.map((hook) => hook())).then(() => undefined));
+      log.info({ database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, 'pgbase worker is up (no ports)');
+    } else {
+      const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
+      apiPort = (api.address() as AddressInfo).port;
+      realtime.attach(api);
+      const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool, storage: storage.service })] }), config.PLATFORM_PORT, config.HOST);
+      cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
+      const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
+      if (config.PORT === 0) url = `http://localhost:${portOf(api)}`;
+      if (config.PLATFORM_PORT === 0) platformUrl = `http://localhost:${portOf(control)}`;
+      log.info({ url, platform_url: platformUrl, anon_key: keys.anonKey, database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, `pgbase is up at ${url}`);
+    }
 
     let stopping: Promise<void> | undefined;
     return {
@@ -220,6 +237,33 @@ async function enableAuthenticator(adminPool: pg.Pool, adminUrl: string, jwtSecr
     }
   }
   return withCredentials(adminUrl, 'authenticator', password);
+}
+
+/**
+ * The authenticator login as the servers set it, for a standalone worker:
+ * checked against the stored verifier where the admin login may read it
+ * (trust authentication would let a wrong password in), else by logging in.
+ */
+async function existingAuthenticator(adminPool: pg.Pool, adminUrl: string, jwtSecret: string): Promise<string> {
+  const password = authenticatorPassword(jwtSecret);
+  const url = withCredentials(adminUrl, 'authenticator', password);
+  const refused = new Error('This worker cannot log in as authenticator: give it the servers\' JWT_SECRET (or their DATA_DIR), and start a server first, which sets that login');
+  const stored = await adminPool.query<{ rolpassword: string | null }>(`select rolpassword from pg_catalog.pg_authid where rolname = 'authenticator'`)
+    .then((r) => ({ readable: true, verifier: r.rows[0]?.rolpassword ?? null }), () => ({ readable: false, verifier: null }));
+  if (stored.readable) {
+    if (!stored.verifier || !passwordMatches(stored.verifier, 'authenticator', password)) throw refused;
+    return url;
+  }
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return url;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw code === '28P01' || code === '28000' ? refused : err;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
 }
 
 function escapeLiteral(value: string): string {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { startTestPlatform, stopTestPlatform } from '../helpers/platform.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 describe('worker', () => {
   it('runs jobs added from SQL inside the server process', async () => {
@@ -29,27 +30,66 @@ describe('worker', () => {
 });
 
 describe('npm run worker', () => {
-  it('runs alone against DATABASE_URL, migrating first, and stops on SIGTERM', async () => {
-    const { spawn } = await import('node:child_process');
-    const { freshDatabase, query } = await import('../helpers/db.ts');
-    const db = await freshDatabase();
-    const child = spawn('npm', ['run', 'worker'], { env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'info' } });
+  /** `npm run worker` beside the platform p, sharing its database and DATA_DIR; resolves when it has started or exited. */
+  async function spawnWorker(p: TestPlatform, env: Record<string, string> = {}) {
+    const child = spawn('npm', ['run', 'worker'], {
+      env: { ...process.env, DATABASE_URL: p.adminUrl, JWT_SECRET: p.config.JWT_SECRET!, DATA_DIR: p.config.dataDir, MIGRATIONS_DIR: p.config.migrationsDir, LOG_LEVEL: 'info', ...env },
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const deadline = Date.now() + 30_000;
-    while (!out.includes('"msg":"worker started"')) {
-      assert.equal(child.exitCode, null, out);
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('"msg":"pgbase worker is up (no ports)"') && child.exitCode === null) {
       assert.ok(Date.now() < deadline, `worker did not start:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const rows = await query<{ n: number }>(db.url, `select count(*)::int as n from platform.migrations`);
-    assert.ok(rows[0]!.n >= 4, 'platform migrations applied by the worker');
-    const graphile = await query(db.url, `select to_regclass('graphile_worker._private_jobs') as t`);
-    assert.notEqual(graphile[0]!.t, null, 'graphile-worker schema installed');
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    await db.drop();
+    return { child, exited, output: () => out };
+  }
+
+  it('runs every job apart from the servers, the AI surface\'s too: a source uploaded to a WORKER=off server is extracted; stops on SIGTERM', async () => {
+    const p = await startTestPlatform({ WORKER: 'off' });
+    const worker = await spawnWorker(p);
+    try {
+      assert.equal(worker.child.exitCode, null, worker.output());
+      assert.match(worker.output(), /"msg":"pgbase worker is up \(no ports\)"/);
+      const graphile = await p.adminPool.query(`select to_regclass('graphile_worker._private_jobs') as t`);
+      assert.notEqual(graphile.rows[0].t, null, 'graphile-worker schema installed');
+
+      const form = new FormData();
+      form.append('file', new Blob(['Carried by the worker.\n\nSecond paragraph.']), 'apart.txt');
+      const service = p.keys.serviceRoleKey;
+      const made = await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: { apikey: service, authorization: `Bearer ${service}` }, body: form });
+      assert.equal(made.status, 201, await made.clone().text());
+      const { id } = (await made.json()) as { id: string };
+      let status = '';
+      for (let i = 0; i < 300 && !['extracted', 'failed', 'attention_required'].includes(status); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await p.adminPool.query(`select extraction_status from ai.sources where id = $1`, [id])).rows[0].extraction_status;
+      }
+      assert.equal(status, 'extracted', `the standalone worker ran ai_source_extract:\n${worker.output()}`);
+      const pages = await fetch(`${p.url}/api/sources/${id}`, { headers: { apikey: service, authorization: `Bearer ${service}` } });
+      assert.deepEqual(((await pages.json()) as { progress: unknown }).progress, { pages_done: 1, pages_total: 1 });
+
+      worker.child.kill('SIGTERM');
+      assert.equal(await worker.exited, 0);
+    } finally {
+      worker.child.kill('SIGKILL');
+      await stopTestPlatform(p);
+    }
+  });
+
+  it('refuses to start with another JWT secret, saying why, and leaves the servers\' database login alone', async () => {
+    const p = await startTestPlatform({ WORKER: 'off' });
+    try {
+      const login = `select rolpassword from pg_authid where rolname = 'authenticator'`;
+      const before = (await p.adminPool.query(login)).rows[0].rolpassword;
+      const worker = await spawnWorker(p, { JWT_SECRET: 'another-secret-of-at-least-thirty-two-characters' });
+      assert.equal(await worker.exited, 1, worker.output());
+      assert.equal((await p.adminPool.query(login)).rows[0].rolpassword, before, 'the login the server set is untouched');
+      assert.match(worker.output(), /cannot log in as authenticator: give it the servers' JWT_SECRET/);
+    } finally {
+      await stopTestPlatform(p);
+    }
   });
 });
