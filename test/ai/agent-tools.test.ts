@@ -2,7 +2,8 @@
 // platform: database tools through the REST engine as the user (RLS) and
 // limited to the assignment's schemas, http_request through the SSRF guard,
 // code_execute in the sandbox, storage tools under storage policies, custom
-// HTTP tools, config_override forcing arguments, MAX_TOOL_OUTPUT_LENGTH, and
+// HTTP tools, config_override forcing arguments, DEFAULT_MAX_RESULT_CHARS,
+// MAX_TOOL_OUTPUT_LENGTH, and
 // failures as tool errors. Agent runs over HTTP use this same runner.
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -178,6 +179,25 @@ describe('agent tools (the runner agent runs use)', () => {
     assert.match(failure(await run(builtin('web_search'), { query: 'x' }, ann)), /HTTP 401 \(check the key/);
     await setSettings({ CRAWL_API_BASE: 'http://127.0.0.1:9' });
     assert.match(failure(await run(builtin('web_scrape'), { url: 'https://example.com/a' }, ann)), /could not be reached/);
+  });
+
+  it('keeps database and storage results within DEFAULT_MAX_RESULT_CHARS: whole rows, and text cut with truncated', async () => {
+    await p.adminPool.query(`insert into public.notes (owner, body) select $1, 'long note ' || g from generate_series(1, 40) g`, [ann]);
+    await run(builtin('storage_write'), { bucket: 'docs', path: `${ann}/long.txt`, content: 'y'.repeat(900) }, ann);
+    await setSettings({ DEFAULT_MAX_RESULT_CHARS: '300' });
+    const cut = output(await run(builtin('database_query'), { table: 'notes', select: 'body', order: 'id.asc', limit: 100 }, ann)) as { rows: Array<{ body: string }>; truncated: boolean; rows_read: number; note: string };
+    assert.equal(cut.truncated, true);
+    assert.equal(cut.rows_read, 41, 'ann reads her 41 notes under RLS');
+    assert.ok(JSON.stringify(cut.rows).length <= 300 && cut.rows.length > 0, 'as many whole rows as fit');
+    assert.deepEqual(cut.rows.slice(0, 2), [{ body: 'ann note' }, { body: 'long note 1' }]);
+    assert.equal(JSON.stringify([...cut.rows, { body: `long note ${cut.rows.length}` }]).length > 300, true, 'the next row would not have fitted');
+    assert.match(cut.note, new RegExp(`^${cut.rows.length} of 41 rows: the result is cut at DEFAULT_MAX_RESULT_CHARS \\(300\\)`));
+    assert.deepEqual(output(await run(builtin('database_query'), { table: 'notes', select: 'body', filters: { body: 'eq.ann note' } }, ann)), [{ body: 'ann note' }], 'a result that fits is returned as it is');
+    const text = output(await run(builtin('storage_read'), { bucket: 'docs', path: `${ann}/long.txt`, max_chars: 5000 }, ann)) as { text: string; truncated: boolean };
+    assert.deepEqual([text.text.length, text.truncated], [300, true], 'max_chars cannot go past the setting');
+    const asked = output(await run(builtin('storage_read'), { bucket: 'docs', path: `${ann}/long.txt`, max_chars: 50 }, ann)) as { text: string; truncated: boolean };
+    assert.deepEqual([asked.text.length, asked.truncated], [50, true]);
+    await setSettings({ DEFAULT_MAX_RESULT_CHARS: '50000' });
   });
 
   it('cuts output at MAX_TOOL_OUTPUT_LENGTH', async () => {

@@ -70,6 +70,24 @@ function restQuery(args: Record<string, unknown>): Record<string, string> {
   return query;
 }
 
+/**
+ * Rows as database_query returns them: all of them when their JSON fits in
+ * DEFAULT_MAX_RESULT_CHARS, else as many whole rows as fit, saying so (a cut
+ * through the middle of a row would leave the model unparseable JSON).
+ */
+function fitRows(rows: unknown, max: number): unknown {
+  if (!Array.isArray(rows) || JSON.stringify(rows).length <= max) return rows;
+  const kept: unknown[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const length = JSON.stringify(row).length + (kept.length > 0 ? 1 : 0);
+    if (size + length > max) break;
+    kept.push(row);
+    size += length;
+  }
+  return { rows: kept, truncated: true, rows_read: rows.length, note: `${kept.length} of ${rows.length} rows: the result is cut at DEFAULT_MAX_RESULT_CHARS (${max}) characters; select fewer columns, filter, or lower the limit` };
+}
+
 export function toolRunner(services: ToolServices) {
   const web = webTools(services.settings, services.searchBase, services.crawlBaseDefault);
   const callerOf = (c: ToolCaller) => (c.userId
@@ -92,7 +110,8 @@ export function toolRunner(services: ToolServices) {
       if (typeof args.select === 'string') query.select = args.select;
       if (typeof args.order === 'string') query.order = args.order;
       query.limit = String(typeof args.limit === 'number' && args.limit > 0 ? Math.min(Math.floor(args.limit), 1000) : 50);
-      return services.rest(callerOf(caller), { operation: 'select', name: table, schema, query });
+      const rows = await services.rest(callerOf(caller), { operation: 'select', name: table, schema, query });
+      return fitRows(rows, await services.settings.number('DEFAULT_MAX_RESULT_CHARS'));
     },
     database_write: async (args, override, caller) => {
       const { schema, table } = allowedTable(args.table, override);
@@ -119,7 +138,8 @@ export function toolRunner(services: ToolServices) {
       const bucket = str(args.bucket, 'bucket');
       const path = typeof args.path === 'string' ? args.path : '';
       if (path === '' || path.endsWith('/')) return services.storage.list(callerOf(caller), bucket, path, 100);
-      const maxChars = typeof args.max_chars === 'number' && args.max_chars > 0 ? args.max_chars : 1_000_000;
+      const largest = await services.settings.number('DEFAULT_MAX_RESULT_CHARS');
+      const maxChars = typeof args.max_chars === 'number' && args.max_chars > 0 ? Math.min(Math.floor(args.max_chars), largest) : largest;
       const file = await services.storage.read(callerOf(caller), bucket, path, Math.min(maxChars * 4, 10 * 1024 * 1024));
       if (!TEXT.test(file.contentType)) return { content_type: file.contentType, size: file.size, note: 'not text: its bytes are not shown' };
       const text = file.bytes.toString('utf8');
