@@ -93,7 +93,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     sandbox: { pool: sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB },
     fetch: guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)),
   };
-  const tools = toolRunner({ ...outbound, rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT });
+  const tools = toolRunner({
+    ...outbound, rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT,
+    images: { models, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) },
+  });
   // Runs held past their client (awaiting approval) end when the server stops.
   const stopping = new AbortController();
   const approvals = approvalDesk(calls);

@@ -10,7 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { AssignedTool, ToolResult } from '../../server/ai/agents/tools/run.ts';
-import { signUp } from '../helpers/ai-api.ts';
+import { signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 describe('agent tools (the runner agent runs use)', () => {
@@ -19,6 +20,9 @@ describe('agent tools (the runner agent runs use)', () => {
   let base: string;
   let ann: string;
   let bob: string;
+  let vendor: VendorServer;
+  // A 1x1 PNG, the page's one real picture.
+  const logo = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
   const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }> = [];
   const builtin = (name: string, override: Record<string, unknown> = {}): AssignedTool => ({ kind: 'builtin', name, override });
   const run = (tool: AssignedTool, args: unknown, userId: string | null) => p.ai.tools.run(tool, args, { userId }, new AbortController().signal);
@@ -48,8 +52,14 @@ describe('agent tools (the runner agent runs use)', () => {
         if (req.url === '/v1/scrape') {
           const { url } = JSON.parse(body) as { url: string };
           if (url.includes('missing')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: 'page not found' }));
+          if (url.includes('pictures')) {
+            const markdown = `# Pictures\n![Logo](${base}/img/logo.png)\n![Notes](${base}/img/notes.txt)\n![Relative](/img/far.png "far")\n![Logo again](${base}/img/logo.png)\n![Fourth](${base}/img/fourth.png)`;
+            return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { markdown, metadata: { title: 'Pictures' } } }));
+          }
           return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { markdown: `# Page\n${'m'.repeat(3000)}`, metadata: { title: 'A page' } } }));
         }
+        if (req.url === '/img/logo.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(logo);
+        if (req.url === '/img/notes.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('not a picture');
         if (req.url!.startsWith('/fail')) return void res.writeHead(500).end('broken');
         if (req.url!.startsWith('/big')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url, body: body ? JSON.parse(body) : null }));
@@ -57,7 +67,9 @@ describe('agent tools (the runner agent runs use)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', REST_SCHEMAS: 'public,app', SEARCH_API_BASE: base });
+    vendor = await startVendorServer();
+    p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', REST_SCHEMAS: 'public,app', SEARCH_API_BASE: base, ...vendor.env });
+    await storeOpenAiKey(p);
     ann = (await signUp(p, 'ann-tools@example.com')).user.id;
     bob = (await signUp(p, 'bob-tools@example.com')).user.id;
     await p.adminPool.query(`
@@ -86,6 +98,7 @@ describe('agent tools (the runner agent runs use)', () => {
   after(async () => {
     await stopTestPlatform(p);
     server.close();
+    await vendor?.close();
   });
 
   it('database_query reads as the user: RLS applies, and only the assignment’s schemas and tables are reachable', async () => {
@@ -175,6 +188,25 @@ describe('agent tools (the runner agent runs use)', () => {
     assert.equal(scrapeCall.headers.authorization, 'Bearer crawl-key');
     assert.deepEqual(JSON.parse(scrapeCall.body), { url: 'https://example.com/a', formats: ['markdown'] });
     assert.match(failure(await run(builtin('web_scrape'), { url: 'https://example.com/missing' }, ann)), /could not scrape .*page not found/);
+
+    // Images: the first WEB_SCRAPE_MAX_IMAGES distinct ones, fetched through the guard and described by VISION_MODEL.
+    await setSettings({ WEB_SCRAPE_MAX_IMAGES: '3', VISION_MODEL: 'gpt-4.1-mini' });
+    vendor.reset();
+    vendor.script({ text: 'A single pixel logo.' });
+    const pictures = output(await run(builtin('web_scrape'), { url: 'http://127.0.0.1:9/pictures' }, ann)) as { images: Array<{ url: string; alt: string; description?: string; error?: string }> };
+    assert.deepEqual(pictures.images.map((i) => [i.alt, i.description ?? null]), [['Logo', 'A single pixel logo.'], ['Notes', null], ['Relative', null]]);
+    assert.equal(pictures.images[0]!.url, `${base}/img/logo.png`);
+    assert.match(pictures.images[1]!.error!, /not an image the model reads \(text\/plain\)/);
+    assert.equal(pictures.images[2]!.url, 'http://127.0.0.1:9/img/far.png', 'relative to the page');
+    assert.ok(pictures.images[2]!.error, 'an unreachable image is listed with its error');
+    const [vision] = vendor.chats();
+    assert.equal(vendor.chats().length, 1, 'one model call: the one image that could be read');
+    assert.equal(vision!.body.model, 'gpt-4.1-mini');
+    assert.equal(vision!.body.messages[0].content[1].image_url.url, `data:image/png;base64,${logo.toString('base64')}`);
+    const { rows: usage } = await p.adminPool.query(`select user_id, feature, step from ai.usage where feature = 'tools'`);
+    assert.deepEqual(usage, [{ user_id: ann, feature: 'tools', step: 'web_scrape-image-1' }], 'recorded in the ledger as the user\'s');
+    await setSettings({ WEB_SCRAPE_MAX_IMAGES: '0' });
+    assert.equal('images' in (output(await run(builtin('web_scrape'), { url: 'http://127.0.0.1:9/pictures' }, ann)) as object), false, '0 describes none');
     await setSettings({ SEARCH_API_KEY: 'wrong-key' });
     assert.match(failure(await run(builtin('web_search'), { query: 'x' }, ann)), /HTTP 401 \(check the key/);
     await setSettings({ CRAWL_API_BASE: 'http://127.0.0.1:9' });

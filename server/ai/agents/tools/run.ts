@@ -11,7 +11,7 @@ import type { Sandbox } from '../../workflows/engine/sandbox/index.ts';
 import { outboundRequest, responseBody } from '../../workflows/net/message.ts';
 import type { GuardedResponse } from '../../workflows/net/ssrf.ts';
 import { BUILTIN_TOOLS } from '../../tools/builtin/index.ts';
-import { WebToolError, webTools } from './web.ts';
+import { WebToolError, webTools, type ImageServices } from './web.ts';
 
 export type ToolResult = { ok: true; output: string; truncated: boolean } | { ok: false; error: string };
 
@@ -28,6 +28,8 @@ export type ToolServices = {
   /** web_search's provider and web_scrape's when the CRAWL_API_BASE setting is empty. */
   searchBase: string;
   crawlBaseDefault: string;
+  /** web_scrape's image descriptions: VISION_MODEL through the router, images fetched through the SSRF guard. */
+  images: ImageServices;
   fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) => Promise<GuardedResponse>;
 };
 
@@ -89,7 +91,7 @@ function fitRows(rows: unknown, max: number): unknown {
 }
 
 export function toolRunner(services: ToolServices) {
-  const web = webTools(services.settings, services.searchBase, services.crawlBaseDefault);
+  const web = webTools(services.settings, services.searchBase, services.crawlBaseDefault, services.images);
   const callerOf = (c: ToolCaller) => (c.userId
     ? { role: 'authenticated', claims: { sub: c.userId, role: 'authenticated' } }
     : { role: 'service_role', claims: { role: 'service_role' } });
@@ -151,7 +153,7 @@ export function toolRunner(services: ToolServices) {
       return services.storage.write(callerOf(caller), str(args.bucket, 'bucket'), str(args.path, 'path'), Buffer.from(content, 'utf8'), type, args.upsert === true);
     },
     web_search: (args, _o, _c, signal) => web.search(args, signal),
-    web_scrape: (args, _o, _c, signal) => web.scrape(args, signal),
+    web_scrape: (args, _o, caller, signal) => web.scrape(args, { userId: caller.userId, feature: 'tools' }, signal),
   };
 
   /** Cuts the output to MAX_TOOL_OUTPUT_LENGTH characters. */

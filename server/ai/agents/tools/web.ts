@@ -5,9 +5,37 @@
 // configuration, so a compatible self-hosted service (or a test's) works.
 // Provider hosts are the operator's choice, so these calls skip the SSRF
 // guard; the page to scrape is fetched by the provider, not by us.
+// A scraped page's images (its markdown's `![alt](url)`, the first
+// WEB_SCRAPE_MAX_IMAGES) are fetched by us through the SSRF guard and
+// described by VISION_MODEL through the model router (ledger, keys, 402),
+// VISION_MAX_WORKERS at a time, each call bounded by VISION_TIMEOUT; an image
+// that cannot be fetched or described is listed with its error.
+import type { ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
+import type { UsageContext } from '../../usage/ledger.ts';
 
 export class WebToolError extends Error {}
+
+const IMAGE_PROMPT = 'Describe this image from a web page in two or three sentences: what it shows, and any text or numbers it holds. Answer with the description only.';
+const IMAGE_TYPES = /^image\/(png|jpe?g|webp|gif)$/;
+/** Vision APIs take images up to about 20 MB. */
+const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
+
+/** The page's markdown images, each once, in order, as absolute http(s) URLs. */
+export function markdownImages(markdown: string, pageUrl: string): Array<{ url: string; alt: string }> {
+  const seen = new Map<string, string>();
+  for (const m of markdown.matchAll(/!\[([^\]]*)\]\(\s*<?([^\s)>]+)>?(?:\s+["'][^"']*["'])?\s*\)/g)) {
+    try {
+      const u = new URL(m[2]!, pageUrl);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && !seen.has(u.href)) seen.set(u.href, m[1]!.trim());
+    } catch {
+      // not a URL: skipped
+    }
+  }
+  return [...seen].map(([url, alt]) => ({ url, alt }));
+}
+
+export type ImageServices = { models: ModelRouter; fetch: typeof fetch };
 
 /** A JSON call to a provider with its key (POST with a body, GET without); its failures worded for the user. */
 export const providerCall = async (url: string, key: string, body: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> => {
@@ -26,7 +54,47 @@ export const providerCall = async (url: string, key: string, body: unknown, time
   }
 };
 
-export function webTools(settings: Settings, searchBase: string, crawlBaseDefault: string) {
+export function webTools(settings: Settings, searchBase: string, crawlBaseDefault: string, images: ImageServices) {
+  const imageBytes = async (url: string, signal: AbortSignal): Promise<{ bytes: Buffer; type: string }> => {
+    const res = await images.fetch(url, { redirect: 'follow', signal, headers: { accept: 'image/*' } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!IMAGE_TYPES.test(type)) throw new Error(`not an image the model reads (${type || 'no content type'})`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > IMAGE_MAX_BYTES) throw new Error(`larger than ${IMAGE_MAX_BYTES} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+    return { bytes: Buffer.concat(chunks), type };
+  };
+  const describeImages = async (markdown: string, pageUrl: string, usage: UsageContext, signal: AbortSignal) => {
+    const wanted = markdownImages(markdown, pageUrl).slice(0, await settings.number('WEB_SCRAPE_MAX_IMAGES'));
+    if (wanted.length === 0) return [];
+    const [model, seconds, workers] = await Promise.all([settings.string('VISION_MODEL'), settings.number('VISION_TIMEOUT'), settings.number('VISION_MAX_WORKERS')]);
+    const out: Array<{ url: string; alt: string; description?: string; error?: string }> = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < wanted.length; i = next++) {
+        const image = wanted[i]!;
+        const bounded = AbortSignal.any([signal, AbortSignal.timeout(seconds * 1000)]);
+        try {
+          const got = await imageBytes(image.url, bounded);
+          const answer = await images.models.chat({
+            model,
+            messages: [{ role: 'user', content: [{ type: 'text', text: IMAGE_PROMPT }, { type: 'image_url', image_url: { url: `data:${got.type};base64,${got.bytes.toString('base64')}` } }] }],
+            settings: { max_tokens: 300, temperature: 0 }, signal: bounded, context: { ...usage, step: `web_scrape-image-${i + 1}` },
+          });
+          out[i] = { ...image, description: (answer.content ?? '').trim() };
+        } catch (err) {
+          out[i] = { ...image, error: (err as Error).name === 'TimeoutError' ? `timed out after ${seconds} s` : (err as Error).message };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(workers, wanted.length) }, worker));
+    return out;
+  };
   return {
     search: async (args: Record<string, unknown>, signal: AbortSignal) => {
       const key = await settings.string('SEARCH_API_KEY');
@@ -37,7 +105,7 @@ export function webTools(settings: Settings, searchBase: string, crawlBaseDefaul
       if (!Array.isArray(answer?.results)) throw new WebToolError('the search provider answered without results');
       return answer.results.slice(0, max).map((r) => ({ title: r.title ?? null, url: r.url ?? null, content: r.content ?? r.snippet ?? null }));
     },
-    scrape: async (args: Record<string, unknown>, signal: AbortSignal) => {
+    scrape: async (args: Record<string, unknown>, usage: UsageContext, signal: AbortSignal) => {
       const key = await settings.string('CRAWL_API_KEY');
       if (!key) throw new WebToolError('web_scrape is not configured: set CRAWL_API_KEY (and CRAWL_API_BASE) in /api/settings');
       if (typeof args.url !== 'string' || !/^https?:\/\//.test(args.url)) throw new WebToolError('url is required: an http or https URL');
@@ -46,7 +114,8 @@ export function webTools(settings: Settings, searchBase: string, crawlBaseDefaul
       if (answer?.success === false || typeof answer?.data?.markdown !== 'string') throw new WebToolError(`the crawl provider could not scrape ${args.url}${answer?.error ? `: ${answer.error}` : ''}`);
       const max = await settings.number('WEB_SCRAPE_MAX_CHARS');
       const markdown = answer.data.markdown;
-      return { url: args.url, title: answer.data.metadata?.title ?? null, markdown: markdown.slice(0, max), truncated: markdown.length > max };
+      const described = await describeImages(markdown, args.url, usage, signal);
+      return { url: args.url, title: answer.data.metadata?.title ?? null, markdown: markdown.slice(0, max), truncated: markdown.length > max, ...(described.length > 0 ? { images: described } : {}) };
     },
   };
 }

@@ -3,7 +3,7 @@ import type { BuiltinTool } from './index.ts';
 
 export const webScrape: BuiltinTool = {
   name: 'web_scrape',
-  description: 'Fetch a web page and return its main content as markdown (cut to WEB_SCRAPE_MAX_CHARS). Needs the CRAWL_API_KEY setting.',
+  description: 'Fetch a web page and return its main content as markdown (cut to WEB_SCRAPE_MAX_CHARS), with descriptions of its first images (WEB_SCRAPE_MAX_IMAGES). Needs the CRAWL_API_KEY setting.',
   inputSchema: {
     type: 'object',
     properties: {
