@@ -16,6 +16,7 @@ import { parseHTML } from 'linkedom';
 import type { Settings } from '../settings/accessor.ts';
 import type { CrawlProvider, ProviderPage } from './crawl-provider.ts';
 import { aiErrors } from '../errors.ts';
+import { readCapped } from '../workflows/net/ssrf.ts';
 
 export type PageImage = { url: string; bytes: Buffer; contentType: string };
 export type FetchedPage = { url: string; bytes: Buffer; extension: string; name: string; images: PageImage[] };
@@ -42,16 +43,7 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
   const get = async (url: string, maxBytes = opts.maxBytes): Promise<{ bytes: Buffer; type: string; finalUrl: string }> => {
     const res = await opts.fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'user-agent': 'pgbase-source-import/1.0' } });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
-      chunks.push(Buffer.from(chunk));
-    }
-    return { bytes: Buffer.concat(chunks), type: (res.headers.get('content-type') ?? '').toLowerCase(), finalUrl: res.url || url };
+    return { bytes: await readCapped(res, maxBytes), type: (res.headers.get('content-type') ?? '').toLowerCase(), finalUrl: res.url || url };
   };
 
   const pageOf = (url: string, got: { bytes: Buffer; type: string }): FetchedPage | string => {

@@ -13,6 +13,7 @@
 import type { ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
 import type { UsageContext } from '../../usage/ledger.ts';
+import { readCapped } from '../../workflows/net/ssrf.ts';
 
 export class WebToolError extends Error {}
 
@@ -60,14 +61,7 @@ export function webTools(settings: Settings, searchBase: string, crawlBaseDefaul
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!IMAGE_TYPES.test(type)) throw new Error(`not an image the model reads (${type || 'no content type'})`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > IMAGE_MAX_BYTES) throw new Error(`larger than ${IMAGE_MAX_BYTES} bytes`);
-      chunks.push(Buffer.from(chunk));
-    }
-    return { bytes: Buffer.concat(chunks), type };
+    return { bytes: await readCapped(res, IMAGE_MAX_BYTES), type };
   };
   const describeImages = async (markdown: string, pageUrl: string, usage: UsageContext, signal: AbortSignal) => {
     const wanted = markdownImages(markdown, pageUrl).slice(0, await settings.number('WEB_SCRAPE_MAX_IMAGES'));

@@ -51,6 +51,19 @@ function guardedLookup(refused: (address: string) => boolean): net.LookupFunctio
   };
 }
 
+/** A streamed response body read whole, refused once it passes maxBytes (declared or counted). */
+export async function readCapped(res: Response, maxBytes: number): Promise<Buffer> {
+  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * A standard fetch (streaming bodies, for clients such as MCP's) whose every
  * connection, redirects included, is checked as guardedFetch's are.
