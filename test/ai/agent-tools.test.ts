@@ -205,6 +205,12 @@ describe('agent tools (the runner agent runs use)', () => {
     assert.equal(vision!.body.messages[0].content[1].image_url.url, `data:image/png;base64,${logo.toString('base64')}`);
     const { rows: usage } = await p.adminPool.query(`select user_id, feature, step from ai.usage where feature = 'tools'`);
     assert.deepEqual(usage, [{ user_id: ann, feature: 'tools', step: 'web_scrape-image-1' }], 'recorded in the ledger as the user\'s');
+    // Inside a run, the call counts under the run's own ledger context.
+    vendor.script({ text: 'Again the logo.' });
+    const inRun = await p.ai.tools.run(builtin('web_scrape'), { url: 'http://127.0.0.1:9/pictures' }, { userId: ann, usage: { userId: ann, feature: 'agent', runId: 'run-42' } }, new AbortController().signal);
+    assert.ok(inRun.ok);
+    const { rows: counted } = await p.adminPool.query(`select feature, run_id, step from ai.usage where run_id = 'run-42'`);
+    assert.deepEqual(counted, [{ feature: 'agent', run_id: 'run-42', step: 'web_scrape-image-1' }]);
     await setSettings({ WEB_SCRAPE_MAX_IMAGES: '0' });
     assert.equal('images' in (output(await run(builtin('web_scrape'), { url: 'http://127.0.0.1:9/pictures' }, ann)) as object), false, '0 describes none');
     await setSettings({ SEARCH_API_KEY: 'wrong-key' });

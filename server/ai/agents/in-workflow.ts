@@ -48,7 +48,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
       const def = BUILTIN_TOOLS.find((t) => t.name === name);
       if (!def) throw new BlockError(`Unknown builtin tool ${name}`);
       const assigned = { kind: 'builtin' as const, name, override: {} };
-      return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(assigned, args, { userId: c.userId }, s) };
+      return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(assigned, args, { userId: c.userId, usage: { userId: c.userId, feature: 'workflow', runId: c.executionId } }, s) };
     });
     const settingsIn = c.config.settings && typeof c.config.settings === 'object' && !Array.isArray(c.config.settings) ? c.config.settings as Record<string, unknown> : {};
     const prompt = typeof c.config.system_prompt === 'string' && c.config.system_prompt ? c.config.system_prompt : null;

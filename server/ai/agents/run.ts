@@ -26,6 +26,7 @@ import { messageRecorder, openSession, requireSession } from '../sessions/conver
 import type { ToolRunner, ToolServices } from './tools/run.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
+import type { UsageContext } from '../usage/ledger.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -61,13 +62,13 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
    * an orchestration and sub-agents themselves get none: one level deep),
    * then its knowledge bases' search tools and its enabled MCP servers' tools.
    */
-  const toolset = async (caller: RequestContext, agentId: string, signal: AbortSignal, emit?: Emit, delegate?: Delegate, retrieved?: RetrievalSink): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
+  const toolset = async (caller: RequestContext, agentId: string, usage: UsageContext, signal: AbortSignal, emit?: Emit, delegate?: Delegate, retrieved?: RetrievalSink): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
     const rows = await calls.as<{ tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null; sub: AgentRow | null }>(caller,
       `select a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config,
               case when s.id is null then null else jsonb_build_object('id', s.id, 'name', s.name, 'model', s.model, 'system_prompt', s.system_prompt, 'settings', s.settings) end as sub
          from ai.agent_tools a left join ai.tools t on t.id = a.tool_id left join ai.agents s on s.id = a.sub_agent_id
         where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
-    const who = { userId: userOf(caller) };
+    const who = { userId: userOf(caller), usage };
     const assigned = rows.flatMap((r): LoopTool[] => {
       if (r.tool_type === 'builtin') {
         const def = BUILTIN_TOOLS.find((t) => t.name === r.tool_name);
@@ -97,7 +98,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
   /** A member's own loop on a task (a delegation): its prompt, tuning and tools, capped at DELEGATE_MAX_STEPS; no hooks, no sub-agents. */
   const member = async (caller: RequestContext, agent: AgentRow, task: string, o: MemberRun) => {
     const { model, maxSteps, tuning } = await agentTuning(agent, settings, await settings.number('DELEGATE_MAX_STEPS'));
-    const offered = await toolset(caller, agent.id, o.signal, o.emit);
+    const offered = await toolset(caller, agent.id, o.usage, o.signal, o.emit);
     try {
       const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), { role: 'user', content: task }];
       return await runLoop({
@@ -180,7 +181,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
             return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
           }
         };
-        const offered = await toolset(caller, agent.id, signal, emit, delegate, (r) => retrievals.push(r));
+        const offered = await toolset(caller, agent.id, { userId, feature: 'agent', runId }, signal, emit, delegate, (r) => retrievals.push(r));
         close = offered.close;
         const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...history, { role: 'user', content: message }];
         const result = await runLoop({

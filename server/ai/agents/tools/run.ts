@@ -7,6 +7,7 @@
 import type { InProcessRest } from '../../../rest/in-process.ts';
 import type { InProcessStorage } from '../../../storage/in-process.ts';
 import type { Settings } from '../../settings/accessor.ts';
+import type { UsageContext } from '../../usage/ledger.ts';
 import type { Sandbox } from '../../workflows/engine/sandbox/index.ts';
 import { outboundRequest, responseBody } from '../../workflows/net/message.ts';
 import type { GuardedResponse } from '../../workflows/net/ssrf.ts';
@@ -33,8 +34,12 @@ export type ToolServices = {
   fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) => Promise<GuardedResponse>;
 };
 
-/** Who the tool acts as: the signed-in user, or the project (service role) when the run has none. */
-export type ToolCaller = { userId: string | null };
+/**
+ * Who the tool acts as: the signed-in user, or the project (service role)
+ * when the run has none; `usage`, the run's ledger context, so model calls a
+ * tool makes (web_scrape's image descriptions) count under that run.
+ */
+export type ToolCaller = { userId: string | null; usage?: UsageContext };
 
 class ToolError extends Error {}
 
@@ -153,7 +158,7 @@ export function toolRunner(services: ToolServices) {
       return services.storage.write(callerOf(caller), str(args.bucket, 'bucket'), str(args.path, 'path'), Buffer.from(content, 'utf8'), type, args.upsert === true);
     },
     web_search: (args, _o, _c, signal) => web.search(args, signal),
-    web_scrape: (args, _o, caller, signal) => web.scrape(args, { userId: caller.userId, feature: 'tools' }, signal),
+    web_scrape: (args, _o, caller, signal) => web.scrape(args, caller.usage ?? { userId: caller.userId, feature: 'tools' }, signal),
   };
 
   /** Cuts the output to MAX_TOOL_OUTPUT_LENGTH characters. */
