@@ -398,7 +398,8 @@ describe('sources', () => {
     assert.match(cancel.error, /this one is extracted/);
     assert.match((await json<{ error: string }>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'nope' }), 400)).error, /Invalid extraction_model "nope"/);
     const again = await json<Source>(await post(ann, `/sources/${made.id}/reextract`, { extraction_model: 'text' }), 200);
-    assert.ok(['pending', 'extracting'].includes(again.extraction_status), 'queued again (the worker may already have it)');
+    // A three-byte file may be extracted again before the answer is read; extraction_run below shows it ran twice.
+    assert.ok(['pending', 'extracting', 'extracted'].includes(again.extraction_status), 'queued again (the worker may already have done it)');
     assert.equal((await settled(ann, made.id)).extraction_status, 'extracted');
     const { rows: runs } = await p.adminPool.query('select extraction_run, extraction_model from ai.sources where id = $1', [made.id]);
     assert.deepEqual(runs, [{ extraction_run: 2, extraction_model: 'text' }]);
