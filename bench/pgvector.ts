@@ -12,16 +12,11 @@
 // read the ratio. BENCH_DATABASE_URL runs the same on a real PostgreSQL with
 // the extension (it is migrated first; the knowledge base is left behind).
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { auto_explain } from '@electric-sql/pglite/contrib/auto_explain';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { migrate } from '../db/migrate.ts';
 import { aiCalls } from '../server/ai/calls.ts';
 import { dot, signCode, vectorBytes } from '../server/ai/knowledge/embedder.ts';
 import { searchVectors } from '../server/ai/knowledge/retrieval/vector.ts';
+import { PLANS_AS_NOTICES, startPgvectorDatabase } from '../test/helpers/pglite.ts';
 import { percentile, syntheticVectors } from './synthetic-vectors.ts';
 
 const N = Number(process.env.BENCH_VECTORS ?? 20_000);
@@ -34,11 +29,9 @@ const draw = syntheticVectors(DIMS, NOISE);
 let stopDatabase = async () => {};
 let url = process.env.BENCH_DATABASE_URL;
 if (!url) {
-  const db = await PGlite.create({ extensions: { vector, pgcrypto, uuid_ossp, auto_explain } });
-  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 });
-  await server.start();
-  url = `postgres://postgres@${server.getServerConn()}/postgres`;
-  stopDatabase = async () => { await server.stop(); await db.close(); };
+  const database = await startPgvectorDatabase();
+  url = database.url;
+  stopDatabase = database.stop;
 }
 await migrate(url);
 const pool = new pg.Pool({ connectionString: url, max: 1 });
@@ -92,8 +85,7 @@ try {
     return { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95), recall: recall / QUERIES, via: [...via].join(',') };
   };
   // Which plan each search ran (auto_explain, where this role may load it).
-  const explained = await pool.query(`load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice; set auto_explain.log_parameter_max_length = 0`)
-    .then(() => true, () => false);
+  const explained = await pool.query(PLANS_AS_NOTICES).then(() => true, () => false);
   hnswPlans = 0;
   const hnsw = await run();
   const plansSeen = hnswPlans;

@@ -10,18 +10,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { PGlite } from '@electric-sql/pglite';
-import { auto_explain } from '@electric-sql/pglite/contrib/auto_explain';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
 import type { RequestContext } from '../../db/as-role.ts';
 import { aiCalls, type AiCalls } from '../../server/ai/calls.ts';
 import { dot, signCode, vectorBytes } from '../../server/ai/knowledge/embedder.ts';
 import { searchVectors } from '../../server/ai/knowledge/retrieval/vector.ts';
+import { PLANS_AS_NOTICES, startPgvectorDatabase } from '../helpers/pglite.ts';
 
 const service: RequestContext = { role: 'service_role', claims: { role: 'service_role' } };
 const userCtx = (id: string): RequestContext => ({ role: 'authenticated', claims: { sub: id, role: 'authenticated' } });
@@ -36,8 +31,7 @@ const unit = (dims: number): Float32Array => {
 };
 
 describe('vector_search with pgvector', () => {
-  let db: PGlite;
-  let server: PGLiteSocketServer;
+  let database: Awaited<ReturnType<typeof startPgvectorDatabase>>;
   let pool: pg.Pool;
   let calls: AiCalls;
   let plans: string[] = [];
@@ -71,23 +65,18 @@ describe('vector_search with pgvector', () => {
     data.map((v, i) => ({ id: ids[i]!, s: dot(q, v) })).sort((a, b) => b.s - a.s).slice(0, k).map((x) => x.id);
 
   before(async () => {
-    db = await PGlite.create({ extensions: { vector, pgcrypto, uuid_ossp, auto_explain } });
-    server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 4 });
-    await server.start();
-    const url = `postgres://postgres@${server.getServerConn()}/postgres`;
-    await migrate(url);
-    pool = new pg.Pool({ connectionString: url, max: 1 });
+    database = await startPgvectorDatabase();
+    await migrate(database.url);
+    pool = new pg.Pool({ connectionString: database.url, max: 1 });
     pool.on('connect', (client) => client.on('notice', (n) => { if (n.message?.includes('Query Text')) plans.push(n.message); }));
     calls = aiCalls(pool);
     await pool.query(`insert into auth.users (id, email) values ($1, 'owner@example.com'), ($2, 'stranger@example.com')`, [owner, stranger]);
-    // Every statement's plan, nested ones included, sent to this client as a notice.
-    await pool.query(`load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice`);
+    await pool.query(PLANS_AS_NOTICES);
   });
 
   after(async () => {
     await pool?.end();
-    await server?.stop();
-    await db?.close();
+    await database?.stop();
   });
 
   it('is enabled by the migrations where the extension is available: pgvector in schema extensions, ai.kb_vectors.ann filled by a trigger', async () => {

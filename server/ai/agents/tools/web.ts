@@ -23,7 +23,7 @@ const IMAGE_TYPES = /^image\/(png|jpe?g|webp|gif)$/;
 const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 
 /** The page's markdown images, each once, in order, as absolute http(s) URLs. */
-export function markdownImages(markdown: string, pageUrl: string): Array<{ url: string; alt: string }> {
+function markdownImages(markdown: string, pageUrl: string): Array<{ url: string; alt: string }> {
   const seen = new Map<string, string>();
   for (const m of markdown.matchAll(/!\[([^\]]*)\]\(\s*<?([^\s)>]+)>?(?:\s+["'][^"']*["'])?\s*\)/g)) {
     try {
