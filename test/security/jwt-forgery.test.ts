@@ -53,33 +53,41 @@ describe('JWT forgeries', () => {
   };
 
   it('refuses every forgery as apikey and as Bearer on every surface, without touching the database', async () => {
-    let checkouts = 0;
-    const count = () => void checkouts++;
-    p.requestPool.on('acquire', count);
-    p.adminPool.on('acquire', count);
-    try {
-      for (const [what, token] of forgeries()) {
-        for (const path of ['/rest/v1/vault', '/auth/v1/user', '/auth/v1/admin/users', '/storage/v1/bucket', '/graphql/v1', '/realtime/v1/api/broadcast']) {
-          const asKey = await fetch(`${p.url}${path}`, { headers: { apikey: token } });
-          assert.equal(asKey.status, 401, `${what} as apikey on ${path}`);
-          const asBearer = await fetch(`${p.url}${path}`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${token}` } });
-          assert.equal(asBearer.status, 401, `${what} as Bearer on ${path}`);
-          assert.doesNotMatch(await asBearer.text(), /crown jewels/);
+    // The platform's own timers (the abandoned-run sweep, realtime heartbeats)
+    // may check out a connection during a pass; one spent per forgery would
+    // show in every pass, so a pass with none is the proof (up to three tries).
+    const pass = async () => {
+      let checkouts = 0;
+      const count = () => void checkouts++;
+      p.requestPool.on('acquire', count);
+      p.adminPool.on('acquire', count);
+      try {
+        for (const [what, token] of forgeries()) {
+          for (const path of ['/rest/v1/vault', '/auth/v1/user', '/auth/v1/admin/users', '/storage/v1/bucket', '/graphql/v1', '/realtime/v1/api/broadcast']) {
+            const asKey = await fetch(`${p.url}${path}`, { headers: { apikey: token } });
+            assert.equal(asKey.status, 401, `${what} as apikey on ${path}`);
+            const asBearer = await fetch(`${p.url}${path}`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${token}` } });
+            assert.equal(asBearer.status, 401, `${what} as Bearer on ${path}`);
+            assert.doesNotMatch(await asBearer.text(), /crown jewels/);
+          }
+          const socket = new WebSocket(`${p.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(token)}&vsn=1.0.0`);
+          const status = await new Promise<number>((resolve) => {
+            socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+            socket.on('open', () => resolve(101));
+            socket.on('error', () => undefined);
+          });
+          socket.terminate();
+          assert.equal(status, 401, `${what} as a realtime apikey`);
         }
-        const socket = new WebSocket(`${p.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(token)}&vsn=1.0.0`);
-        const status = await new Promise<number>((resolve) => {
-          socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-          socket.on('open', () => resolve(101));
-          socket.on('error', () => undefined);
-        });
-        socket.terminate();
-        assert.equal(status, 401, `${what} as a realtime apikey`);
+      } finally {
+        p.requestPool.off('acquire', count);
+        p.adminPool.off('acquire', count);
       }
-    } finally {
-      p.requestPool.off('acquire', count);
-      p.adminPool.off('acquire', count);
-    }
-    assert.equal(checkouts, 0, 'no database connection was spent on a forged token');
+      return checkouts;
+    };
+    const seen: number[] = [];
+    while (seen.length < 3 && seen.at(-1) !== 0) seen.push(await pass());
+    assert.equal(seen.at(-1), 0, `no database connection was spent on a forged token (checkouts per pass: ${seen.join(', ')})`);
   });
 
   it('a validly signed token claiming a privileged database role gains nothing', async () => {
