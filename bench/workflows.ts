@@ -10,6 +10,7 @@
 //     beside the engine run directly (runGraph, no HTTP, no database)
 // Medians of ROUNDS rounds after a warm-up. The platform runs in this process
 // on a throwaway cluster (fsync off).
+import { PROJECT } from '../server/ai/actor.ts';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,7 +113,7 @@ try {
   };
   const services = {
     models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), rest: async () => [], storage: { read: async () => ({ contentType: '', size: 0, bytes: Buffer.alloc(0), truncated: false }), write: async () => ({ id: '', key: '' }), list: async () => [], remove: async () => [] },
-    sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, userId: null, executionId: 'bench',
+    sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, actor: PROJECT, executionId: 'bench',
     agents: { agent: async () => null, orchestration: async () => null },
   };
   const bare = () => runGraph({ graph: hook.graph, variables: { n: 1 }, trigger: 'webhook', services, signal: new AbortController().signal, emit: () => undefined, record: async () => undefined });

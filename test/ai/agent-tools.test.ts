@@ -5,6 +5,7 @@
 // HTTP tools, config_override forcing arguments, DEFAULT_MAX_RESULT_CHARS,
 // MAX_TOOL_OUTPUT_LENGTH, and
 // failures as tool errors. Agent runs over HTTP use this same runner.
+import { PROJECT, userActor } from '../../server/ai/actor.ts';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +26,7 @@ describe('agent tools (the runner agent runs use)', () => {
   const logo = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
   const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }> = [];
   const builtin = (name: string, override: Record<string, unknown> = {}): AssignedTool => ({ kind: 'builtin', name, override });
-  const run = (tool: AssignedTool, args: unknown, userId: string | null) => p.ai.tools.run(tool, args, { userId }, new AbortController().signal);
+  const run = (tool: AssignedTool, args: unknown, userId: string | null) => p.ai.tools.run(tool, args, { actor: userId ? userActor(userId) : PROJECT }, new AbortController().signal);
   const output = (r: ToolResult) => {
     assert.ok(r.ok, r.ok ? '' : r.error);
     return JSON.parse(r.output) as unknown;
@@ -207,7 +208,7 @@ describe('agent tools (the runner agent runs use)', () => {
     assert.deepEqual(usage, [{ user_id: ann, feature: 'tools', step: 'web_scrape-image-1' }], 'recorded in the ledger as the user\'s');
     // Inside a run, the call counts under the run's own ledger context.
     vendor.script({ text: 'Again the logo.' });
-    const inRun = await p.ai.tools.run(builtin('web_scrape'), { url: 'http://127.0.0.1:9/pictures' }, { userId: ann, usage: { userId: ann, feature: 'agent', runId: 'run-42' } }, new AbortController().signal);
+    const inRun = await p.ai.tools.run(builtin('web_scrape'), { url: 'http://127.0.0.1:9/pictures' }, { actor: userActor(ann), usage: { userId: ann, feature: 'agent', runId: 'run-42' } }, new AbortController().signal);
     assert.ok(inRun.ok);
     const { rows: counted } = await p.adminPool.query(`select feature, run_id, step from ai.usage where run_id = 'run-42'`);
     assert.deepEqual(counted, [{ feature: 'agent', run_id: 'run-42', step: 'web_scrape-image-1' }]);

@@ -300,7 +300,7 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
 
   it('marks runs a dead process left running as failed', async () => {
     const id = await workflow(p, [{ id: 'start', type: 'starter' }], []);
-    const { rows } = await p.adminPool.query(`insert into ai.workflow_executions (workflow_id, trigger, status, runner, started_at) values ($1, 'manual', 'running', $2, now()) returning id`, [id, randomUUID()]);
+    const { rows } = await p.adminPool.query(`insert into ai.workflow_executions (workflow_id, acts_as, trigger, status, runner, started_at) values ($1, 'project', 'manual', 'running', $2, now()) returning id`, [id, randomUUID()]);
     const restarted = await startTestPlatform({ WORKER: 'off' }, { databaseUrl: p.config.DATABASE_URL! });
     try {
       for (let i = 0; i < 50; i++) {

@@ -1,6 +1,6 @@
 // Agents and orchestrations as workflow blocks (engine/blocks/agent.ts). They
-// run as the user running the workflow (a run without one, such as a webhook
-// run, acts as the project), with no client attached: only the workflow's own
+// act as the workflow run's actor (its caller, or for webhook, arm and async
+// runs the workflow's owner; the project only when that is explicit), with no client attached: only the workflow's own
 // cancel, timeout or the server's stop end them.
 //
 //   agent, with agent_id   a full agent run: its session (config.session_id
@@ -9,7 +9,7 @@
 //   agent, inline          config.model, system_prompt, settings (tuning and
 //                          max_steps) and tools (builtin tool names), no session
 //   orchestration          config.orchestration_id, a full orchestration run
-import type { RequestContext } from '../../../db/as-role.ts';
+import { actorContext, ledgerUser } from '../actor.ts';
 import type { OrchestrationRow, OrchestrationRunner } from '../orchestrations/run.ts';
 import type { AiCalls } from '../calls.ts';
 import { UUID } from '../parse.ts';
@@ -23,8 +23,6 @@ import { agentTuning, type AgentRunner } from './run.ts';
 import type { AgentRow } from './store.ts';
 import type { ToolRunner } from './tools/run.ts';
 
-const callerOf = (userId: string | null): RequestContext =>
-  userId ? { role: 'authenticated', claims: { sub: userId, role: 'authenticated', aud: 'authenticated' } } : { role: 'service_role', claims: { role: 'service_role' } };
 
 /** Only the text goes to the workflow stream. */
 const textOnly = (delta: (text: string) => void): Emit => (e) => {
@@ -48,7 +46,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
       const def = BUILTIN_TOOLS.find((t) => t.name === name);
       if (!def) throw new BlockError(`Unknown builtin tool ${name}`);
       const assigned = { kind: 'builtin' as const, name, override: {} };
-      return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(assigned, args, { userId: c.userId, usage: { userId: c.userId, feature: 'workflow', runId: c.executionId } }, s) };
+      return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(assigned, args, { actor: c.actor, usage: { userId: ledgerUser(c.actor), feature: 'workflow', runId: c.executionId } }, s) };
     });
     const settingsIn = c.config.settings && typeof c.config.settings === 'object' && !Array.isArray(c.config.settings) ? c.config.settings as Record<string, unknown> : {};
     const prompt = typeof c.config.system_prompt === 'string' && c.config.system_prompt ? c.config.system_prompt : null;
@@ -57,7 +55,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
     const messages: ChatMessage[] = [...(prompt ? [{ role: 'system' as const, content: prompt }] : []), { role: 'user', content: c.message }];
     const result = await runLoop({
       models, model, messages, tools: toolset, maxSteps, tuning, signal: c.signal, emit: textOnly(c.delta),
-      usage: { userId: c.userId, feature: 'workflow', runId: c.executionId }, stepPrefix: `${c.blockId}/`,
+      usage: { userId: ledgerUser(c.actor), feature: 'workflow', runId: c.executionId }, stepPrefix: `${c.blockId}/`,
     });
     return { content: result.output, tool_calls: result.toolCalls, stop_reason: result.stop, steps: result.steps, model };
   };
@@ -70,7 +68,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
         if (!model) throw new BlockError('an agent block needs agent_id, or a model (with a system_prompt) to run inline');
         return inline(c, model);
       }
-      const caller = callerOf(c.userId);
+      const caller = actorContext(c.actor);
       const agent = await agents.agent(caller, agentId).catch(() => {
         throw new BlockError(`Agent ${agentId} does not exist or is not visible to the user running this workflow`);
       });
@@ -81,7 +79,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
     orchestration: async (c) => {
       const id = idIn(c.config, 'orchestration_id');
       if (!id) throw new BlockError('an orchestration block needs orchestration_id');
-      const caller = callerOf(c.userId);
+      const caller = actorContext(c.actor);
       const [row] = await calls.as<OrchestrationRow>(caller, 'select id, name, strategy, model, system_prompt, settings from ai.orchestrations where id = $1', [id]);
       if (!row) throw new BlockError(`Orchestration ${id} does not exist or is not visible to the user running this workflow`);
       const sessionId = idIn(c.config, 'session_id') ?? undefined;

@@ -27,6 +27,7 @@ import type { ToolRunner, ToolServices } from './tools/run.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
 import type { UsageContext } from '../usage/ledger.ts';
+import { actorOf, ledgerUser } from '../actor.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -41,7 +42,8 @@ type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSi
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
 const MAX_STEPS_CEILING = 100;
 
-export const userOf = (caller: RequestContext): string | null => (caller.role === 'service_role' ? null : String(caller.claims.sub));
+/** The ledger's user for a caller (null: the project). */
+export const userOf = (caller: RequestContext): string | null => ledgerUser(actorOf(caller));
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
 export async function agentTuning(agent: AgentRow, settings: Settings, cap?: number) {
@@ -68,7 +70,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
               case when s.id is null then null else jsonb_build_object('id', s.id, 'name', s.name, 'model', s.model, 'system_prompt', s.system_prompt, 'settings', s.settings) end as sub
          from ai.agent_tools a left join ai.tools t on t.id = a.tool_id left join ai.agents s on s.id = a.sub_agent_id
         where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
-    const who = { userId: userOf(caller), usage };
+    const who = { actor: actorOf(caller), usage };
     const assigned = rows.flatMap((r): LoopTool[] => {
       if (r.tool_type === 'builtin') {
         const def = BUILTIN_TOOLS.find((t) => t.name === r.tool_name);

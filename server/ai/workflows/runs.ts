@@ -1,9 +1,11 @@
 // A workflow run from request to record: the execution row, the status
 // machine in SQL (ai.start_execution, ai.finish_execution), the engine with
 // the run's time limit and the caller's disconnect as one AbortSignal, and a
-// log row per block. Manual runs (execute, execute/stream) run the draft as
-// the caller, who must be able to read the workflow; webhook runs run the
-// active version (or the draft, through an arm window) for the project.
+// log row per block. Manual runs (execute, execute/stream, async) run the
+// draft as the caller, who must be able to read the workflow; webhook runs
+// run the active version (or the draft, through an arm window) as the
+// workflow's owner, and as the project only for a project workflow. Each run
+// says whom it acts as (acts_as, sql/0051): never a missing user read as the project.
 import type { Request } from 'express';
 import type { Config } from '../../config.ts';
 import { apiError } from '../../errors.ts';
@@ -16,9 +18,10 @@ import { guardedFetch, privateNetworkRule } from './net/ssrf.ts';
 import type { Sandbox } from './engine/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
+import { storedActor, type Actor } from '../actor.ts';
 
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
-type Execution = { id: string; graph: Graph; version: number | null };
+type Execution = { id: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string };
 
 export const runErrors = {
   failed: (message: string, executionId: string) => apiError(500, 'EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
@@ -41,7 +44,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   };
 
   /** Runs a recorded execution to its end; answers its output or throws EXECUTION_FAILED / EXECUTION_TIMEOUT. */
-  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', userId: string | null, caller: AbortSignal, emit: (e: RunEvent) => void): Promise<RunResult> => {
+  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void): Promise<RunResult> => {
     const executionId = execution.id;
     await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
@@ -57,7 +60,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     try {
       const output = await runGraph({
         graph: execution.graph, variables, trigger, signal, emit, record: record(executionId),
-        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, userId, executionId },
+        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });
@@ -78,7 +81,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   /** A new execution of the draft, recorded as the caller (who must be able to read the workflow), the graph snapshotted. */
   const recordExecution = async (req: Request, workflowId: string, trigger: 'manual' | 'stream' | 'async', variables: Record<string, unknown>): Promise<Execution> => {
     const [row] = await calls.call<Execution>(req, `with w as (select id, ai.graph_json(id) as graph from ai.workflows where id = $1)
-      insert into ai.workflow_executions (workflow_id, trigger, variables, graph) select w.id, $2, $3, w.graph from w returning id, graph, version`,
+      insert into ai.workflow_executions (workflow_id, trigger, variables, graph) select w.id, $2, $3, w.graph from w returning id, graph, version, user_id, acts_as`,
       [workflowId, trigger, JSON.stringify(variables)]);
     if (!row) throw runErrors.notFound();
     return row;
@@ -88,7 +91,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     /** The draft graph, run as the caller (a user runs project workflows and their own). */
     runDraft: async (req: Request, r: { workflowId: string; variables: Record<string, unknown>; trigger: 'manual' | 'stream'; signal: AbortSignal; emit?: (e: RunEvent) => void }) => {
       const row = await recordExecution(req, r.workflowId, r.trigger, r.variables);
-      return run(row, r.variables, 'manual', req.ai?.userId ?? null, r.signal, r.emit ?? (() => undefined));
+      return run(row, r.variables, 'manual', storedActor(row), r.signal, r.emit ?? (() => undefined));
     },
 
     /** Queues the draft as it is now for graphile-worker (job ai_workflow_run); answers the execution id at once. */
@@ -100,10 +103,10 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
 
     /** The worker's half of an async run. A run cancelled while queued never starts. */
     runQueued: async (executionId: string, signal: AbortSignal): Promise<void> => {
-      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; user_id: string | null; status: string }>(
-        'select id, graph, version, variables, user_id, status from ai.workflow_executions where id = $1', [executionId]);
+      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string }>(
+        'select id, graph, version, variables, user_id, acts_as, status from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
-      await run(row, row.variables, 'manual', row.user_id, signal, () => undefined).catch(() => undefined);
+      await run(row, row.variables, 'manual', storedActor(row), signal, () => undefined).catch(() => undefined);
     },
 
     /** Stops a run the caller started (queued or running); false when it had already ended. 404 for someone else's. */
@@ -130,11 +133,9 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       let version: number | null = null;
       if (hook.deployed && hook.active_version !== null) version = hook.active_version;
       else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };
-      const [row] = await calls.asService<Execution>(`insert into ai.workflow_executions (workflow_id, user_id, trigger, variables, version, graph)
-          values ($1, null, 'webhook', $2, $3, coalesce((select v.graph from ai.workflow_versions v where v.workflow_id = $1 and v.version = $3), ai.graph_json($1)))
-        returning id, version, graph`,
-        [hook.workflow_id, JSON.stringify(variables), version]);
-      return { outcome: 'run' as const, result: run(row!, variables, 'webhook', null, signal, () => undefined) };
+      // The run acts as the workflow's owner (the project for a project workflow), recorded as its user.
+      const [row] = await calls.asService<Execution>('select * from ai.record_webhook_execution($1, $2, $3)', [hook.workflow_id, JSON.stringify(variables), version]);
+      return { outcome: 'run' as const, result: run(row!, variables, 'webhook', storedActor(row!), signal, () => undefined) };
     },
   };
 }

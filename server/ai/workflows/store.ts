@@ -52,12 +52,12 @@ export function workflowStore(calls: AiCalls) {
         `select version, created_at, created_by, jsonb_array_length(graph -> 'blocks') as blocks from ai.workflow_versions where workflow_id = $1 order by version desc`, [id]);
       return rows.map((v) => ({ ...v, active: v.version === workflow[0]!.active_version }));
     },
-    /** The caller's runs of a workflow, newest first, with tokens and cost from the usage ledger. */
+    /** The caller's runs of a workflow, newest first, with tokens and cost from the usage ledger; 404 for a workflow the caller cannot see. */
     executions: (req: Request, id: string) => calls.call(req, `select e.id, e.status, e.trigger, e.version, e.error, e.error_code, e.created_at, e.started_at, e.finished_at,
         coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0) as cost_usd
-      from ai.workflow_executions e
+      from ai.workflow_executions_for($1, 100) e
       left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd from ai.usage x where x.run_id = e.id::text) u on true
-      where e.workflow_id = $1 order by e.created_at desc limit 100`, [id]),
+      order by e.created_at desc, e.id`, [id]),
     /** One run and its per-block logs; 404 for a run the caller did not start. */
     executionLogs: async (req: Request, workflowId: string, executionId: string) => {
       const [execution] = await calls.call(req, 'select id, status, trigger, version, output, error, error_code, started_at, finished_at from ai.workflow_executions where id = $1 and workflow_id = $2',

@@ -12,6 +12,7 @@ import type { Sandbox } from '../../workflows/engine/sandbox/index.ts';
 import { outboundRequest, responseBody } from '../../workflows/net/message.ts';
 import type { GuardedResponse } from '../../workflows/net/ssrf.ts';
 import { BUILTIN_TOOLS } from '../../tools/builtin/index.ts';
+import { actorContext, ledgerUser, type Actor } from '../../actor.ts';
 import { WebToolError, webTools, type ImageServices } from './web.ts';
 
 export type ToolResult = { ok: true; output: string; truncated: boolean } | { ok: false; error: string };
@@ -35,11 +36,11 @@ export type ToolServices = {
 };
 
 /**
- * Who the tool acts as: the signed-in user, or the project (service role)
- * when the run has none; `usage`, the run's ledger context, so model calls a
- * tool makes (web_scrape's image descriptions) count under that run.
+ * Who the tool acts as (a user, or explicitly the project: never a missing
+ * user); `usage`, the run's ledger context, so model calls a tool makes
+ * (web_scrape's image descriptions) count under that run.
  */
-export type ToolCaller = { userId: string | null; usage?: UsageContext };
+export type ToolCaller = { actor: Actor; usage?: UsageContext };
 
 class ToolError extends Error {}
 
@@ -97,9 +98,7 @@ function fitRows(rows: unknown, max: number): unknown {
 
 export function toolRunner(services: ToolServices) {
   const web = webTools(services.settings, services.searchBase, services.crawlBaseDefault, services.images);
-  const callerOf = (c: ToolCaller) => (c.userId
-    ? { role: 'authenticated', claims: { sub: c.userId, role: 'authenticated' } }
-    : { role: 'service_role', claims: { role: 'service_role' } });
+  const callerOf = (c: ToolCaller) => actorContext(c.actor);
 
   const http = async (args: Record<string, unknown>, defaultTimeoutS: number, signal: AbortSignal) => {
     const method = typeof args.method === 'string' ? args.method.toUpperCase() : 'GET';
@@ -158,7 +157,7 @@ export function toolRunner(services: ToolServices) {
       return services.storage.write(callerOf(caller), str(args.bucket, 'bucket'), str(args.path, 'path'), Buffer.from(content, 'utf8'), type, args.upsert === true);
     },
     web_search: (args, _o, _c, signal) => web.search(args, signal),
-    web_scrape: (args, _o, caller, signal) => web.scrape(args, caller.usage ?? { userId: caller.userId, feature: 'tools' }, signal),
+    web_scrape: (args, _o, caller, signal) => web.scrape(args, caller.usage ?? { userId: ledgerUser(caller.actor), feature: 'tools' }, signal),
   };
 
   /** Cuts the output to MAX_TOOL_OUTPUT_LENGTH characters. */

@@ -5,6 +5,7 @@ import type { Sandbox } from './sandbox/index.ts';
 import type { InProcessRest } from '../../../rest/in-process.ts';
 import type { InProcessStorage } from '../../../storage/in-process.ts';
 import type { Settings } from '../../settings/accessor.ts';
+import type { Actor } from '../../actor.ts';
 
 export type Block = { id: string; type: string; config: Record<string, unknown>; position?: unknown };
 export type Edge = { source: string; target: string };
@@ -50,7 +51,8 @@ export type EngineServices = {
   storage: InProcessStorage;
   /** The code sandbox and its limits (SANDBOX_TIMEOUT_MS, SANDBOX_MEMORY_MB). */
   sandbox: { pool: Sandbox; timeoutMs: number; memoryMb: number };
-  userId: string | null;
+  /** Whom the run acts as: a user, or explicitly the project. */
+  actor: Actor;
   executionId: string;
   /** Agent and orchestration runs for the agent and orchestration blocks. */
   agents: WorkflowAgents;
@@ -61,7 +63,7 @@ export type WorkflowAgents = {
   agent: (call: AgentBlockCall) => Promise<unknown>;
   orchestration: (call: AgentBlockCall) => Promise<unknown>;
 };
-export type AgentBlockCall = { userId: string | null; executionId: string; blockId: string; config: Record<string, unknown>; message: string; signal: AbortSignal; delta: (text: string) => void };
+export type AgentBlockCall = { actor: Actor; executionId: string; blockId: string; config: Record<string, unknown>; message: string; signal: AbortSignal; delta: (text: string) => void };
 
 /** A block's failure, worded for the run log and the caller. */
 export class BlockError extends Error {

@@ -18,7 +18,7 @@ function handler(kind: 'agent' | 'orchestration'): BlockHandler {
   return {
     run: async (ctx) => {
       try {
-        const call = { userId: ctx.services.userId, executionId: ctx.services.executionId, blockId: ctx.block.id, config: ctx.config, message: messageOf(ctx), signal: ctx.signal, delta: ctx.delta };
+        const call = { actor: ctx.services.actor, executionId: ctx.services.executionId, blockId: ctx.block.id, config: ctx.config, message: messageOf(ctx), signal: ctx.signal, delta: ctx.delta };
         return { output: await ctx.services.agents[kind](call) };
       } catch (err) {
         if (err instanceof BlockError || ctx.signal.aborted) throw err;

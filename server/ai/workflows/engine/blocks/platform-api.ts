@@ -1,12 +1,14 @@
 // platform_api: this project's own tables, functions and storage through the
 // Row REST and storage engines, in-process, as the user running the workflow
-// (RLS and storage policies apply; a run without a user, such as a webhook
-// run, acts as the project).
+// (RLS and storage policies apply). The run's actor decides: the caller, or
+// for webhook, arm and async runs the workflow's owner; the project only for
+// a project workflow (no owner) or a run the service role started.
 //   tables:  {operation: select | insert | update | delete | rpc, table | function, schema,
 //             select, filters: {column: "op.value"}, order, limit, offset, rows | values | args}
 //   storage: {operation: storage_read | storage_write | storage_list, bucket, path | prefix,
 //             content, content_type, upsert, limit}
 import { BlockError, type BlockContext, type BlockHandler } from '../types.ts';
+import { actorContext } from '../../../actor.ts';
 
 const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'rpc', 'storage_read', 'storage_write', 'storage_list']);
 const TEXT = /^(text\/|application\/(json|xml|javascript|x-ndjson)|image\/svg\+xml)/;
@@ -35,8 +37,7 @@ export const platformApi: BlockHandler = {
     const c = ctx.config;
     const operation = typeof c.operation === 'string' ? c.operation : 'select';
     if (!OPERATIONS.has(operation)) throw new BlockError(`platform_api operation must be one of ${[...OPERATIONS].join(', ')}`);
-    const userId = ctx.services.userId;
-    const caller = userId ? { role: 'authenticated', claims: { sub: userId, role: 'authenticated' } } : { role: 'service_role', claims: { role: 'service_role' } };
+    const caller = actorContext(ctx.services.actor);
     if (operation.startsWith('storage_')) {
       try {
         return { output: await storage(ctx, operation, caller) };
