@@ -7,6 +7,7 @@
 // All settings are transaction-local: the pooled connection carries nothing
 // from one request to the next.
 import type pg from 'pg';
+import { cancelOnAbort, clientGone, statementTimeoutFor } from './statement-limits.ts';
 
 export type ApiRole = 'anon' | 'authenticated' | 'service_role' | (string & {});
 
@@ -16,6 +17,8 @@ export type RequestContext = {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** The request's lifetime: when it aborts (the client left), the running statement is cancelled. */
+  signal?: AbortSignal | undefined;
 };
 
 export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
@@ -25,11 +28,12 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
               set_config('request.jwt.claims', $2, true),
               set_config('request.method', $3, true),
               set_config('request.path', $4, true),
-              set_config('request.headers', $5, true)`,
-      [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
+              set_config('request.headers', $5, true),
+              set_config('statement_timeout', $6, true)`,
+      [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {}), statementTimeoutFor(ctx.role)],
     );
     return fn(client);
-  }, opts);
+  }, { ...opts, signal: ctx.signal });
 }
 
 /**
@@ -37,8 +41,10 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
  * back when it throws. If even the rollback fails the connection is gone, and
  * it is dropped from the pool instead of being reused.
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; signal?: AbortSignal | undefined } = {}): Promise<T> {
+  if (opts.signal?.aborted) throw clientGone();
   const client = await pool.connect();
+  const watch = cancelOnAbort(pool, client, opts.signal);
   let broken = false;
   try {
     await client.query('begin');
@@ -52,6 +58,7 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     });
     throw err;
   } finally {
-    client.release(broken);
+    // A connection a cancel was sent to is dropped: the cancel may land late.
+    client.release(watch.done() || broken);
   }
 }

@@ -13,9 +13,11 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import type { RequestContext } from './as-role.ts';
+import { cancelOnAbort, clientGone, statementTimeoutFor } from './statement-limits.ts';
 
 const SET_CONTEXT = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-  set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true)`;
+  set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true),
+  set_config('statement_timeout', $6, true)`;
 
 type Field = { name: string; dataTypeID: number; format: string };
 
@@ -159,12 +161,14 @@ class ContextPipeline<R> {
 
 /** One statement as the context's role, in one round trip. Returns its rows. */
 export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ctx: RequestContext, text: string, values: unknown[]): Promise<R[]> {
+  if (ctx.signal?.aborted) throw clientGone();
   const client = await pool.connect();
+  const watch = cancelOnAbort(pool, client, ctx.signal);
   let broken = false;
   try {
     return await new Promise<R[]>((resolve, reject) => {
       const pipeline = new ContextPipeline<R>(
-        [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {})],
+        [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {}), statementTimeoutFor(ctx.role)],
         text,
         values,
         (err, rows) => (err ? reject(err) : resolve(rows!)),
@@ -177,6 +181,7 @@ export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ct
     broken = !code || /^(08|57P0)/.test(code);
     throw err;
   } finally {
-    client.release(broken);
+    // A connection a cancel was sent to is dropped: the cancel may land late.
+    client.release(watch.done() || broken);
   }
 }

@@ -34,6 +34,10 @@ const schema = z.object({
   EMBEDDED_DB_ROOT_HOME: z.string().min(1).default('/var/lib/pgbase').describe('as root only: where the embedded cluster and a copy of its binaries go, so the "postgres" user can reach them'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3000),
+  DB_STATEMENT_TIMEOUT: z.string().regex(/^\d+\s*(ms|s|min|h)?$/, 'a PostgreSQL duration such as 30s or 2min').default('2min')
+    .describe('statement_timeout for API roles that have none of their own (anon and authenticated have theirs: ALTER ROLE ... SET statement_timeout)'),
+  JOB_STATEMENT_TIMEOUT: z.string().regex(/^\d+\s*(ms|s|min|h)?$/, 'a PostgreSQL duration such as 30s or 2min').default('15min')
+    .describe('statement_timeout for statements background jobs run'),
   MIGRATIONS_DIR: z.string().min(1).default('./migrations'),
 
   JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),

@@ -130,6 +130,8 @@ export function fromPostgresError(err: unknown, role: string): ApiError {
   const e = err as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
   if (typeof e?.code !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code) || isDatabaseUnavailable(err) || /^PT\d{3}$/.test(e.code)) return toApiError(err);
   const details = typeof e.detail === 'string' ? e.detail : null;
+  // Cancelled by statement_timeout (or a departed client): PostgREST's 500 with the reason, not a bare "Internal server error".
+  if (e.code === '57014') return new ApiError('internal', String(e.message), { status: 500, code: '57014', cause: err });
   if (e.code === '42501') {
     return new ApiError(role === 'anon' ? 'unauthorized' : 'rls_denied', String(e.message), { status: role === 'anon' ? 401 : 403, code: '42501', details, cause: err });
   }

@@ -3,6 +3,7 @@
 //   worker -> HTTP (project API and control plane)
 // and the reverse on stop: refuse new work, drain HTTP, stop the worker, close
 // the pools, stop the embedded database last.
+import { configureStatementLimits, loadRoleTimeouts } from '../db/statement-limits.ts';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -88,6 +89,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       onApplied: (m) => log.info({ migration: `${m.source}/${m.name}`, ms: m.ms }, 'migration applied'),
     });
     health.migrated = true;
+    configureStatementLimits({ fallback: config.DB_STATEMENT_TIMEOUT, job: config.JOB_STATEMENT_TIMEOUT });
     log.info({ applied: result.applied.length, alreadyApplied: result.skipped }, 'migrations up to date');
 
     // The admin pool serves the worker and the identity service (GoTrue's own login on Supabase).
@@ -123,6 +125,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const auth = authRoutes({ config, keys, pool: adminPool });
     const schemaCache = new SchemaCache({ pool: adminPool, url: target.adminUrl, schemas: config.REST_SCHEMAS.split(','), log });
     await schemaCache.load();
+    await loadRoleTimeouts(adminPool);
+    schemaCache.onReload(() => loadRoleTimeouts(adminPool).catch((err: Error) => log.warn({ error: err.message }, 'role statement timeouts not reloaded')));
     await schemaCache.listen();
     cleanups.push(() => schemaCache.stop());
     // The database proxy calls the REST layer of this same server, over loopback.

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../server/config.ts';
 import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
+import { asJob } from '../db/statement-limits.ts';
 
 export type WorkerHandle = { runner: Runner; ready: () => boolean; stop: () => Promise<void> };
 
@@ -19,13 +20,18 @@ function graphileLogger(log: Logger): GraphileLogger {
   });
 }
 
+/** Every task runs under the jobs' statement limit (JOB_STATEMENT_TIMEOUT), not the API roles'. */
+function asJobs(tasks: TaskList): TaskList {
+  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, (payload: unknown, helpers: Parameters<NonNullable<TaskList[string]>>[1]) => asJob(() => task!(payload, helpers))]));
+}
+
 export async function startWorker(opts: { config: Config; pool: pg.Pool; concurrency: number; log: Logger; extraTasks?: TaskList }): Promise<WorkerHandle> {
   const log = opts.log.child({ component: 'worker' });
   let stopped = false;
   const runner = await run({
     pgPool: opts.pool,
     concurrency: opts.concurrency,
-    taskList: { ...platformTasks(opts.config, log), ...opts.extraTasks },
+    taskList: asJobs({ ...platformTasks(opts.config, log), ...opts.extraTasks }),
     noHandleSignals: true, // the process's own shutdown drains the worker in order
     pollInterval: 2000,
     parsedCronItems: parseCronItems(PLATFORM_CRON), // declared by surfaces, not read from a crontab file
