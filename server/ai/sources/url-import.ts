@@ -109,7 +109,9 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
           }
           return got.type.startsWith('text/html') ? got.bytes : null;
         } catch (err) {
-          result.failed.push({ url, reason: (err as Error).message });
+          // fetch says only "fetch failed": the reason (a refused private address, say) is its cause.
+          const cause = (err as Error).cause as Error | undefined;
+          result.failed.push({ url, reason: cause?.message ? `${(err as Error).message}: ${cause.message}` : (err as Error).message });
           return null;
         }
       };

@@ -1,41 +1,24 @@
 // Outbound HTTP for blocks and tools, guarded against server-side request
 // forgery: every address a name resolves to is checked when the connection
-// is made (so DNS rebinding gains nothing), on every redirect hop too, and
-// private, loopback, link-local (cloud metadata), unique-local, multicast and
-// unspecified addresses are refused unless HTTP_ALLOW_PRIVATE_NETWORKS is
-// `true` (all of them) or lists the addresses allowed (an internal API, say).
+// is made (so DNS rebinding gains nothing), the address the socket actually
+// connected to is checked again, on every redirect hop too. What counts as
+// private is decided on the parsed address (runtime/net/addresses.ts):
+// refused unless HTTP_ALLOW_PRIVATE_NETWORKS is `true` (all of them) or
+// lists the addresses or ranges allowed (an internal API, say).
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { BlockError } from '../engine/types.ts';
+import { bareAddress, isPrivateAddress, outboundRule, privateNetworkRule } from '../../runtime/net/addresses.ts';
 
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Whether an IP address is one a workflow may not reach. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const ip = mapped ? mapped[1]! : address;
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split('.').map(Number) as [number, number];
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31)
-      || (a === 192 && b === 168) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
-  }
-  const v6 = ip.toLowerCase();
-  return v6 === '::' || v6 === '::1' || v6.startsWith('fe8') || v6.startsWith('fe9') || v6.startsWith('fea') || v6.startsWith('feb')
-    || v6.startsWith('fc') || v6.startsWith('fd') || v6.startsWith('ff') || v6.startsWith('64:ff9b');
-}
-
 export type GuardedResponse = { status: number; headers: Record<string, string>; body: string };
 
-/** HTTP_ALLOW_PRIVATE_NETWORKS as a rule: which private addresses may be reached. */
-export function privateNetworkRule(setting: string): (address: string) => boolean {
-  if (setting === 'true') return () => true;
-  const listed = new Set(setting === 'false' ? [] : setting.split(',').map((a) => a.trim().toLowerCase()));
-  return (address) => listed.has(address.toLowerCase().replace(/^::ffff:/, ''));
-}
+export { isPrivateAddress, privateNetworkRule };
 
 /** dns.lookup that refuses the addresses `refused` names; used by the socket itself. */
 function guardedLookup(refused: (address: string) => boolean): net.LookupFunction {
@@ -69,27 +52,36 @@ export async function readCapped(res: Response, maxBytes: number): Promise<Buffe
  * connection, redirects included, is checked as guardedFetch's are.
  */
 export function guardedStreamingFetch(mayReach: (address: string) => boolean): typeof fetch {
-  const refused = (address: string) => isPrivateAddress(address) && !mayReach(address);
+  const refused = outboundRule(mayReach);
   const connector = buildConnector({ lookup: guardedLookup(refused) } as buildConnector.BuildOptions);
   const dispatcher = new Agent({
     connect: (opts, callback) => {
-      const host = opts.hostname.replace(/^\[|\]$/g, '');
+      const host = bareAddress(opts.hostname);
       if (net.isIP(host) && refused(host)) return callback(new Error(`Requests to private addresses are refused (${host})`), null);
-      connector(opts, callback);
+      connector(opts, (err, socket) => {
+        if (err || !socket) return callback(err ?? new Error('no connection'), null);
+        // The address actually connected, whatever resolved it.
+        const remote = (socket as net.Socket).remoteAddress;
+        if (remote && refused(remote)) {
+          socket.destroy();
+          return callback(new Error(`Requests to private addresses are refused (${remote})`), null);
+        }
+        callback(null, socket);
+      });
     },
   });
   return ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
 }
 
 export function guardedFetch(mayReach: (address: string) => boolean) {
-  const refused = (address: string) => isPrivateAddress(address) && !mayReach(address);
+  const refused = outboundRule(mayReach);
   const lookup = guardedLookup(refused);
 
   const once = (url: URL, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) =>
     new Promise<GuardedResponse & { location?: string }>((resolve, reject) => {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new BlockError(`Only http and https URLs can be called (got ${url.protocol})`));
       // A literal IP skips DNS: check it here.
-      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const host = bareAddress(url.hostname);
       if (net.isIP(host) && refused(host)) return reject(new BlockError(`Requests to private addresses are refused (${host})`));
       const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method, headers: init.headers, lookup, timeout: init.timeoutMs, signal: init.signal }, (res) => {
         const chunks: Buffer[] = [];
@@ -105,6 +97,10 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
           resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8'), ...(res.headers.location ? { location: res.headers.location } : {}) });
         });
       });
+      // The address actually connected, whatever resolved it.
+      request.on('socket', (socket: net.Socket) => socket.once('connect', () => {
+        if (socket.remoteAddress && refused(socket.remoteAddress)) request.destroy(new BlockError(`Requests to private addresses are refused (${socket.remoteAddress})`));
+      }));
       request.on('timeout', () => request.destroy(new BlockError(`The request took longer than ${init.timeoutMs} ms`)));
       request.on('error', (err: NodeJS.ErrnoException) => {
         reject(err.code === 'EPRIVATE' ? new BlockError(`Requests to private addresses are refused (${err.message})`) : err instanceof BlockError ? err : new BlockError(`The request failed: ${err.message}`));
