@@ -16,7 +16,6 @@ import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/log.ts';
 import { startPlatform } from '../server/start.ts';
-import { closeOcr } from '../server/ai/sources/extract/index.ts';
 import { createRequire } from 'node:module';
 import { createWorker } from 'tesseract.js';
 import { startCluster } from '../test/helpers/cluster.ts';
@@ -96,7 +95,6 @@ try {
   console.log(`OCR of scanned pages              ${apiOcr.toFixed(2)} s/page through the API and worker | ${directOcr.toFixed(2)} s/page unpdf and tesseract.js directly | ratio ${(directOcr / apiOcr).toFixed(2)}`);
   console.log(`peak RSS (server and worker)      ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {
-  await closeOcr();
   await platform.stop();
   await cluster.stop();
 }

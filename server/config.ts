@@ -119,6 +119,10 @@ const schema = z.object({
   SANDBOX_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000).describe('longest a code block or condition may run'),
   SANDBOX_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(64).describe('memory ceiling of one code block run'),
   SANDBOX_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('code blocks run at once per process'),
+  EXTRACTION_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('documents parsed at once per process, each in its own thread'),
+  EXTRACTION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(1024).describe('heap of one document parser thread; past it the source fails'),
+  EXTRACTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(24 * 3_600_000).default(30 * 60_000).describe('longest one document may take to parse'),
+  EXTRACTION_PAGE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(180_000).describe('longest one page (or a file without pages) may take to parse'),
   HTTP_ALLOW_PRIVATE_NETWORKS: z.string().regex(/^(true|false|[0-9a-fA-F.:]+(,[0-9a-fA-F.:]+)*)$/, 'true, false, or comma-separated IP addresses').default('false')
     .describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses: true, false, or only the listed addresses'),
   SEARCH_API_BASE: z.string().url().default('https://api.tavily.com')

@@ -15,7 +15,7 @@ import { mcpTools } from './agents/mcp-client.ts';
 import { workflowAgents } from './agents/in-workflow.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { sourceExtraction } from './sources/job.ts';
-import { closeOcr } from './sources/extract/index.ts';
+import { isolatedPool } from './runtime/extraction/pool.ts';
 import { hostedEngines } from './sources/extract/hosted.ts';
 import { sourceRoutes } from './sources/routes.ts';
 import { urlImporter } from './sources/url-import.ts';
@@ -115,7 +115,11 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
-  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), log });
+  // Documents are parsed in threads with heap and time limits (the parsers load there, not here).
+  const parsers = isolatedPool(new URL('./sources/extract/thread.ts', import.meta.url), {
+    heapMb: config.EXTRACTION_MAX_HEAP_MB, runMs: config.EXTRACTION_TIMEOUT_MS, quietMs: config.EXTRACTION_PAGE_TIMEOUT_MS, threads: config.EXTRACTION_WORKERS, idleMs: 60_000,
+  });
+  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, log });
   const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
@@ -155,7 +159,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     stop: async () => {
       clearInterval(sweeper);
       stopping.abort(new Error('The server is stopping'));
-      await closeOcr();
+      await parsers.close();
       await sandbox.close();
     },
   };

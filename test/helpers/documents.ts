@@ -176,3 +176,74 @@ export function makePptx(slides: Array<{ file: string; title: string; lines: str
   });
   return makeZip(files);
 }
+
+/**
+ * A raw deflate stream that inflates to `copies` times `chunk`: the chunk is
+ * deflated once with a full flush (byte-aligned, no back-reference into the
+ * next copy) and repeated, then a final empty block. A 1 GB bomb in milliseconds.
+ */
+export function deflatedRepeat(chunk: Buffer, copies: number): Buffer {
+  const block = zlib.deflateRawSync(chunk, { finishFlush: zlib.constants.Z_FULL_FLUSH });
+  return Buffer.concat([...Array.from({ length: copies }, () => block), zlib.deflateRawSync(Buffer.alloc(0))]);
+}
+
+/** A zip whose entries are stored, or deflated streams given as they are, each declaring the size it is told to (the bomb's lie, or the truth). */
+export function makeDeflatedZip(entries: Array<{ name: string; stored?: string | Buffer; deflated?: Buffer; declared?: number }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = e.deflated ?? (Buffer.isBuffer(e.stored) ? e.stored : Buffer.from(e.stored ?? '', 'utf8'));
+    const method = e.deflated ? 8 : 0;
+    const size = e.declared ?? data.length;
+    const crc = e.deflated ? 0 : zlib.crc32(data);
+    const nameBytes = Buffer.from(e.name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += local.length + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** A PNG whose header declares width x height, with one tiny (truncated) image data chunk: what a decompression bomb's header looks like. */
+export function makePngHeader(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}

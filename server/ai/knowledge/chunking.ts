@@ -4,7 +4,11 @@
 // `meta.headings`), keep a table whole when it fits (else split by rows, the
 // header repeated), and share `overlap` tokens with the previous chunk when a
 // section was cut for size. Token counts come from a real tokenizer.
-import { decode, encode } from 'gpt-tokenizer';
+import { lazy } from '../runtime/lazy.ts';
+
+const tokenizer = lazy<typeof import('gpt-tokenizer')>('gpt-tokenizer');
+const encode = (text: string) => tokenizer().encode(text);
+const decode = (tokens: number[]) => tokenizer().decode(tokens);
 import type { Element } from '../sources/extract/types.ts';
 
 export type Chunk = {

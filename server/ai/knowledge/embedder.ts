@@ -4,7 +4,10 @@
 // lexical embedder (hashed words and word pairs) for tests and demos that
 // needs no provider. It matches words, not meaning: never a semantic model.
 // Every vector is returned at unit length, so a dot product is the cosine.
-import { encode } from 'gpt-tokenizer';
+import { lazy } from '../runtime/lazy.ts';
+
+const tokenizer = lazy<typeof import('gpt-tokenizer')>('gpt-tokenizer');
+const encode = (text: string) => tokenizer().encode(text);
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { UsageContext } from '../usage/ledger.ts';

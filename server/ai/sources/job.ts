@@ -4,14 +4,20 @@
 // progress after every page (ai.extraction_progress, which also tells it to
 // stop when the source was cancelled or re-queued), replaces the derivatives
 // and ends the run (ai.finish_extraction). A file that cannot be read fails
-// with a message; an unexpected error is retried by graphile-worker (the
-// run is taken again) and fails the source on the last attempt. A hosted
+// with a message; an unexpected error hands the run back and is retried by
+// graphile-worker, failing the source on the last attempt. The file is
+// parsed in a thread with heap and time limits (runtime/extraction): a
+// parser that dies or passes a limit fails the source, naming the limit,
+// and is not retried; a run its process never finished is failed, not
+// retried into the same crash (ai.begin_extraction, sql/0054). A hosted
 // engine (extract/hosted.ts) that cannot be used hands the file to the
 // local chain, and the source's message says so.
 import type { Logger } from 'pino';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
-import { extractorFor, Stopped, Unreadable, type Extracted } from './extract/index.ts';
+import { Stopped, Unreadable, type Extracted } from './extract/types.ts';
+import { IsolatedRunFailed, ThreadError, type IsolatedPool } from '../runtime/extraction/pool.ts';
+import type { ExtractionInput } from './extract/thread.ts';
 import { HostedUnavailable, type HostedEngines } from './extract/hosted.ts';
 import { SERVICE, SOURCE_BUCKET } from './store.ts';
 import { visionEngine } from './extract/vision.ts';
@@ -36,7 +42,27 @@ function derivativesOf(r: Extracted): Derivative[] {
   ];
 }
 
-export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; hosted: HostedEngines; log: Logger }) {
+/** The parser thread's answer: images arrive as Uint8Array (structured clone), errors by name. */
+async function extractIsolated(parsers: IsolatedPool, input: ExtractionInput, progress: (done: number, total: number) => Promise<void>, vision: (image: Buffer, page: number) => Promise<string>): Promise<Extracted> {
+  try {
+    const result = await parsers.run<Extracted>(input, {
+      progress: (done: number, total: number) => progress(done, total).then(() => true, (err: Error) => {
+        if (err instanceof Stopped) return false;
+        throw err;
+      }),
+      vision: (image: Uint8Array, page: number) => vision(Buffer.from(image.buffer, image.byteOffset, image.byteLength), page),
+    }, [input.bytes.buffer as ArrayBuffer]);
+    return { ...result, images: result.images.map((img) => ({ ...img, bytes: Buffer.from(img.bytes.buffer, img.bytes.byteOffset, img.bytes.byteLength) })) };
+  } catch (err) {
+    if (err instanceof ThreadError && err.name === 'Stopped') throw new Stopped();
+    if (err instanceof ThreadError && err.name === 'Unreadable') throw new Unreadable(err.message);
+    // The parser died or passed a limit: the file is the cause, so trying again would end the same way.
+    if (err instanceof IsolatedRunFailed) throw new Unreadable(err.message);
+    throw err;
+  }
+}
+
+export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; hosted: HostedEngines; parsers: IsolatedPool; log: Logger }) {
   const { calls, storage } = opts;
   const vision = visionEngine({ models: opts.models, settings: opts.settings });
 
@@ -66,7 +92,8 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
         const [r] = await calls.asService<{ ok: boolean }>('select ai.extraction_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
         if (!r?.ok) throw new Stopped();
       };
-      const local = (model: string) => extractorFor(source.extension)(file.bytes, progress, { model, vision: vision({ id, owner_id: source.owner_id }) });
+      // Parsed in a thread of its own with heap and time limits; the bytes are copied once for it.
+      const local = (model: string) => extractIsolated(opts.parsers, { extension: source.extension, bytes: new Uint8Array(file.bytes), model, vision: true }, progress, vision({ id, owner_id: source.owner_id }));
       let result: Extracted;
       const model = source.extraction_model;
       if (opts.hosted.isHosted(model) && !LOCAL_ONLY.has(source.extension)) {
@@ -95,7 +122,11 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       if (err instanceof Stopped) return;
       if (err instanceof Unreadable) return void (await finish('failed', err.message, null, null));
       opts.log.warn({ source_id: id, error: (err as Error).message, attempt: attempt.n }, 'source extraction failed');
-      if (attempt.n < attempt.max) throw err;
+      if (attempt.n < attempt.max) {
+        // Handed back for graphile-worker's retry; a run left `extracting` means its process died (sql/0054).
+        await calls.asService('select ai.release_extraction($1, $2)', [id, run]);
+        throw err;
+      }
       await finish('failed', `Extraction failed: ${(err as Error).message}`, null, null);
     }
   };

@@ -12,7 +12,10 @@
 // up to URL_IMPORT_MAX_IMAGES_PER_PAGE of its images (each at most
 // URL_IMPORT_IMAGE_MAX_SIZE_MB, fetched through the same guard); they become
 // the source's image derivatives.
-import { parseHTML } from 'linkedom';
+import { lazy } from '../runtime/lazy.ts';
+
+const linkedom = lazy<typeof import('linkedom')>('linkedom');
+const parseHTML = (html: string) => linkedom().parseHTML(html);
 import type { Settings } from '../settings/accessor.ts';
 import type { CrawlProvider, ProviderPage } from './crawl-provider.ts';
 import { aiErrors } from '../errors.ts';

@@ -2,15 +2,13 @@
 // are kept as image derivatives. A zip whose entries would inflate past the
 // limit is refused before mammoth opens it (a zip bomb).
 import mammoth from 'mammoth';
-import { zipEntriesSize } from './zip.ts';
+import { checkZip } from './zip.ts';
 import { htmlToMarkdown, markdownElements, markdownToText } from './markdown.ts';
 import { Unreadable, type Extractor } from './types.ts';
 
-const MAX_INFLATED = 512 * 1024 * 1024;
 
 export const docx: Extractor = async (bytes, progress) => {
-  const inflated = zipEntriesSize(bytes);
-  if (inflated > MAX_INFLATED) throw new Unreadable(`The document would inflate to ${Math.round(inflated / 1024 / 1024)} MB, more than ${MAX_INFLATED / 1024 / 1024} MB`);
+  await checkZip(bytes);
   const images: Array<{ page: number | null; bytes: Buffer; contentType: string }> = [];
   let html: string;
   try {

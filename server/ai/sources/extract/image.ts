@@ -6,16 +6,24 @@ import { markdownElements, markdownToText } from './markdown.ts';
 import { ocrImage } from './ocr.ts';
 import { Unreadable, type Extractor } from './types.ts';
 
+/** sharp's limitInputPixels for every decode, and the header check before it. */
+const MAX_PIXELS = 100_000_000;
+
 export const image: Extractor = async (bytes, progress, opts) => {
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
-    meta = await sharp(bytes, { limitInputPixels: 100_000_000 }).metadata();
+    // The header only (nothing is decoded), so the size check below can say what the file declares.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (err) {
     throw new Unreadable(`Not a readable image: ${(err as Error).message}`);
   }
+  // Refused from its header, before a pixel is decoded (a small file can declare a huge picture).
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS) {
+    throw new Unreadable(`The image declares ${meta.width} x ${meta.height} pixels, more than ${MAX_PIXELS / 1_000_000} million`);
+  }
   let note: string | undefined;
   if (opts.model === 'vision' && opts.vision) {
-    const png = await sharp(bytes, { limitInputPixels: 100_000_000 }).rotate().resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    const png = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate().resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
     try {
       const markdown = await opts.vision(png, 1);
       await progress(1, 1);

@@ -1,13 +1,22 @@
 // HTML to markdown (tables kept, as GitHub writes them) and markdown to
 // plain text and elements: the shared last step of the DOCX, HTML and text
 // extractors.
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
-import { gfm } from 'turndown-plugin-gfm';
+import type TurndownService from 'turndown';
+import { lazy } from '../../runtime/lazy.ts';
 import type { Element } from './types.ts';
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-turndown.use(gfm);
+// Loaded on first use: the API process needs them only for a hosted engine's answer.
+const linkedom = lazy<typeof import('linkedom')>('linkedom');
+const parseHTML = (html: string) => linkedom().parseHTML(html);
+let converter: TurndownService | undefined;
+const turndownOf = (): TurndownService => {
+  if (!converter) {
+    const Turndown = lazy<typeof TurndownService>('turndown')();
+    converter = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+    converter.use(lazy<{ gfm: TurndownService.Plugin }>('turndown-plugin-gfm')().gfm);
+  }
+  return converter;
+};
 
 /**
  * HTML to markdown. Tables become GitHub tables: their first row is made the
@@ -29,7 +38,7 @@ export function htmlToMarkdown(html: string): string {
       }
     }
   }
-  return turndown.turndown(document.body.innerHTML).replace(/\n{3,}/g, '\n\n').trim();
+  return turndownOf().turndown(document.body.innerHTML).replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** Markdown without its marks: what a reader (or BM25) should see. */

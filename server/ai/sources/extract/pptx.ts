@@ -2,10 +2,9 @@
 // heading, other text as lines, speaker notes after them. Read from the
 // slide XML directly (JSZip); the zip is checked for bombs first.
 import JSZip from 'jszip';
-import { zipEntriesSize } from './zip.ts';
+import { checkZip } from './zip.ts';
 import { Unreadable, type Element, type Extractor } from './types.ts';
 
-const MAX_INFLATED = 512 * 1024 * 1024;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 const decode = (s: string) => s.replace(/&(#x?[0-9a-f]+|\w+);/gi, (m, e: string) =>
@@ -25,8 +24,7 @@ function paragraphs(xml: string): Array<{ text: string; title: boolean }> {
 }
 
 export const pptx: Extractor = async (bytes, progress) => {
-  const inflated = zipEntriesSize(bytes);
-  if (inflated > MAX_INFLATED) throw new Unreadable(`The presentation would inflate to ${Math.round(inflated / 1024 / 1024)} MB, more than ${MAX_INFLATED / 1024 / 1024} MB`);
+  await checkZip(bytes);
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);

@@ -2,10 +2,9 @@
 // page and a markdown table (sheets.ts).
 import ExcelJS from 'exceljs';
 import { cellText, sheetsExtracted, type Sheet } from './sheets.ts';
-import { zipEntriesSize } from './zip.ts';
+import { checkZip } from './zip.ts';
 import { Unreadable, type Extractor } from './types.ts';
 
-const MAX_INFLATED = 512 * 1024 * 1024;
 
 function valueText(v: ExcelJS.CellValue): string {
   if (v && typeof v === 'object' && !(v instanceof Date)) {
@@ -18,8 +17,7 @@ function valueText(v: ExcelJS.CellValue): string {
 }
 
 export const xlsx: Extractor = async (bytes, progress) => {
-  const inflated = zipEntriesSize(bytes);
-  if (inflated > MAX_INFLATED) throw new Unreadable(`The workbook would inflate to ${Math.round(inflated / 1024 / 1024)} MB, more than ${MAX_INFLATED / 1024 / 1024} MB`);
+  await checkZip(bytes);
   const book = new ExcelJS.Workbook();
   try {
     await book.xlsx.load(bytes as unknown as ArrayBuffer);

@@ -1,0 +1,62 @@
+// The isolation untrusted parsers run in (server/ai/runtime/extraction/pool.ts):
+// a thread that spins past the quiet limit or the run's limit, or runs out of
+// heap, is ended and replaced, its run failing with the limit named; errors
+// thrown in the thread come back by name; the parent answers the thread's
+// calls; the event loop of this process stays free throughout.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { IsolatedRunFailed, isolatedPool, ThreadError } from '../../server/ai/runtime/extraction/pool.ts';
+
+const THREAD = new URL('../helpers/hostile-thread.ts', import.meta.url);
+
+describe('parser isolation', () => {
+  const pool = isolatedPool(THREAD, { heapMb: 64, runMs: 4000, quietMs: 700, threads: 1, idleMs: 1000 });
+  after(() => pool.close());
+
+  /** How late a 50 ms timer fires while `work` runs: the event loop's freedom. */
+  const lagDuring = async (work: Promise<unknown>) => {
+    let worst = 0;
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        const t = performance.now();
+        await new Promise((r) => setTimeout(r, 50));
+        worst = Math.max(worst, performance.now() - t - 50);
+      }
+    })();
+    await work.catch(() => undefined);
+    running = false;
+    await probe;
+    return worst;
+  };
+
+  it('answers, and answers the thread\'s calls', async () => {
+    assert.deepEqual(await pool.run({ kind: 'echo', value: { a: 1 } }, {}), { a: 1 });
+    assert.equal(await pool.run({ kind: 'ask', value: 21 }, { double: async (n: number) => n * 2 }), 42);
+  });
+
+  it('ends a thread that stops answering, naming the page limit, and the next run gets a fresh one', async () => {
+    const spin = pool.run({ kind: 'spin' }, {});
+    await assert.rejects(spin, (err: Error) => err instanceof IsolatedRunFailed && err.limit === 'quiet' && /One page took longer than 1 s to read \(EXTRACTION_PAGE_TIMEOUT_MS\)/.test(err.message));
+    assert.ok(await lagDuring(pool.run({ kind: 'spin' }, {})) < 500, 'the event loop stayed free');
+    assert.equal(await pool.run({ kind: 'echo', value: 'again' }, {}), 'again');
+  });
+
+  it('ends a run past the whole limit, whatever the page limit', async () => {
+    const chatty = isolatedPool(THREAD, { heapMb: 64, runMs: 900, quietMs: 60_000, threads: 1, idleMs: 1000 });
+    try {
+      await assert.rejects(chatty.run({ kind: 'spin' }, {}), (err: Error) => err instanceof IsolatedRunFailed && err.limit === 'time' && /EXTRACTION_TIMEOUT_MS/.test(err.message));
+    } finally {
+      await chatty.close();
+    }
+  });
+
+  it('ends a thread that runs out of heap, naming the memory limit', async () => {
+    await assert.rejects(pool.run({ kind: 'hog' }, {}), (err: Error) => err instanceof IsolatedRunFailed && err.limit === 'memory' && /more than 64 MB of memory \(EXTRACTION_MAX_HEAP_MB\)/.test(err.message));
+    assert.equal(await pool.run({ kind: 'echo', value: 'alive' }, {}), 'alive');
+  });
+
+  it('brings a thrown error back by name', async () => {
+    await assert.rejects(pool.run({ kind: 'throw' }, {}), (err: Error) => err instanceof ThreadError && err.name === 'Unreadable' && err.message === 'no such thing');
+  });
+});
