@@ -7,6 +7,7 @@
 //   4. runs the integration tests (node:test, files in parallel, one database each)
 //   5. runs the pgTAP files with pg_prove on a freshly migrated database
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,7 +98,7 @@ let failed = false;
 let passed = 0;
 let failures = 0;
 try {
-  const env = { ...process.env, TEST_PG_URL: cluster.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
+  const env = { ...process.env, TEST_PG_URL: cluster.url, TEST_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
 
   const tsc = await runStep('type-check', path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', '.'], env);
   if (tsc.code !== 0) {

@@ -2,6 +2,7 @@
 // (auth.ts), each answering in the error body of part 7 it declares
 // (errors.ts). The model router and settings accessor are returned for the
 // features (and tests) that use them in-process.
+import { jsonBody } from './body.ts';
 import express, { type Router } from 'express';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -74,7 +75,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const { config, requestPool, adminPool, masterKey } = opts;
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
-  const json = express.json({ limit: '5mb' });
+  const json = jsonBody({ limit: '5mb' });
   const router = express.Router();
   // A router whose routes answer in two shapes parses JSON itself, after each route declares its shape.
   const mount = (path: string, routes: Router, opts: { json: boolean } = { json: true }) =>

@@ -19,7 +19,9 @@ export async function startTestPlatform(env: Record<string, string> = {}, opts: 
     PORT: '0',
     PLATFORM_PORT: '0',
     HOST: '127.0.0.1',
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    // One secret per test run (test/run.ts): every platform start sets the cluster-wide authenticator
+    // login from it, so a standalone worker checking that login must not race another file's start.
+    JWT_SECRET: process.env.TEST_JWT_SECRET ?? randomBytes(32).toString('hex'),
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-test-data-')),
     MIGRATIONS_DIR: path.join(os.tmpdir(), 'pgbase-no-user-migrations'),
     SHUTDOWN_TIMEOUT_MS: '3000',

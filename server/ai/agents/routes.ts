@@ -28,7 +28,7 @@ export const AgentBody = z.object({
 });
 export const AgentPatch = AgentBody.partial();
 const RunBody = z.object({
-  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000),
+  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000, 'message is longer than 200,000 characters'),
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
 const ApprovalBody = z.object({

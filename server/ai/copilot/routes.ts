@@ -16,7 +16,7 @@ const MESSAGE = 'id, role, content, tool_calls, tool_call_id, name, is_error, wo
 
 const WorkflowRef = z.object({ workflow_id: z.string({ error: 'workflow_id is required' }).min(1, 'workflow_id is required') });
 const ChatBody = z.object({
-  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(100_000),
+  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(100_000, 'message is longer than 100,000 characters'),
   workflow_state: z.record(z.string(), z.unknown(), { error: 'workflow_state must be an object of nodes and edges' }).optional(),
   confirm_action_id: z.string().optional(),
 });

@@ -2,6 +2,7 @@
 // storage (read as the caller, so storage policies apply) or from URLs.
 // Extraction runs in a graphile-worker job (job.ts); every answer here is
 // immediate, with the source's status and progress. Errors are `{error}`.
+import { jsonBody } from '../body.ts';
 import Busboy from 'busboy';
 import express, { type Router } from 'express';
 import { z } from 'zod';
@@ -80,7 +81,7 @@ function indexOf(raw: unknown, what: string, min: number): number | undefined {
 export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; uploadLimit: number; urls: ReturnType<typeof urlImporter> }): Router {
   const r = express.Router();
   const sources = sourceStore(opts.calls, opts.storage);
-  const json = express.json({ limit: '1mb' });
+  const json = jsonBody({ limit: '1mb' });
   const created = async (req: express.Request, s: NewSource) => sourceView(await sources.create(req, s));
 
   r.get('/', route(async (req, res) => {

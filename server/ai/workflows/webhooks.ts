@@ -13,6 +13,7 @@ import { aiCodedShape, aiErrors } from '../errors.ts';
 import type { WorkflowRuns } from './runs.ts';
 import { UUID } from '../parse.ts';
 import { runLifetime } from '../lifetime.ts';
+import { jsonBody } from '../body.ts';
 
 
 /** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
@@ -38,7 +39,7 @@ export const webhookOpenRoute: OpenRoute = (req) => req.method === 'POST' && req
 
 export function webhookRoutes(runs: WorkflowRuns): Router {
   const r = express.Router();
-  r.post('/:webhookId', errorShape(webhookShape), express.json({ limit: '5mb' }), route(async (req, res) => {
+  r.post('/:webhookId', errorShape(webhookShape), jsonBody({ limit: '5mb' }), route(async (req, res) => {
     const webhookId = String(req.params.webhookId);
     if (!UUID.test(webhookId)) throw aiErrors.validation('webhook_id must be a UUID');
     const secret = secretOf(req);
