@@ -21,7 +21,7 @@ export type RequestContext = {
   signal?: AbortSignal | undefined;
 };
 
-export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; discard?: boolean } = {}): Promise<T> {
   return inTransaction(pool, async (client) => {
     await client.query(
       `select set_config('role', $1, true),
@@ -41,7 +41,7 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
  * back when it throws. If even the rollback fails the connection is gone, and
  * it is dropped from the pool instead of being reused.
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; signal?: AbortSignal | undefined } = {}): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; signal?: AbortSignal | undefined; discard?: boolean | undefined } = {}): Promise<T> {
   if (opts.signal?.aborted) throw clientGone();
   const client = await pool.connect();
   const watch = cancelOnAbort(pool, client, opts.signal);
@@ -58,7 +58,8 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     });
     throw err;
   } finally {
-    // A connection a cancel was sent to is dropped: the cancel may land late.
-    client.release(watch.done() || broken);
+    // A connection a cancel was sent to is dropped (the cancel may land late), and so is one
+    // the caller asked to discard (it ran user SQL whose session state must not outlive it).
+    client.release(watch.done() || broken || opts.discard === true);
   }
 }

@@ -52,9 +52,9 @@ export function aiCalls(pool: pg.Pool) {
     /** One statement as the service role: the server's own bookkeeping. */
     asService: <R>(sql: string, values: unknown[]) => run<R>(SERVICE, sql, values),
     /** Statements as a caller in a transaction that is always rolled back: a dry run, or a read that must change nothing. */
-    rolledBack: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    rolledBack: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>, opts: { discard?: boolean } = {}): Promise<T> => {
       try {
-        return await asRole(pool, ctx, fn, { rollback: true });
+        return await asRole(pool, ctx, fn, { rollback: true, ...opts });
       } catch (err) {
         throw aiError(err, ctx.role);
       }

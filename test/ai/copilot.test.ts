@@ -157,6 +157,33 @@ describe('workflow copilot', () => {
     assert.match(vendor.chats()[0]!.body.messages[0].content, /the editor’s state/, 'the editor’s state is shown when sent');
   });
 
+  it('execute_public_sql calls only allowed functions, bounds each row, and leaves nothing on the connection', async () => {
+    vendor.reset();
+    vendor.script(
+      { toolCalls: [
+        { id: 'q1', name: 'execute_public_sql', arguments: { query: `select query_to_xml('select rolname from pg_roles', true, true, '')` } },
+        { id: 'q2', name: 'execute_public_sql', arguments: { query: 'select pg_advisory_lock(7316203948112)' } },
+        { id: 'q3', name: 'execute_public_sql', arguments: { query: `select set_config('role', 'service_role', false)` } },
+        { id: 'q4', name: 'execute_public_sql', arguments: { query: 'select 1 where exists (select pg_sleep(0.01))' } },
+        { id: 'q5', name: 'execute_public_sql', arguments: { query: `select repeat('x', 200000) as big` } },
+        { id: 'q6', name: 'execute_public_sql', arguments: { query: `select count(*)::int as n, upper('a') as u, now() is not null as t, 2 = any(array[1, 2]) as any from notes` } },
+      ] },
+      { text: 'Checked.' },
+    );
+    const events = await chat(ann, session, { message: 'Try some SQL' });
+    const results = Object.fromEntries(events.filter((e) => e.type === 'tool_result').map((e, i) => [`q${i + 1}`, e.result as string]));
+    assert.match(results.q1!, /^Error: The query failed: .*function pg_catalog\.query_to_xml/, 'SQL run inside a function is refused by the function, not by the plan');
+    assert.match(results.q2!, /^Error: The query failed: .*function pg_catalog\.pg_advisory_lock/);
+    assert.match(results.q3!, /^Error: The query failed: .*function pg_catalog\.set_config/);
+    assert.match(results.q4!, /^Error: The query failed: .*function pg_catalog\.pg_sleep/);
+    assert.deepEqual(JSON.parse(results.q5!).rows, [{ row_omitted: 'this row is 200011 bytes as JSON, more than 100000' }]);
+    assert.deepEqual(JSON.parse(results.q6!).rows, [{ n: 1, u: 'A', t: true, any: true }], 'side-effect-free built-ins are allowed; RLS applies');
+    const { rows: locks } = await p.adminPool.query(`select count(*)::int as n from pg_locks where locktype = 'advisory'`);
+    assert.equal(locks[0].n, 0, 'no advisory lock outlives the call');
+    const { rows: pooled } = await p.adminPool.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike '%pgbase_copilot_probe%' and pid <> pg_backend_pid() and state = 'idle'`);
+    assert.equal(pooled[0].n, 0, 'the connection that ran user SQL was closed, not pooled');
+  });
+
   it('creates an agent through manage_project_asset only once the user confirms; another answer drops it', async () => {
     vendor.reset();
     vendor.script(

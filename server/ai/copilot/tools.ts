@@ -8,8 +8,9 @@
 //   list_project_assets   agents, tools, workflows (and knowledge bases, once they exist) the user can see
 //   get_asset_details     one of them; an agent's system prompt cut at SYSTEM_PROMPT_TRUNCATE
 //   execute_public_sql    one SELECT over `public` only, as the user (RLS applies),
-//                         read-only, rolled back, extended protocol (one statement),
-//                         at most 100 rows and 5 s
+//                         functions from an allow-list (sql/0055), read-only, rolled
+//                         back on a connection then discarded, extended protocol (one
+//                         statement), at most 100 rows of 100 KB each and 5 s
 //   get_workflow_run_logs this workflow's recent runs, or one run's block logs
 //   manage_project_asset  create or update an agent or tool: answers a pending
 //                         action the user confirms in their next message
@@ -29,6 +30,8 @@ export type CopilotTurn = { caller: RequestContext; workflowId: string; original
 
 const SQL_MAX_ROWS = 100;
 const SQL_TIMEOUT = '5s';
+/** One row's JSON, at most: bigger rows are described, not sent (a field over ~536 MB would crash the driver). */
+const SQL_MAX_ROW_BYTES = 100_000;
 const ASSET_TYPES = ['agent', 'tool', 'workflow', 'knowledge_base'] as const;
 
 const ok = (value: unknown): ToolOutcome => ({ ok: true, output: typeof value === 'string' ? value : JSON.stringify(value) });
@@ -131,22 +134,31 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       call: async (args) => {
         const query = String((args as { query?: unknown })?.query ?? '').trim().replace(/;\s*$/, '');
         if (!query) return fail('query is required');
-        const wrapped = `select to_jsonb(q) as row from (${query}) q limit ${SQL_MAX_ROWS + 1}`;
+        // Each row as JSON text, a row over SQL_MAX_ROW_BYTES replaced by its size in SQL, so no value can outgrow the driver.
+        const wrapped = `select case when octet_length(j) > ${SQL_MAX_ROW_BYTES} then null else j end as row, octet_length(j) as bytes
+          from (select to_jsonb(q)::text as j from (${query}) q limit ${SQL_MAX_ROWS + 1}) s`;
         // The database's own words go back to the model (not the API's wording of them).
         const answer = await calls.rolledBack(turn.caller, async (c: pg.PoolClient): Promise<{ rows: unknown[] } | { error: string }> => {
           try {
-            await c.query('set transaction read only');
             await c.query(`set local statement_timeout = '${SQL_TIMEOUT}'`);
             await c.query('set local search_path = public');
+            // Parsed, not run, as a temporary view: every function and relation it uses is checked (sql/0055).
             // Extended protocol: exactly one statement, whatever the text holds.
+            await c.query({ text: `create temporary view pgbase_copilot_probe as ${wrapped}`, queryMode: 'extended' } as pg.QueryConfig);
+            const refused = (await c.query<{ refused: string[] }>(`select ai.copilot_sql_refusals('pg_temp.pgbase_copilot_probe'::regclass) as refused`)).rows[0]!.refused;
+            if (refused.length > 0) return { error: `only the public schema and side-effect-free built-in functions can be used (the query uses ${refused.join(', ')})` };
+            await c.query('drop view pg_temp.pgbase_copilot_probe');
+            await c.query('set local transaction_read_only = on');
             const plan = await c.query({ text: `explain (verbose, format json) ${wrapped}`, queryMode: 'extended' } as pg.QueryConfig);
             const outside = [...schemasIn(plan.rows[0]?.['QUERY PLAN'])].filter((s) => s !== 'public');
             if (outside.length > 0) return { error: `only the public schema can be read (the query reads ${outside.join(', ')})` };
-            return { rows: (await c.query<{ row: unknown }>({ text: wrapped, queryMode: 'extended' } as pg.QueryConfig)).rows.map((r) => r.row) };
+            const rows = (await c.query<{ row: string | null; bytes: number }>({ text: wrapped, queryMode: 'extended' } as pg.QueryConfig)).rows;
+            return { rows: rows.map((r) => (r.row === null ? { row_omitted: `this row is ${r.bytes} bytes as JSON, more than ${SQL_MAX_ROW_BYTES}` } : JSON.parse(r.row) as unknown)) };
           } catch (err) {
             return { error: (err as Error).message };
           }
-        }).catch((err: Error) => ({ error: err.message }));
+          // A connection that ran user SQL is closed, not pooled: nothing it set or took can outlive the call.
+        }, { discard: true }).catch((err: Error) => ({ error: err.message }));
         if ('error' in answer) return fail(`The query failed: ${answer.error}`);
         const rows = answer.rows;
         return ok({ rows: rows.slice(0, SQL_MAX_ROWS), row_count: Math.min(rows.length, SQL_MAX_ROWS), truncated: rows.length > SQL_MAX_ROWS });
