@@ -67,5 +67,13 @@ export function aiCalls(pool: pg.Pool) {
         throw aiError(err, req.auth!.role);
       }
     },
+    /** Several statements in one transaction as a caller captured earlier. */
+    transactionAs: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+      try {
+        return await asRole(pool, ctx, fn);
+      } catch (err) {
+        throw aiError(err, ctx.role);
+      }
+    },
   };
 }

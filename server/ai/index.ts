@@ -2,6 +2,7 @@
 // (auth.ts), each answering in the error body of part 7 it declares
 // (errors.ts). The model router and settings accessor are returned for the
 // features (and tests) that use them in-process.
+import { resourceSecrets } from './tools/secrets.ts';
 import { jsonBody } from './body.ts';
 import express, { type Router } from 'express';
 import type pg from 'pg';
@@ -83,7 +84,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
 
   mount('/settings', settingsRoutes(calls, masterKey));
   mount('/ai-provider-keys', providerKeyRoutes(calls, config, masterKey));
-  mount('/tools', toolRoutes(calls));
+  // Headers inside tools and hooks: encrypted at rest, masked to all but the service role (sql/0056).
+  const secrets = resourceSecrets(calls, masterKey);
+  mount('/tools', toolRoutes(calls, secrets));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
@@ -109,10 +112,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
   const retrieveContext = contextRetriever({ search, settings });
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
-  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, compactor: compaction, runnerId: opts.runnerId, hookServices: outbound, retrieve: retrieveContext });
+  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, compactor: compaction, runnerId: opts.runnerId, hookServices: outbound, retrieve: retrieveContext, secrets });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, stopping.signal));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, compactor: compaction, runnerId: opts.runnerId });
-  mount('/orchestrations', orchestrationRoutes(calls, orchestrationRuns, stopping.signal));
+  mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, stopping.signal));
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
@@ -121,7 +124,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     heapMb: config.EXTRACTION_MAX_HEAP_MB, runMs: config.EXTRACTION_TIMEOUT_MS, quietMs: config.EXTRACTION_PAGE_TIMEOUT_MS, threads: config.EXTRACTION_WORKERS, idleMs: 60_000,
   });
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, log });
-  const copilot = copilotChat({ calls, models, settings, tools: copilotTools({ calls, settings, schema: opts.schema }) });
+  const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow });
@@ -131,6 +134,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   // Runs (workflow, agent, orchestration) a dead process left running are failed now, and every minute.
   const sweep = () => void calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []).catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
+  // Headers stored before they were sealed (an upgrade): sealed now; only this process holds the key.
+  void secrets.sealAll().catch((err: Error) => log.warn({ error: err.message }, 'stored headers not sealed'));
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();
   return {

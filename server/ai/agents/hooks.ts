@@ -4,12 +4,15 @@
 // `type` to be http, rule or approval and a `config`. `config` is an object,
 // and an http hook's names its url. Hooks are immutable: list, create and
 // delete only (for agents, listing and deleting are our decision; spec: not shown).
+// config.headers is encrypted at rest and answered masked to all but the
+// service role (sql/0056); the hook runner gets the values.
 import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, parse } from '../parse.ts';
+import type { ResourceSecrets } from '../tools/secrets.ts';
 
 /** Where a family of hooks lives and how its parent is checked. */
 export type HookParent = {
@@ -49,22 +52,28 @@ const hookBody = (strict: boolean) => z.object({
   if (!ok) ctx.addIssue({ code: 'custom', path: ['config', 'url'], message: 'an http hook needs config.url, an http or https URL' });
 });
 
-export function hookRoutes(r: Router, calls: AiCalls, parent: HookParent): void {
+export function hookRoutes(r: Router, calls: AiCalls, secrets: ResourceSecrets, parent: HookParent): void {
   const { table, column, label } = parent;
   const columns = `id, ${column}, event, type, config, matcher, enabled, position, created_at`;
   const body = hookBody(parent.strict);
   r.get('/:id/hooks', route(async (req, res) => {
     const id = idOf(req.params.id, label);
     await parent.get(req, id);
-    res.json(await calls.call(req, `select ${columns} from ${table} where ${column} = $1 order by position, created_at, id`, [id]));
+    const rows = await calls.call<{ id: string; config: Record<string, unknown> }>(req, `select ${columns} from ${table} where ${column} = $1 order by position, created_at, id`, [id]);
+    res.json(req.auth!.role === 'service_role' ? await secrets.reveal(table, rows) : rows);
   }));
   r.post('/:id/hooks', route(async (req, res) => {
     const id = idOf(req.params.id, label);
     const h = parse(body, req.body);
     await parent.requireOwn(req, id);
-    const [row] = await calls.call(req, `insert into ${table} (${column}, event, type, config, matcher, enabled, position)
-        values ($1, $2, $3, $4, $5, $6, $7) returning ${columns}`, [id, h.event, h.type, JSON.stringify(h.config), h.matcher ?? null, h.enabled, h.position]);
-    res.status(201).json(row);
+    // config.headers is sealed in the same transaction: encrypted, stored masked (sql/0056).
+    const row = await calls.transaction(req, async (c) => {
+      const [made] = (await c.query<{ id: string }>(`insert into ${table} (${column}, event, type, config, matcher, enabled, position)
+          values ($1, $2, $3, $4, $5, $6, $7) returning id`, [id, h.event, h.type, JSON.stringify(h.config), h.matcher ?? null, h.enabled, h.position])).rows;
+      await secrets.seal(c, table, made!.id);
+      return (await c.query<{ id: string; config: Record<string, unknown> }>(`select ${columns} from ${table} where id = $1`, [made!.id])).rows[0]!;
+    });
+    res.status(201).json(req.auth!.role === 'service_role' ? (await secrets.reveal(table, [row]))[0] : row);
   }));
   const immutable = route(async () => {
     throw aiErrors.methodNotAllowed('Hooks are immutable: delete the hook and create it again');

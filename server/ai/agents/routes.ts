@@ -11,6 +11,7 @@ import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
 import { hookRoutes } from './hooks.ts';
+import { resourceSecrets } from '../tools/secrets.ts';
 import type { AgentRunner } from './run.ts';
 import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
@@ -155,7 +156,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
 
   mcpServerRoutes(r, calls, agents, masterKey);
   agentKnowledgeBaseRoutes(r, calls, agents);
-  hookRoutes(r, calls, { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false });
+  hookRoutes(r, calls, resourceSecrets(calls, masterKey), { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false });
 
   return r;
 }

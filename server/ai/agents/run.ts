@@ -28,6 +28,7 @@ import type { ContextResult, contextRetriever } from '../context-handlers/retrie
 import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
 import type { UsageContext } from '../usage/ledger.ts';
 import { actorOf, ledgerUser } from '../actor.ts';
+import type { ResourceSecrets } from '../tools/secrets.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -53,7 +54,7 @@ export async function agentTuning(agent: AgentRow, settings: Settings, cap?: num
   return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), maxSteps, tuning };
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; runnerId: string; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever> }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; runnerId: string; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever>; secrets: ResourceSecrets }) {
   const { calls, models, tools, settings, mcp } = opts;
   const kbTools = knowledgeTools(calls, opts.retrieve, settings);
 
@@ -65,11 +66,13 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
    * then its knowledge bases' search tools and its enabled MCP servers' tools.
    */
   const toolset = async (caller: RequestContext, agentId: string, usage: UsageContext, signal: AbortSignal, emit?: Emit, delegate?: Delegate, retrieved?: RetrievalSink): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
-    const rows = await calls.as<{ tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null; sub: AgentRow | null }>(caller,
-      `select a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config,
+    const read = await calls.as<{ tool_id: string | null; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null; sub: AgentRow | null }>(caller,
+      `select t.id as tool_id, a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config,
               case when s.id is null then null else jsonb_build_object('id', s.id, 'name', s.name, 'model', s.model, 'system_prompt', s.system_prompt, 'settings', s.settings) end as sub
          from ai.agent_tools a left join ai.tools t on t.id = a.tool_id left join ai.agents s on s.id = a.sub_agent_id
         where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
+    // Custom tools' headers, decrypted for the runner only (they are stored sealed: sql/0056).
+    const rows = await opts.secrets.reveal('ai.tools', read.map((r) => ({ ...r, id: r.tool_id ?? '' })));
     const who = { actor: actorOf(caller), usage };
     const assigned = rows.flatMap((r): LoopTool[] => {
       if (r.tool_type === 'builtin') {
@@ -143,7 +146,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
 
       let steps = 0;
       emit?.({ type: 'start', session_id: sid, run_id: runId });
-      const hooks = await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]);
+      const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
       // An approval holds the run past its client: the answer may come after the stream has gone.
       const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
         const release = life.hold();

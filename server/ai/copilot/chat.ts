@@ -10,6 +10,7 @@
 // user's next message confirms it (`confirm_action_id`, or a plain yes:
 // "yes", "ok", "confirm", "go ahead", "do it") and it is carried out as the
 // user before the model is called; any other next message drops it.
+import type { ResourceSecrets } from '../tools/secrets.ts';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
 import { AgentBody, AgentPatch } from '../agents/routes.ts';
@@ -43,7 +44,7 @@ const parsed = (text: string) => {
   }
 };
 
-export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; tools: CopilotTools }) {
+export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; tools: CopilotTools; secrets: ResourceSecrets }) {
   const { calls, models, settings } = opts;
 
   /** Carries out a confirmed action as the user; answers what it did or why it could not. */
@@ -64,12 +65,17 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
         if (!row) return { ok: false, result: 'That agent does not exist or is not yours to change' };
         return { ok: true, result: row };
       }
-      const [row] = a.action === 'create'
-        ? await calls.as(caller, `insert into ai.tools (name, description, type, input_schema, config) values ($1, $2, $3, $4::jsonb, coalesce($5::jsonb, '{}')) returning id, name`,
-          [f.name ?? null, f.description ?? null, f.type ?? null, json(f.input_schema), json(f.config)])
-        : await calls.as(caller, `update ai.tools set name = coalesce($2, name), description = coalesce($3, description), type = coalesce($4, type),
-            input_schema = coalesce($5::jsonb, input_schema), config = coalesce($6::jsonb, config) where id = $1 returning id, name`,
-          [a.asset_id, f.name ?? null, f.description ?? null, f.type ?? null, json(f.input_schema), json(f.config)]);
+      // As POST/PUT /api/tools: the write and the sealing of config.headers in one transaction (sql/0056).
+      const row = await calls.transactionAs(caller, async (c) => {
+        const [written] = (a.action === 'create'
+          ? await c.query<{ id: string; name: string }>(`insert into ai.tools (name, description, type, input_schema, config) values ($1, $2, $3, $4::jsonb, coalesce($5::jsonb, '{}')) returning id, name`,
+            [f.name ?? null, f.description ?? null, f.type ?? null, json(f.input_schema), json(f.config)])
+          : await c.query<{ id: string; name: string }>(`update ai.tools set name = coalesce($2, name), description = coalesce($3, description), type = coalesce($4, type),
+              input_schema = coalesce($5::jsonb, input_schema), config = coalesce($6::jsonb, config) where id = $1 returning id, name`,
+            [a.asset_id, f.name ?? null, f.description ?? null, f.type ?? null, json(f.input_schema), json(f.config)])).rows;
+        if (written) await opts.secrets.seal(c, 'ai.tools', written.id);
+        return written;
+      });
       if (!row) return { ok: false, result: 'That tool does not exist or is not yours to change' };
       return { ok: true, result: row };
     } catch (err) {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { runLifetime, streamEvents } from '../lifetime.ts';
 import { hookRoutes } from '../agents/hooks.ts';
+import type { ResourceSecrets } from '../tools/secrets.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
@@ -53,7 +54,7 @@ const RunBody = z.object({
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
 
-export function orchestrationRoutes(calls: AiCalls, runner: OrchestrationRunner, stop: AbortSignal): Router {
+export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, runner: OrchestrationRunner, stop: AbortSignal): Router {
   const r = express.Router();
   const store = orchestrationStore(calls);
 
@@ -140,6 +141,6 @@ export function orchestrationRoutes(calls: AiCalls, runner: OrchestrationRunner,
     await streamEvents(res, stop, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send), { details: true });
   }));
 
-  hookRoutes(r, calls, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });
+  hookRoutes(r, calls, secrets, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });
   return r;
 }

@@ -8,6 +8,7 @@ import { aiErrors } from '../errors.ts';
 import { idOf, parse } from '../parse.ts';
 import { BUILTIN_TOOLS } from './builtin/index.ts';
 import { toolStore, type ToolRow } from './store.ts';
+import type { ResourceSecrets } from './secrets.ts';
 
 
 // Only these persist: top-level endpoint_url, method and headers are dropped (spec 2.5).
@@ -23,9 +24,9 @@ export const UpdateTool = CreateTool.partial();
 
 const customJson = (t: ToolRow) => ({ ...t, tool_type: 'custom' as const });
 
-export function toolRoutes(calls: AiCalls): Router {
+export function toolRoutes(calls: AiCalls, secrets: ResourceSecrets): Router {
   const r = express.Router();
-  const tools = toolStore(calls);
+  const tools = toolStore(calls, secrets);
   const toolId = (raw: unknown) => idOf(raw, 'Tool');
 
   r.get('/', route(async (req, res) => {
