@@ -162,7 +162,7 @@ describe('workflow copilot', () => {
     vendor.script(
       { toolCalls: [
         { id: 'q1', name: 'execute_public_sql', arguments: { query: `select query_to_xml('select rolname from pg_roles', true, true, '')` } },
-        { id: 'q2', name: 'execute_public_sql', arguments: { query: 'select pg_advisory_lock(7316203948112)' } },
+        { id: 'q2', name: 'execute_public_sql', arguments: { query: 'select pg_advisory_lock(424242)' } },
         { id: 'q3', name: 'execute_public_sql', arguments: { query: `select set_config('role', 'service_role', false)` } },
         { id: 'q4', name: 'execute_public_sql', arguments: { query: 'select 1 where exists (select pg_sleep(0.01))' } },
         { id: 'q5', name: 'execute_public_sql', arguments: { query: `select repeat('x', 200000) as big` } },
@@ -178,7 +178,8 @@ describe('workflow copilot', () => {
     assert.match(results.q4!, /^Error: The query failed: .*function pg_catalog\.pg_sleep/);
     assert.deepEqual(JSON.parse(results.q5!).rows, [{ row_omitted: 'this row is 200011 bytes as JSON, more than 100000' }]);
     assert.deepEqual(JSON.parse(results.q6!).rows, [{ n: 1, u: 'A', t: true, any: true }], 'side-effect-free built-ins are allowed; RLS applies');
-    const { rows: locks } = await p.adminPool.query(`select count(*)::int as n from pg_locks where locktype = 'advisory'`);
+    // Key 424242 (the migration lock's key is taken by other files' platforms as they start).
+    const { rows: locks } = await p.adminPool.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = 0 and objid = 424242 and objsubid = 1`);
     assert.equal(locks[0].n, 0, 'no advisory lock outlives the call');
     const { rows: pooled } = await p.adminPool.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike '%pgbase_copilot_probe%' and pid <> pg_backend_pid() and state = 'idle'`);
     assert.equal(pooled[0].n, 0, 'the connection that ran user SQL was closed, not pooled');
