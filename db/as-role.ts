@@ -7,7 +7,7 @@
 // All settings are transaction-local: the pooled connection carries nothing
 // from one request to the next.
 import type pg from 'pg';
-import { cancelOnAbort, clientGone, statementTimeoutFor } from './statement-limits.ts';
+import { cancelOnDeparture, clientGone, statementTimeoutFor, type Departure } from './statement-limits.ts';
 
 export type ApiRole = 'anon' | 'authenticated' | 'service_role' | (string & {});
 
@@ -17,8 +17,8 @@ export type RequestContext = {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
-  /** The request's lifetime: when it aborts (the client left), the running statement is cancelled. */
-  signal?: AbortSignal | undefined;
+  /** The request's client leaving: its running statement is then cancelled. */
+  departure?: Departure | undefined;
 };
 
 export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; discard?: boolean } = {}): Promise<T> {
@@ -33,7 +33,7 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
       [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {}), statementTimeoutFor(ctx.role)],
     );
     return fn(client);
-  }, { ...opts, signal: ctx.signal });
+  }, { ...opts, departure: ctx.departure });
 }
 
 /**
@@ -41,10 +41,10 @@ export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client:
  * back when it throws. If even the rollback fails the connection is gone, and
  * it is dropped from the pool instead of being reused.
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; signal?: AbortSignal | undefined; discard?: boolean | undefined } = {}): Promise<T> {
-  if (opts.signal?.aborted) throw clientGone();
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; departure?: Departure | undefined; discard?: boolean | undefined } = {}): Promise<T> {
+  if (opts.departure?.gone()) throw clientGone();
   const client = await pool.connect();
-  const watch = cancelOnAbort(pool, client, opts.signal);
+  const watch = cancelOnDeparture(pool, client, opts.departure);
   let broken = false;
   try {
     await client.query('begin');

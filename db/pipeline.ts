@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import type { RequestContext } from './as-role.ts';
-import { cancelOnAbort, clientGone, statementTimeoutFor } from './statement-limits.ts';
+import { cancelOnDeparture, clientGone, statementTimeoutFor } from './statement-limits.ts';
 
 const SET_CONTEXT = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
   set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true),
@@ -161,9 +161,9 @@ class ContextPipeline<R> {
 
 /** One statement as the context's role, in one round trip. Returns its rows. */
 export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ctx: RequestContext, text: string, values: unknown[]): Promise<R[]> {
-  if (ctx.signal?.aborted) throw clientGone();
+  if (ctx.departure?.gone()) throw clientGone();
   const client = await pool.connect();
-  const watch = cancelOnAbort(pool, client, ctx.signal);
+  const watch = cancelOnDeparture(pool, client, ctx.departure);
   let broken = false;
   try {
     return await new Promise<R[]>((resolve, reject) => {

@@ -8,7 +8,7 @@
 //                    a role with none gets the fallback (DB_STATEMENT_TIMEOUT)
 //   inside a job     JOB_STATEMENT_TIMEOUT, whatever role the job acts as: a
 //                    job's statements are the platform's long work
-//   client gone      a request's AbortSignal cancels its running statement
+//   client gone      a request's departure cancels its running statement
 //                    (CancelRequest on a side connection), and the connection
 //                    is dropped, so a late cancel can never hit another request
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -52,31 +52,38 @@ export function asJob<T>(fn: () => T): T {
 
 type Cancellable = { processID: number | null; secretKey: number | null; activeQuery: unknown };
 
+/** A request's client leaving, as cheaply as a listener on its response (no AbortController per request). */
+export type Departure = {
+  /** Whether the client has already gone. */
+  gone: () => boolean;
+  /** Calls `cb` if the client goes before the answer is written; answers a function that stops listening. */
+  onGone: (cb: () => void) => () => void;
+};
+
 /**
- * While `client` is checked out, an abort of `signal` cancels the statement
- * it is running. Answers a release check: true when a cancel was sent, so
- * the caller destroys the connection instead of pooling it.
+ * While `client` is checked out, the client's departure cancels the
+ * statement it is running. Answers a release check: true when a cancel was
+ * sent, so the caller destroys the connection instead of pooling it.
  */
-export function cancelOnAbort(pool: pg.Pool, client: pg.PoolClient, signal: AbortSignal | undefined): { done: () => boolean } {
-  if (!signal) return { done: () => false };
+export function cancelOnDeparture(pool: pg.Pool, client: pg.PoolClient, departure: Departure | undefined): { done: () => boolean } {
+  if (!departure) return NO_WATCH;
   let sent = false;
-  const cancel = () => {
+  const off = departure.onGone(() => {
     const target = client as unknown as Cancellable;
     if (sent || target.processID === null || !target.activeQuery) return;
     sent = true;
     const side = new pg.Client((pool as unknown as { options: pg.ClientConfig }).options);
     (side as unknown as { connection: { on: (e: string, f: () => void) => void } }).connection.on('error', () => undefined);
     (side as unknown as { cancel: (c: unknown, q: unknown) => void }).cancel(target, target.activeQuery);
-  };
-  if (signal.aborted) queueMicrotask(cancel);
-  else signal.addEventListener('abort', cancel, { once: true });
+  });
   return {
     done: () => {
-      signal.removeEventListener('abort', cancel);
+      off();
       return sent;
     },
   };
 }
+const NO_WATCH = { done: () => false };
 
 /** What a request whose client has already left gets instead of a connection (nobody reads it). */
 export function clientGone(): Error {

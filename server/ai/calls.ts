@@ -8,7 +8,7 @@ import { asRole, type RequestContext } from '../../db/as-role.ts';
 import { queryAsRole } from '../../db/pipeline.ts';
 import { apiError, fromPostgresError, type ApiError } from '../errors.ts';
 import { aiErrors } from './errors.ts';
-import { requestSignal } from '../request-signal.ts';
+import { requestDeparture } from '../request-departure.ts';
 
 const SERVICE: RequestContext = { role: 'service_role', claims: { role: 'service_role' } };
 
@@ -46,7 +46,7 @@ export function aiCalls(pool: pg.Pool) {
   };
   return {
     /** One statement as the request's caller; cancelled if the client leaves first. */
-    call: <R>(req: Request, sql: string, values: unknown[]) => run<R>({ ...contextOf(req), signal: requestSignal(req) }, sql, values),
+    call: <R>(req: Request, sql: string, values: unknown[]) => run<R>({ ...contextOf(req), departure: requestDeparture(req) }, sql, values),
     /** One statement as a caller captured earlier (contextOf). */
     as: <R>(ctx: RequestContext, sql: string, values: unknown[]) => run<R>(ctx, sql, values),
     /** One statement as the service role: the server's own bookkeeping. */

@@ -2,7 +2,7 @@
 // addressed schema and relation, the query string as filters scoped to the
 // embeds they address, the Prefer and Accept headers, the Range, and the
 // context the database sees (role, claims, method, path, headers).
-import { requestSignal } from '../request-signal.ts';
+import { requestDeparture } from '../request-departure.ts';
 import type { Request } from 'express';
 import type { RequestContext } from '../../db/as-role.ts';
 import { RESERVED, parseCondition, parseLogic, parseNonNegative, parseOrder, type Condition, type Logic } from './grammar.ts';
@@ -115,7 +115,7 @@ export function pageOf(req: Request, q: URLSearchParams): { limit: number | null
 
 /** What the database sees of the request, as PostgREST sets it. */
 export function contextOf(req: Request): RequestContext {
-  return { role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req), signal: requestSignal(req) };
+  return { role: req.auth!.role, claims: req.auth!.claims, method: req.method, path: req.path, headers: lowerHeaders(req), departure: requestDeparture(req) };
 }
 
 /** request.headers as PostgREST sets it: lower-case names, credentials left out. */
