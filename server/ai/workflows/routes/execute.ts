@@ -39,10 +39,12 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   }));
 
   // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
-  // event of type error on this 200 (only a timeout carries error_code).
+  // event of type error on this 200 (only a timeout carries error_code). A
+  // workflow the caller cannot see is a 404 before the stream opens.
   r.post('/:id/execute/stream', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const { variables } = executeBody(req.body);
+    await deps.store.get(req, workflowId);
     const signal = runLifetime(res).signal;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
