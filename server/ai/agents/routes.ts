@@ -55,7 +55,10 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   r.patch('/:id', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
     const body = parse(AgentPatch, req.body);
-    if (Object.keys(body).length === 0) throw aiErrors.validation('No fields to update: send name, model, system_prompt or settings');
+    // Top-level tuning fields (temperature, max_tokens, top_p, ...) are dropped silently, as on create
+    // (spec 2.3b): a body of only those changes nothing and answers the agent. An empty body is a 400.
+    const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? Object.keys(req.body as object).length : 0;
+    if (sent === 0) throw aiErrors.validation('No fields to update: send name, model, system_prompt or settings');
     res.json(await agents.update(req, id, body));
   }));
   r.delete('/:id', route(async (req, res) => {

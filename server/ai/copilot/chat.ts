@@ -10,6 +10,7 @@
 // user's next message confirms it (`confirm_action_id`, or a plain yes:
 // "yes", "ok", "confirm", "go ahead", "do it") and it is carried out as the
 // user before the model is called; any other next message drops it.
+import { routeModel } from '../providers/vendors.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
@@ -135,10 +136,13 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
           emit({ type: 'tool_result', name: e.name, result: text.length > TOOL_RESULT_CHARS ? `${text.slice(0, TOOL_RESULT_CHARS)}[cut]` : text });
         }
       };
+      const model = await settings.string('copilot_model');
+      // The schemas are written for strict function calling; OpenAI's API is told so (schemas.ts).
+      const strict = routeModel(model)?.provider === 'openai';
       const result = await runLoop({
-        models, model: await settings.string('copilot_model'),
+        models, model,
         messages: [{ role: 'system', content: system }, ...history, { role: 'user', content: body.message }],
-        tools: opts.tools(turn), maxSteps: await settings.number('COPILOT_MAX_STEPS'), tuning: { temperature: await settings.number('COPILOT_TEMPERATURE') },
+        tools: opts.tools(turn).map((t) => (strict ? { ...t, chat: { ...t.chat, function: { ...t.chat.function, strict: true } } } : t)), maxSteps: await settings.number('COPILOT_MAX_STEPS'), tuning: { temperature: await settings.number('COPILOT_TEMPERATURE') },
         usage: { userId, feature: 'copilot', runId: session.id }, stepPrefix: `${turnId}/`, signal, emit: relay, record,
       });
       const content = result.stop === 'max_steps' && !result.output ? `I stopped after ${result.steps} steps without finishing.` : result.output;

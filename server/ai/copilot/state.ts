@@ -2,6 +2,7 @@
 // normalised to {blocks, edges}, modify_workflow's operations applied to a
 // proposal, the diff between two states, and the state cut to the part 8
 // limits before a model reads it (each cut noted for the model).
+import { jsonField } from './schemas.ts';
 import type { Block, Edge, Graph } from '../workflows/engine/types.ts';
 
 export type WorkflowDiff = {
@@ -73,7 +74,13 @@ export function applyOperations(state: Graph, ops: unknown): { state: Graph; err
         const b = op.block as Record<string, unknown> | undefined;
         if (!b || typeof b.id !== 'string' || !b.id || typeof b.type !== 'string' || !b.type) return void errors.push(`${at}: add_block needs block.id and block.type`);
         if (find(b.id) >= 0) return void errors.push(`${at}: a block with id ${b.id} already exists`);
-        blocks.push({ id: b.id, type: b.type, config: (b.config && typeof b.config === 'object' ? b.config : {}) as Record<string, unknown>, ...(b.position !== undefined ? { position: b.position } : {}) });
+        let config: Record<string, unknown>;
+        try {
+          config = jsonField(b.config, `${at}: block.config`) ?? {};
+        } catch (err) {
+          return void errors.push((err as Error).message);
+        }
+        blocks.push({ id: b.id, type: b.type, config, ...(b.position !== undefined && b.position !== null ? { position: b.position } : {}) });
         return;
       }
       case 'remove_block': {
@@ -86,9 +93,14 @@ export function applyOperations(state: Graph, ops: unknown): { state: Graph; err
       case 'update_block': {
         const n = find(op.id);
         if (n < 0) return void errors.push(`${at}: no block ${String(op.id)}`);
-        const config = op.config && typeof op.config === 'object' ? op.config as Record<string, unknown> : {};
+        let config: Record<string, unknown>;
+        try {
+          config = jsonField(op.config, `${at}: config`) ?? {};
+        } catch (err) {
+          return void errors.push((err as Error).message);
+        }
         const b = blocks[n]!;
-        blocks[n] = { ...b, ...(typeof op.type === 'string' ? { type: op.type } : {}), ...(op.position !== undefined ? { position: op.position } : {}), config: op.replace === true ? config : { ...b.config, ...config } };
+        blocks[n] = { ...b, ...(typeof op.type === 'string' ? { type: op.type } : {}), ...(op.position !== undefined && op.position !== null ? { position: op.position } : {}), config: op.replace === true ? config : { ...b.config, ...config } };
         return;
       }
       case 'add_edge':

@@ -24,6 +24,7 @@ import { UUID } from '../parse.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { Graph } from '../workflows/engine/types.ts';
 import { applyOperations, diffStates } from './state.ts';
+import { assetFields, COPILOT_PARAMETERS } from './schemas.ts';
 
 export type PendingAction = { id: string; action: 'create' | 'update'; type: 'agent' | 'tool'; asset_id: string | null; fields: Record<string, unknown>; summary: string; status: 'pending' };
 export type CopilotTurn = { caller: RequestContext; workflowId: string; original: Graph; proposal: Graph; pending: PendingAction[] };
@@ -32,12 +33,11 @@ const SQL_MAX_ROWS = 100;
 const SQL_TIMEOUT = '5s';
 /** One row's JSON, at most: bigger rows are described, not sent (a field over ~536 MB would crash the driver). */
 const SQL_MAX_ROW_BYTES = 100_000;
-const ASSET_TYPES = ['agent', 'tool', 'workflow', 'knowledge_base'] as const;
 
 const ok = (value: unknown): ToolOutcome => ({ ok: true, output: typeof value === 'string' ? value : JSON.stringify(value) });
 const fail = (error: string): ToolOutcome => ({ ok: false, error });
-const fn = (name: string, description: string, properties: Record<string, unknown>, required: string[] = []): LoopTool['chat'] =>
-  ({ type: 'function', function: { name, description, parameters: { type: 'object', properties, required } } });
+/** A tool as the model sees it: its parameters from schemas.ts (strict form). */
+const fn = (name: string, description: string): LoopTool['chat'] => ({ type: 'function', function: { name, description, parameters: COPILOT_PARAMETERS[name]! } });
 
 /** Every schema a plan reads from (EXPLAIN VERBOSE names the schema of each scanned relation and function). */
 function schemasIn(plan: unknown, found = new Set<string>()): Set<string> {
@@ -68,8 +68,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
     {
       chat: fn('modify_workflow', 'Change the workflow: a list of operations applied in order to the current proposal. ' +
         'ops: add_block {block: {id, type, config}}, remove_block {id}, update_block {id, config (merged; replace: true to replace), type?}, add_edge {source, target}, remove_edge {source, target}. ' +
-        'The result is validated as saving would be; fix any errors it reports. Nothing is saved: the user reviews the proposal.',
-        { operations: { type: 'array', items: { type: 'object' } } }, ['operations']),
+        'The result is validated as saving would be; fix any errors it reports. Nothing is saved: the user reviews the proposal.'),
       call: async (args) => {
         const { state, errors } = applyOperations(turn.proposal, (args as { operations?: unknown })?.operations);
         if (errors.length > 0) return fail(`Nothing changed: ${errors.join('; ')}`);
@@ -85,7 +84,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       },
     },
     {
-      chat: fn('get_block_info', 'The block types a workflow can use, with each config schema and examples; give type for one.', { type: { type: 'string' } }),
+      chat: fn('get_block_info', 'The block types a workflow can use, with each config schema and examples; give type for one.'),
       call: async (args) => {
         const type = (args as { type?: unknown })?.type;
         const rows = await calls.as(turn.caller, `select name as type, label, description, config_schema, examples, is_trigger from ai.block_types
@@ -94,18 +93,18 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       },
     },
     {
-      chat: fn('get_db_schema', 'Tables and views of the project database (schema public) with their columns.', {}),
+      chat: fn('get_db_schema', 'Tables and views of the project database (schema public) with their columns.'),
       call: async () => ok(opts.schema.relationsIn('public').map((r) => ({
         name: r.name, kind: r.kind, primary_key: r.primaryKey,
         columns: r.columns.map((c) => ({ name: c.name, type: c.type, nullable: c.nullable, default: c.hasDefault })),
       }))),
     },
     {
-      chat: fn('list_project_assets', 'Agents, tools, workflows and knowledge bases the user can see; type narrows to one kind.', { type: { type: 'string', enum: [...ASSET_TYPES] } }),
+      chat: fn('list_project_assets', 'Agents, tools, workflows and knowledge bases the user can see; type narrows to one kind.'),
       call: async (args) => ok(await assetList(turn.caller, (args as { type?: string })?.type)),
     },
     {
-      chat: fn('get_asset_details', 'One agent, tool, workflow or knowledge base by id.', { type: { type: 'string', enum: [...ASSET_TYPES] }, id: { type: 'string' } }, ['type', 'id']),
+      chat: fn('get_asset_details', 'One agent, tool, workflow or knowledge base by id.'),
       call: async (args) => {
         const { type, id } = (args ?? {}) as { type?: string; id?: string };
         if (typeof id !== 'string' || !UUID.test(id)) return fail('id must be an asset id');
@@ -130,7 +129,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       },
     },
     {
-      chat: fn('execute_public_sql', `Runs one read-only SELECT on the public schema as the user (row-level security applies); at most ${SQL_MAX_ROWS} rows.`, { query: { type: 'string' } }, ['query']),
+      chat: fn('execute_public_sql', `Runs one read-only SELECT on the public schema as the user (row-level security applies); at most ${SQL_MAX_ROWS} rows.`),
       call: async (args) => {
         const query = String((args as { query?: unknown })?.query ?? '').trim().replace(/;\s*$/, '');
         if (!query) return fail('query is required');
@@ -165,7 +164,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       },
     },
     {
-      chat: fn('get_workflow_run_logs', 'Recent runs of this workflow, or with execution_id one run and its block logs.', { execution_id: { type: 'string' }, limit: { type: 'integer' } }),
+      chat: fn('get_workflow_run_logs', 'Recent runs of this workflow, or with execution_id one run and its block logs.'),
       call: async (args) => {
         const { execution_id: id, limit } = (args ?? {}) as { execution_id?: unknown; limit?: unknown };
         if (typeof id === 'string' && id) {
@@ -180,17 +179,22 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
       },
     },
     {
-      chat: fn('manage_project_asset', 'Creates or updates an agent or a tool. Nothing happens until the user confirms: describe the change and ask them to.',
-        { action: { type: 'string', enum: ['create', 'update'] }, type: { type: 'string', enum: ['agent', 'tool'] }, id: { type: 'string' }, fields: { type: 'object' } }, ['action', 'type', 'fields']),
+      chat: fn('manage_project_asset', 'Creates or updates an agent or a tool. Nothing happens until the user confirms: describe the change and ask them to.'),
       call: async (args) => {
         const { action, type, id, fields } = (args ?? {}) as { action?: unknown; type?: unknown; id?: unknown; fields?: unknown };
         if (action !== 'create' && action !== 'update') return fail('action must be create or update');
         if (type !== 'agent' && type !== 'tool') return fail(type === 'knowledge_base' ? 'Knowledge bases cannot be managed yet' : 'type must be agent or tool');
         if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return fail('fields must be an object');
         if (action === 'update' && (typeof id !== 'string' || !UUID.test(id))) return fail('update needs the asset id');
+        let given: Record<string, unknown>;
+        try {
+          given = assetFields(fields as Record<string, unknown>);
+        } catch (err) {
+          return fail((err as Error).message);
+        }
         const pending: PendingAction = {
-          id: randomUUID(), action, type, asset_id: action === 'update' ? String(id) : null, fields: fields as Record<string, unknown>, status: 'pending',
-          summary: `${action} ${type}${action === 'update' ? ` ${String(id)}` : ''} with ${Object.keys(fields).join(', ') || 'no fields'}`,
+          id: randomUUID(), action, type, asset_id: action === 'update' ? String(id) : null, fields: given, status: 'pending',
+          summary: `${action} ${type}${action === 'update' ? ` ${String(id)}` : ''} with ${Object.keys(given).join(', ') || 'no fields'}`,
         };
         turn.pending.push(pending);
         return ok({ status: 'awaiting_confirmation', action_id: pending.id, summary: pending.summary, note: 'Nothing is saved until the user confirms in their next message.' });

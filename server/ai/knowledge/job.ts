@@ -24,7 +24,7 @@ import { IndexingFailed, Stopped, type NewItem, type SourceDocument } from './st
 const BATCH = 256;
 const MAX_DERIVATIVE_BYTES = 512 * 1024 * 1024;
 
-type Row = { kb_id: string; source_id: string; strategy: string; indexing_config: Record<string, unknown>; owner_id: string | null; name: string; metadata: Record<string, unknown>; pages_total: number | null };
+type Row = { kb_id: string; source_id: string; strategy: string; indexing_config: Record<string, unknown>; uses_vectors: boolean; owner_id: string | null; name: string; metadata: Record<string, unknown>; pages_total: number | null };
 
 export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; log: Logger }) {
   const { calls, storage } = opts;
@@ -58,7 +58,7 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
     const started = Date.now();
     try {
       const [row] = await calls.asService<Row>(
-        `select k.kb_id, k.source_id, b.strategy, b.indexing_config, b.owner_id, s.name, s.metadata, s.pages_total
+        `select k.kb_id, k.source_id, b.strategy, b.indexing_config, ai.kb_uses_vectors(k.kb_id) as uses_vectors, b.owner_id, s.name, s.metadata, s.pages_total
            from ai.kb_sources k join ai.knowledge_bases b on b.id = k.kb_id join ai.sources s on s.id = k.source_id where k.id = $1`, [id]);
       if (!row) return;
       const strategy = strategies[row.strategy];
@@ -66,7 +66,8 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
       const usage = { userId: row.owner_id, feature: 'indexing', runId: id, step: row.strategy };
       const signal = new AbortController().signal;
       const items = await strategy.items(await documentOf(row), { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
-      const model = strategy.embeddingModel(row.indexing_config);
+      // Embedded only when the method in force reads vectors: full_text indexes with no model provider (sql/0058).
+      const model = row.uses_vectors ? strategy.embeddingModel(row.indexing_config) : null;
       let dims = 0;
       let tokens = 0;
       await progress(0, items.length);
@@ -75,7 +76,8 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
         const vectors = model ? await embed(model, batch.map((it) => it.embedText ?? it.text), usage, signal) : [];
         dims = vectors[0]?.length ?? dims;
         const rows = batch.map((it: NewItem, j) => ({
-          position: i + j, kind: it.kind, text: it.text, meta: it.meta, extras: it.extras ?? {}, token_count: it.tokens,
+          // The source's metadata goes with every item (answers read it as it is now: sql/0059).
+          position: i + j, kind: it.kind, text: it.text, meta: { ...it.meta, source_metadata: row.metadata }, extras: it.extras ?? {}, token_count: it.tokens,
           ...(vectors[j] ? { embedding_model: model, code: signCode(vectors[j]!), embedding: vectorBytes(vectors[j]!).toString('base64') } : {}),
         }));
         tokens += batch.reduce((n, it) => n + it.tokens, 0);

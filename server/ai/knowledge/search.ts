@@ -107,9 +107,18 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
     if (reranker && entries.length) {
       const t0 = performance.now();
       const model = reranker.model ?? (await opts.settings.string('RERANKER_DEFAULT_MODEL'));
-      const scores = await rerank(opts.models, { model, query: req.query, passages: entries.map((e) => e.text), usage });
-      entries = entries.map((e, i) => ({ ...e, reranker_score: scores[i]!, score: scores[i]! })).sort((a, b) => b.score - a.score || b.retrieval_score - a.retrieval_score);
-      rerankDiag = { model, candidates: entries.length, ms: Math.round(performance.now() - t0) };
+      // A reranker that fails or answers badly leaves the retrieval order (scores null) and says why; it never fails the search.
+      const outcome = await rerank(opts.models, { model, query: req.query, passages: entries.map((e) => e.text), usage }).then(
+        (r) => (r.scored > 0 ? r : { error: `The reranker ${model} answered no usable scores` }),
+        (err: Error) => ({ error: err.message }));
+      if ('scores' in outcome) {
+        // Scored passages by their score, then those the reranker left out in retrieval order.
+        const scored = entries.map((e, i) => ({ ...e, reranker_score: outcome.scores[i] ?? null, score: outcome.scores[i] ?? e.score }));
+        entries = [...scored.filter((e) => e.reranker_score !== null).sort((a, b) => b.score - a.score || b.retrieval_score - a.retrieval_score), ...scored.filter((e) => e.reranker_score === null)];
+        rerankDiag = { model, candidates: entries.length, scored: outcome.scored, ms: Math.round(performance.now() - t0) };
+      } else {
+        rerankDiag = { model, candidates: entries.length, scored: 0, error: outcome.error, order: 'retrieval', ms: Math.round(performance.now() - t0) };
+      }
     }
     const threshold = typeof config.score_threshold === 'number' ? config.score_threshold : null;
     const kept = entries.filter((e) => threshold === null || e.score >= threshold).slice(0, topK);

@@ -59,7 +59,8 @@ export function kbStore(calls: AiCalls) {
     /** Items of the given sources in source then position order, and how many there are in all. */
     items: async (req: Request, kb: string, sourceIds: string[], limit: number, offset: number) => {
       const rows = await calls.call<{ extras: Record<string, unknown> }>(req,
-        `select i.id, i.source_id, i.text, i.meta, i.kind, i.position, i.token_count, i.extras, exists (select 1 from ai.kb_vectors v where v.item_id = i.id) as embedded
+        `select i.id, i.source_id, i.text, ai.item_meta(i.meta, (select s.metadata from ai.sources s where s.id = i.source_id)) as meta, i.kind, i.position, i.token_count, i.extras,
+                exists (select 1 from ai.kb_vectors v where v.item_id = i.id) as embedded
            from ai.kb_items i where i.kb_id = $1 and i.source_id = any ($2)
           order by i.source_id, i.position limit $3 offset $4`, [kb, sourceIds, limit, offset]);
       const [count] = await calls.call<{ n: string }>(req, 'select count(*) as n from ai.kb_items where kb_id = $1 and source_id = any ($2)', [kb, sourceIds]);

@@ -5,6 +5,7 @@
 // as PageIndex navigates a document. Over MAX_OUTLINE nodes
 // (or with filter_metadata) the outline is first narrowed by BM25 over the
 // nodes. Chosen nodes score 1, 1/2, 1/3, ... in the model's order.
+import { aiErrors } from '../../errors.ts';
 import type { AiCalls } from '../../calls.ts';
 import type { ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
@@ -57,7 +58,8 @@ export async function treeSearch(calls: AiCalls, models: ModelRouter, settings: 
     picked = Array.isArray(parsed.node_ids) ? parsed.node_ids.map(String).filter((k) => keyOf.has(k)) : [];
     reasoning = parsed.reasoning ?? null;
   } catch {
-    throw new Error(`The tree search model ${model} did not answer {"node_ids": [...]}`);
+    // The navigator is the method itself: without its answer there is no result. A 502 naming the model, never a bare 500.
+    throw aiErrors.providerFailed(`${model} (tree search)`, 'its answer was not {"node_ids": [...]}');
   }
   const chosen = [...new Set(picked)].slice(0, Math.min(maxNodes, r.limit));
   return {

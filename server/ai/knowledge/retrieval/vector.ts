@@ -14,6 +14,11 @@ const MIN_CANDIDATES = 300;
 
 export async function vectorSearch(calls: AiCalls, embed: Embed, r: Retrieval, signal?: AbortSignal): Promise<MethodRun> {
   if (!r.embeddingModel) throw aiErrors.validation('This knowledge base keeps no embeddings (indexing_config.embedding_model is null): search it with full_text');
+  // Indexed while its method needed no vectors: say how to get them, rather than answer nothing.
+  const [lacking] = await calls.as<{ lacks: boolean }>(r.ctx, 'select ai.kb_lacks_vectors($1, $2) as lacks', [r.kbId, r.embeddingModel]);
+  if (lacking?.lacks) {
+    throw aiErrors.validation(`This knowledge base's chunks have no embeddings from ${r.embeddingModel} (they were indexed for a method that needs none): POST /api/knowledge-bases/${r.kbId}/reindex to embed them`);
+  }
   const started = performance.now();
   const [q] = await embed(r.embeddingModel, [r.query], { ...r.usage, step: 'query_embedding' }, signal);
   const embedded = performance.now();
