@@ -571,6 +571,17 @@ describe('knowledge bases', () => {
     assert.match(vendor.chats().at(-1)!.body.messages[1].content, /\[d1\.0001\] Rockets \(page 1\): Summary (one|two)\.\n  Liquid-fuel rockets burn kerosene/);
     await json(await api(service, '/settings', { method: 'PUT', body: JSON.stringify({ settings: { PAGEINDEX_ADD_NODE_TEXT: 'false' } }) }), 200);
 
+    // A navigator that answers prose, or fails, never fails the search: the nodes in BM25 order, and why.
+    for (const step of [{ text: 'The staging section, I think.' }, { status: 500, message: 'boom' }]) {
+      vendor.script(step);
+      const res = await post(ann, `/knowledge-bases/${kb.id}/search`, { query: 'empty tanks staging' });
+      assert.equal(res.status, 200, await res.clone().text());
+      const fallback = (await res.json()) as Search;
+      assert.equal(fallback.results[0].methods.tree_search.fallback, 'full_text');
+      assert.match(fallback.results[0].methods.tree_search.error, /could not be used/);
+      assert.equal(fallback.results[1]!.meta.title, 'Staging');
+    }
+
     // A document without headings: the model names its sections.
     vendor.script({ text: '{"sections": [{"title": "About cats", "start_page": 1, "level": 1}]}' }, { text: 'Cats purr.' });
     await json(await post(ann, `/knowledge-bases/${kb.id}/sources`, { source_id: sources['cats.txt'] }), 202);

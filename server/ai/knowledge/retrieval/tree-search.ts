@@ -4,8 +4,9 @@
 // max_nodes (PAGEINDEX_TREE_SEARCH_MAX_NODES) nodes that answer the query,
 // as PageIndex navigates a document. Over MAX_OUTLINE nodes
 // (or with filter_metadata) the outline is first narrowed by BM25 over the
-// nodes. Chosen nodes score 1, 1/2, 1/3, ... in the model's order.
-import { aiErrors } from '../../errors.ts';
+// nodes. Chosen nodes score 1, 1/2, 1/3, ... in the model's order. When
+// the model fails or answers badly, the nodes come in BM25 order and the
+// diagnostics say why: a model step never fails a search.
 import type { AiCalls } from '../../calls.ts';
 import type { ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
@@ -44,22 +45,31 @@ export async function treeSearch(calls: AiCalls, models: ModelRouter, settings: 
       return `${indent}[${key}] ${x.extras.title ?? ''} (${pages})${x.extras.summary ? `: ${x.extras.summary}` : ''}${text}`;
     })].join('\n');
   }).join('\n\n');
-  const answer = await models.chat({
-    model, context: { ...r.usage, step: 'tree_search' }, settings: { temperature: 0 }, response_format: { type: 'json_object' },
-    messages: [
-      { role: 'system', content: `You find where documents answer a question. Read the tables of contents and choose at most ${maxNodes} sections (by their [key]) most likely to hold the answer, best first. Answer JSON {"node_ids": [...], "reasoning": "..."}.` },
-      { role: 'user', content: `Question: ${r.query}\n\n${outline}` },
-    ],
-  });
   let picked: string[] = [];
   let reasoning: unknown = null;
   try {
+    const answer = await models.chat({
+      model, context: { ...r.usage, step: 'tree_search' }, settings: { temperature: 0 }, response_format: { type: 'json_object' },
+      messages: [
+        { role: 'system', content: `You find where documents answer a question. Read the tables of contents and choose at most ${maxNodes} sections (by their [key]) most likely to hold the answer, best first. Answer JSON {"node_ids": [...], "reasoning": "..."}.` },
+        { role: 'user', content: `Question: ${r.query}\n\n${outline}` },
+      ],
+    });
     const parsed = JSON.parse((answer.content ?? '').replace(/^```(?:json)?\s*|\s*```$/g, '')) as { node_ids?: unknown; reasoning?: unknown };
-    picked = Array.isArray(parsed.node_ids) ? parsed.node_ids.map(String).filter((k) => keyOf.has(k)) : [];
+    if (!Array.isArray(parsed.node_ids)) throw new Error('its answer was not {"node_ids": [...]}');
+    picked = parsed.node_ids.map(String).filter((k) => keyOf.has(k));
     reasoning = parsed.reasoning ?? null;
-  } catch {
-    // The navigator is the method itself: without its answer there is no result. A 502 naming the model, never a bare 500.
-    throw aiErrors.providerFailed(`${model} (tree search)`, 'its answer was not {"node_ids": [...]}');
+  } catch (err) {
+    // A navigator that fails or answers badly never fails the search (the rule of the reranker and query
+    // enrichment): the nodes in BM25 order instead, and the diagnostics say why.
+    const error = err instanceof SyntaxError ? 'its answer was not JSON' : (err as Error).message;
+    const ranked = await calls.as<{ item_id: string; score: number }>(r.ctx,
+      `select b.item_id, b.score from ai.bm25_search($1, $2, 'english', 0.9, 0.4, $3, $4) b join ai.kb_items i on i.id = b.item_id where i.kind = 'node' order by b.score desc, b.item_id`,
+      [r.kbId, r.query, Math.min(maxNodes, r.limit), r.filter]);
+    return {
+      items: ranked.map((x) => ({ id: x.item_id, score: x.score })),
+      diagnostics: { model, error: `The tree search model ${model} could not be used: ${error}`, fallback: 'full_text', nodes_considered: nodes.length, chosen: [], ms: Math.round(performance.now() - started) },
+    };
   }
   const chosen = [...new Set(picked)].slice(0, Math.min(maxNodes, r.limit));
   return {
