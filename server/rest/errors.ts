@@ -4,8 +4,11 @@ import { apiError, type ErrorShape } from '../errors.ts';
 
 /** PostgREST's body, `{code, message, details, hint}`, plus the spec's `error` kind. */
 export const restShape: ErrorShape = (e) => ({
-  code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: null, error: e.kind === 'forbidden' ? 'rls_denied' : e.kind,
+  code: e.code ?? `PGRST${e.status}`, message: e.message, details: e.details ?? null, hint: (e as { hint?: string }).hint ?? null, error: e.kind === 'forbidden' ? 'rls_denied' : e.kind,
 });
+
+/** PostgREST's `hint`: what to do about it. */
+const withHint = <E extends object>(e: E, hint: string): E => Object.assign(e, { hint });
 
 const rowsDetail = (rows: number) => `The result contains ${rows} rows`;
 
@@ -28,5 +31,8 @@ export const restErrors = {
   noRelationship: (parent: string, child: string) => apiError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${child}' in the schema cache`),
   ambiguousRelationship: (parent: string, child: string, details: unknown) =>
     apiError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${child}'`, { details, kind: 'invalid_request' }),
+  ambiguousFunction: (candidates: string[]) => withHint(
+    apiError(300, 'PGRST203', `Could not choose the best candidate function between: ${candidates.join(', ')}`, { details: null, kind: 'invalid_request' }),
+    'Try renaming the parameters or the function itself in the database so function overloading can be resolved'),
   spreadNeedsToOne: (name: string) => apiError(400, 'PGRST119', `A spread ("...${name}") needs a to-one relationship`),
 };

@@ -40,7 +40,7 @@ export function inProcessRest(pool: pg.Pool, cache: SchemaCache): InProcessRest 
       auth: { role: caller.role, claims: caller.claims, bearer: 'in-process', apikey: {} },
     } as unknown as Request;
     if (call.operation === 'rpc') {
-      const plan = planCall(profileOf(req, cache), call.name, search(req), false, call.body ?? {}, cache);
+      const plan = planCall(req, profileOf(req, cache), call.name, search(req), false, call.body ?? {}, cache, preferences(req));
       const [row] = await db.one<{ body: string | null }>(req, plan);
       return JSON.parse(row?.body ?? 'null');
     }

@@ -3,7 +3,7 @@
 // bound (sql.ts); the rows of every statement end in a CTE `_pgrst_source`
 // that Postgres turns into the JSON body itself.
 import type { Request } from 'express';
-import { parseNonNegative, parseOrder, parseSelect, RESERVED } from './grammar.ts';
+import { parseOrder, parseSelect, RESERVED } from './grammar.ts';
 import { buildSelect, embedPaths, selectListSql } from './embed.ts';
 import { restErrors } from './errors.ts';
 import { acceptOf, conditions, pageOf, scopedQuery, type Prefer } from './request.ts';
@@ -138,65 +138,97 @@ export function planDelete(rel: Relation, q: URLSearchParams): Statement {
   return { sql: `with _pgrst_source as (delete from ${relationName(rel)}${where} returning ${returning}) ${WRITE_RESULT}`, values: params.values };
 }
 
-/** A function call, and whether it answers a set (for the single-object Accept). */
-export type CallPlan = Statement & { returnsSet: boolean };
+/** A function call: what the response needs to know of it (a set, void, a count asked for). */
+export type CallPlan = Statement & { returnsSet: boolean; returnsVoid: boolean; offset: number };
 
 /**
- * RPC: POST with a JSON object of named arguments, or GET with them in the
- * query (stable and immutable functions only). The overload is the smallest
- * one that takes every argument given and needs no other; a single unnamed
- * json/jsonb parameter receives the whole body (PostgREST's convention).
- * Functions returning rows are selectable, filterable and orderable like a table.
+ * RPC (PostgREST v12): POST with a JSON object of named arguments, or GET
+ * and HEAD with them in the query (stable and immutable functions only),
+ * where a key that names a parameter is an argument and every other key
+ * filters the result. The overload is the one that takes every argument
+ * given and needs no other; two such are ambiguous (300 PGRST203, as
+ * Postgres itself would refuse the call). A single unnamed json/jsonb
+ * parameter receives the whole body; other unnamed parameters take the ""
+ * key (supabase's type generator emits it), in order. A JSON object for a
+ * row-type parameter is converted as json_populate_record would. Functions
+ * returning rows are selectable, filterable, orderable and, when they
+ * return a table's rows, embeddable like that table; Prefer: count counts
+ * the result before paging.
  */
-export function planCall(schema: string, name: string, q: URLSearchParams, readOnly: boolean, body: unknown, cache: SchemaCache): CallPlan {
-  let argsIn: Record<string, unknown>;
-  if (readOnly) {
-    argsIn = {};
-    for (const [k, v] of q) if (!RESERVED.has(k)) argsIn[k] = v;
-  } else {
-    argsIn = body === undefined ? {} : (body as Record<string, unknown>);
-  }
+export function planCall(req: Request, schema: string, name: string, q: URLSearchParams, readOnly: boolean, body: unknown, cache: SchemaCache, prefer: Prefer): CallPlan {
   const overloads = cache.findFunctions(schema, name);
+  let argsIn: Record<string, unknown> = {};
+  let rest = q;
+  if (readOnly) {
+    const parameters = new Set(overloads.flatMap((f) => f.args.map((a) => a.name)));
+    rest = new URLSearchParams();
+    for (const [k, v] of q) {
+      if (!RESERVED.has(k) && parameters.has(k) && !(k in argsIn)) argsIn[k] = v;
+      else rest.append(k, v);
+    }
+  } else if (body !== undefined) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw restErrors.bodyNotObject();
+    argsIn = body as Record<string, unknown>;
+  }
   const whole = !readOnly && overloads.find((f) => f.args.length === 1 && f.args[0]!.name === '' && /^jsonb?$/.test(f.args[0]!.type));
   const provided = whole ? [] : Object.keys(argsIn);
-  const fn =
-    whole ||
-    (argsIn && typeof argsIn === 'object' && !Array.isArray(argsIn)
-      ? overloads
-          .filter((f) => provided.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || provided.includes(a.name)))
-          .sort((a, b) => a.args.length - b.args.length)[0]
-      : undefined);
-  if (!fn) throw restErrors.functionNotFound(schema, name, provided);
+  const candidates = whole ? [whole] : overloads.filter((f) => provided.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || provided.includes(a.name)));
+  if (candidates.length === 0) throw restErrors.functionNotFound(schema, name, provided);
+  if (candidates.length > 1) throw restErrors.ambiguousFunction(candidates.map((f) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name || '<unnamed>'} => ${a.type}`).join(', ')})`));
+  const fn = candidates[0]!;
   if (readOnly && fn.volatile) throw restErrors.volatileByGet(schema, name);
   const params = new Params();
-  const bind = (value: unknown, type: string) => {
-    if (value === null || value === undefined) return params.add(null);
-    if (/^jsonb?$/.test(type)) return params.add(readOnly ? value : JSON.stringify(value));
-    if (Array.isArray(value) || typeof value !== 'object') return params.add(value);
-    return params.add(JSON.stringify(value));
+  const bind = (value: unknown, arg: { type: string; composite: boolean }) => {
+    if (value === null || value === undefined) return `${params.add(null)}::${arg.type}`;
+    if (/^jsonb?$/.test(arg.type)) return `${params.add(readOnly ? value : JSON.stringify(value))}::${arg.type}`;
+    if (arg.composite && typeof value === 'object' && !Array.isArray(value)) return `json_populate_record(null::${arg.type}, ${params.add(JSON.stringify(value))}::json)`;
+    if (Array.isArray(value) || typeof value !== 'object') return `${params.add(value)}::${arg.type}`;
+    return `${params.add(JSON.stringify(value))}::${arg.type}`;
   };
+  const given = fn.args.filter((a) => provided.includes(a.name));
+  // Unnamed parameters cannot be named in the call: such a function is called positionally.
+  const positional = given.some((a) => a.name === '');
   const call = whole
-    ? `${ident(schema)}.${ident(name)}(${bind(body ?? {}, fn.args[0]!.type)}::${fn.args[0]!.type})`
-    : `${ident(schema)}.${ident(name)}(${fn.args
-        .filter((a) => provided.includes(a.name))
-        .map((a) => `${a.variadic ? 'variadic ' : ''}${ident(a.name)} => ${bind(argsIn[a.name], a.type)}::${a.type}`)
-        .join(', ')})`;
+    ? `${ident(schema)}.${ident(name)}(${bind(body ?? {}, fn.args[0]!)})`
+    : `${ident(schema)}.${ident(name)}(${given.map((a) => `${a.variadic ? 'variadic ' : ''}${positional ? '' : `${ident(a.name)} => `}${bind(argsIn[a.name], a)}`).join(', ')})`;
+  const counted = prefer.count === 'exact' || prefer.count === 'planned' || prefer.count === 'estimated';
+  const { limit, offset } = pageOf(req, rest);
+  const page = `${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''}`;
   let sql: string;
   if (fn.returnsRows) {
-    const select = returningOf(q, params);
-    const filters = conditions(q).filter((c) => c.kind === 'logic' || !(readOnly && fn.args.some((a) => a.name === c.field.name)));
-    const where = whereSql(filters, params);
-    const order = orderSql(parseOrder(q.get('order') ?? undefined), params);
-    const limit = parseNonNegative('limit', q.get('limit') ?? undefined);
-    const offset = parseNonNegative('offset', q.get('offset') ?? undefined);
-    sql = `with _pgrst_source as (select ${select} from ${call} _pgrst_rel${where}${order}${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''})
-      select ${fn.returnsSet ? `coalesce(json_agg(_pgrst_source), '[]')` : `json_agg(_pgrst_source)->0`}::text as body, count(*)::int as page_rows from _pgrst_source`;
+    const items = parseSelect(rest.get('select') ?? undefined);
+    const target = fn.returnsRelation ? cache.find(fn.returnsRelation.schema, fn.returnsRelation.name) : undefined;
+    const alias = ident(name);
+    let list: string;
+    let where: string;
+    if (target) {
+      // Rows of a table: embeds resolve through that table's relationships, filters before and after.
+      const { top, scopes } = scopedQuery(rest, embedPaths(items));
+      let n = 0;
+      const built = buildSelect(target, items, alias, '', { cache, params, scopes, next: (t) => ident(`${t.slice(0, 50)}_${++n}`) });
+      list = selectListSql(built);
+      where = whereSql(top.conditions, params, alias, built.inner);
+    } else {
+      const embedded = items.find((i) => i.kind === 'embed');
+      if (embedded && embedded.kind === 'embed') throw restErrors.noRelationship(name, embedded.name);
+      list = selectSql(items, params);
+      where = whereSql(conditions(rest), params);
+    }
+    const order = orderSql(parseOrder(rest.get('order') ?? undefined), params, target ? alias : undefined);
+    const from = `${call} ${alias}`;
+    sql = `with _pgrst_source as (select ${list} from ${from}${where}${order}${page})
+      select ${fn.returnsSet ? `coalesce(json_agg(_pgrst_source), '[]')` : `(json_agg(_pgrst_source) -> 0)`}::text as body, count(*)::int as page_rows,
+             ${counted ? `(select count(*) from ${from}${where})::int` : 'null::int'} as total from _pgrst_source`;
   } else if (fn.returnsSet) {
-    sql = `select coalesce(json_agg(_pgrst_v), '[]')::text as body, count(*)::int as page_rows from ${call} _pgrst_v`;
+    sql = `with _pgrst_source as (select _pgrst_v from ${call} _pgrst_v${page})
+      select coalesce(json_agg(_pgrst_v), '[]')::text as body, count(*)::int as page_rows,
+             ${counted ? `(select count(*) from ${call} _pgrst_c)::int` : 'null::int'} as total from _pgrst_source`;
+  } else if (fn.returnsVoid) {
+    sql = `select ${call}, null::text as body, 0 as page_rows, null::int as total`;
   } else {
-    sql = `select to_json(${call})::text as body, 1 as page_rows`;
+    sql = `select to_json(${call})::text as body, 1 as page_rows, null::int as total`;
   }
-  return { sql, values: params.values, returnsSet: fn.returnsSet };
+  return { sql, values: params.values, returnsSet: fn.returnsSet || (fn.returnsRows && fn.returnsSet), returnsVoid: fn.returnsVoid, offset };
 }
 
 /** GET /rest/v1/: what the caller's role may read or call in the schema, asked as that role. */

@@ -11,6 +11,10 @@ import { queryAsRole } from '../../db/pipeline.ts';
 import { fromPostgresError } from '../errors.ts';
 import { restErrors } from './errors.ts';
 import type { Page, ReadPlan, Statement } from './plan.ts';
+import type { Prefer } from './request.ts';
+
+/** What a function call answers: its body, the rows in it, and the count Prefer asked for. */
+export type CallResult = { body: string | null; page_rows: number; total: number | null };
 import { contextOf, preferences } from './request.ts';
 
 export type Queries = ReturnType<typeof queries>;
@@ -61,5 +65,19 @@ export function queries(pool: pg.Pool) {
     });
   };
 
-  return { one, read, write };
+  /**
+   * A function call: one round trip, or a transaction when max-affected
+   * (handling=strict) must be able to undo what the function did.
+   */
+  const call = async (req: Request, plan: Statement, prefer: Prefer): Promise<CallResult> => {
+    if (prefer.handling !== 'strict' || prefer.maxAffected === undefined) return (await one<CallResult>(req, plan))[0]!;
+    const limit = prefer.maxAffected;
+    return transaction(req, async (c) => {
+      const result = (await c.query<CallResult>(plan.sql, plan.values)).rows[0]!;
+      if (result.page_rows > limit) throw restErrors.maxAffected(result.page_rows);
+      return result;
+    });
+  };
+
+  return { one, read, write, call };
 }

@@ -47,9 +47,18 @@ export function respondWrite(req: Request, res: Response, rel: Relation, status:
   sendBody(req, res, status, 'application/json; charset=utf-8', body);
 }
 
-/** A function's result; a set unwrapped to its one row when a single object is asked for. */
-export function respondCall(req: Request, res: Response, result: { body: string | null; page_rows: number }, returnsSet: boolean): void {
+/**
+ * A function's result: 204 with no body for a void function (PostgREST v10+);
+ * a set with its Content-Range (the count Prefer asked for), unwrapped to its
+ * one row when a single object is asked for.
+ */
+export function respondCall(req: Request, res: Response, result: { body: string | null; page_rows: number; total: number | null }, plan: { returnsSet: boolean; returnsVoid: boolean; offset: number }): void {
+  if (plan.returnsVoid) return void res.status(204).end();
   const body = result.body ?? 'null';
-  const single = acceptOf(req).single && returnsSet;
+  if (plan.returnsSet) {
+    const total = result.total === null ? '*' : String(result.total);
+    res.setHeader('Content-Range', result.page_rows === 0 ? `*/${total}` : `${plan.offset}-${plan.offset + result.page_rows - 1}/${total}`);
+  }
+  const single = acceptOf(req).single && plan.returnsSet;
   sendBody(req, res, 200, 'application/json; charset=utf-8', single ? onlyRow(body, result.page_rows) : body);
 }

@@ -30,9 +30,9 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
   });
 
   const call = route(async (req, res) => {
-    const plan = planCall(profileOf(req, cache), String(req.params.fn), search(req), req.method === 'GET' || req.method === 'HEAD', req.body, cache);
-    const [result] = await db.one<{ body: string | null; page_rows: number }>(req, plan);
-    respondCall(req, res, result!, plan.returnsSet);
+    const prefer = preferences(req);
+    const plan = planCall(req, profileOf(req, cache), String(req.params.fn), search(req), req.method === 'GET' || req.method === 'HEAD', req.body, cache, prefer);
+    respondCall(req, res, await db.call(req, plan, prefer), plan);
   });
 
   const read = route(async (req, res) => {

@@ -6,7 +6,9 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 
 export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean };
-export type FunctionArg = { name: string; type: string; hasDefault: boolean; variadic: boolean };
+export type FunctionArg = { name: string; type: string; hasDefault: boolean; variadic: boolean;
+  /** A row type (a table's or a composite): a JSON object for it is converted as json_populate_record would. */
+  composite: boolean };
 export type DbFunction = {
   schema: string;
   name: string;
@@ -14,6 +16,10 @@ export type DbFunction = {
   returnsSet: boolean;
   /** Returns rows (a table, composite or record type): selectable and filterable like a table. */
   returnsRows: boolean;
+  /** Returns void: PostgREST answers 204 with no body. */
+  returnsVoid: boolean;
+  /** The table or view whose row type it returns (schema, name), for embedding on its result. */
+  returnsRelation: { schema: string; name: string } | null;
   volatile: boolean;
 };
 
@@ -116,10 +122,14 @@ export class SchemaCache {
   }
 
   private async readFunctions(): Promise<Map<string, DbFunction[]>> {
-    const { rows } = await this.pool.query<{ schema: string; name: string; names: string[]; types: string[]; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; volatile: boolean; variadic: boolean }>(
+    const { rows } = await this.pool.query<{ schema: string; name: string; names: string[]; types: string[]; composite: boolean[]; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; void: boolean; rel_schema: string | null; rel_name: string | null; volatile: boolean; variadic: boolean }>(
       `select n.nspname as schema, p.proname as name,
               coalesce(p.proargnames, array_fill(''::text, array[p.pronargs])) as names,
               array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as types,
+              array(select coalesce((select at.typtype = 'c' from pg_type at where at.oid = t), false) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as composite,
+              t.oid = 'void'::regtype as void,
+              (select rn.nspname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = t.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')) as rel_schema,
+              (select rc.relname from pg_class rc where rc.oid = t.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')) as rel_name,
               coalesce(p.proargmodes::text[], array_fill('i'::text, array[p.pronargs])) as modes,
               p.pronargdefaults as ndefaults, p.proretset as retset,
               (t.typtype = 'c' or t.oid = 'record'::regtype) as rows,
@@ -133,11 +143,14 @@ export class SchemaCache {
     const fns = new Map<string, DbFunction[]>();
     for (const r of rows) {
       // Input arguments only (IN, INOUT, VARIADIC); defaults belong to the last ones.
-      const inputs = r.types.map((type, i) => ({ type, name: r.names[i] ?? '', mode: r.modes[i] ?? 'i' })).filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
-      const args = inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= inputs.length - r.ndefaults, variadic: a.mode === 'v' }));
+      const inputs = r.types.map((type, i) => ({ type, name: r.names[i] ?? '', mode: r.modes[i] ?? 'i', composite: r.composite[i] ?? false })).filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
+      const args = inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= inputs.length - r.ndefaults, variadic: a.mode === 'v', composite: a.composite }));
       const key = `${r.schema}.${r.name}`;
       if (!fns.has(key)) fns.set(key, []);
-      fns.get(key)!.push({ schema: r.schema, name: r.name, args, returnsSet: r.retset, returnsRows: r.rows, volatile: r.volatile });
+      fns.get(key)!.push({
+        schema: r.schema, name: r.name, args, returnsSet: r.retset, returnsRows: r.rows, returnsVoid: r.void,
+        returnsRelation: r.rel_schema && r.rel_name ? { schema: r.rel_schema, name: r.rel_name } : null, volatile: r.volatile,
+      });
     }
     return fns;
   }
