@@ -1,9 +1,14 @@
 // Resource embedding (select=*,comments(*),author:users!fk(name)): which
 // foreign key joins two relations, and the correlated subqueries that put the
-// related rows into each row's JSON.
+// related rows into each row's JSON (PostgREST v12's rules).
 //   many-to-one   the parent holds the key        -> an object (or null)
+//   one-to-one    the child holds the key, and it is also the child's
+//                 primary or unique key            -> an object (or null)
 //   one-to-many   the child holds the key         -> an array
 //   many-to-many  a junction holds keys to both   -> an array
+// A self-referencing key embedded by the table's name gives the children
+// (one-to-many); by its column name, the parent. A target may be a table or
+// a foreign key's constraint name. An empty embed (`users()`) only filters.
 // `!inner` keeps only parents that have a match; `...rel(cols)` spreads a
 // to-one relation's columns into the parent; rel.col=..., rel.order=...,
 // rel.limit=... scope filters, ordering and paging to the embedded rows.
@@ -16,9 +21,12 @@ export type Scope = { conditions: Array<Condition | Logic>; order: OrderTerm[]; 
 export const emptyScope = (): Scope => ({ conditions: [], order: [], limit: null, offset: null });
 
 type Relationship = {
-  kind: 'many-to-one' | 'one-to-many' | 'many-to-many';
+  kind: 'many-to-one' | 'one-to-one' | 'one-to-many' | 'many-to-many';
   target: Relation;
   describe: string;
+  /** PostgREST's ambiguity details: {cardinality, embedding, relationship}, and the hint that picks it. */
+  detail: { cardinality: string; embedding: string; relationship: string };
+  hint: string;
   from: (child: string, junction: string) => string;
   on: (parent: string, child: string, junction: string) => string;
 };
@@ -39,22 +47,28 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
   const hintOk = (fk: ForeignKey) => item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint) || item.hint === fk.refTable;
   for (const fk of cache.fks) {
     // Many-to-one: the parent's key points at the embedded relation (named by table, constraint or key column).
-    if (isParent(fk.schema, fk.table) && (fk.refTable === item.name || fk.name === item.name || (fk.columns.length === 1 && fk.columns[0] === item.name)) && hintOk(fk)) {
+    // A self-referencing key named by its table gives the children (below), not the parent.
+    const selfByTable = fk.table === fk.refTable && fk.schema === fk.refSchema && fk.refTable === item.name;
+    if (isParent(fk.schema, fk.table) && !selfByTable && (fk.refTable === item.name || fk.name === item.name || (fk.columns.length === 1 && fk.columns[0] === item.name)) && hintOk(fk)) {
       const target = ref(fk);
       if (target) {
         found.push({
           kind: 'many-to-one', target, describe: `${fk.table}(${fk.columns.join(',')}) -> ${fk.refTable} via ${fk.name}`,
+          detail: { cardinality: fk.unique ? 'one-to-one' : 'many-to-one', embedding: `${parent.name} with ${target.name}`, relationship: `${fk.name} using ${fk.table}(${fk.columns.join(', ')}) and ${fk.refTable}(${fk.refColumns.join(', ')})` },
+          hint: `${item.name}!${fk.name}`,
           from: (child) => `${qualified(target.schema, target.name)} ${child}`,
           on: (p, child) => pairs(fk.refColumns, fk.columns, child, p),
         });
       }
     }
     // One-to-many: the embedded relation's key points at the parent.
-    if (isParent(fk.refSchema, fk.refTable) && fk.table === item.name && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
+    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || fk.name === item.name) && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
       const target = of(fk);
       if (target) {
         found.push({
-          kind: 'one-to-many', target, describe: `${fk.refTable} <- ${fk.table}(${fk.columns.join(',')}) via ${fk.name}`,
+          kind: fk.unique ? 'one-to-one' : 'one-to-many', target, describe: `${fk.refTable} <- ${fk.table}(${fk.columns.join(',')}) via ${fk.name}`,
+          detail: { cardinality: fk.unique ? 'one-to-one' : 'one-to-many', embedding: `${parent.name} with ${target.name}`, relationship: `${fk.name} using ${fk.table}(${fk.columns.join(', ')}) and ${fk.refTable}(${fk.refColumns.join(', ')})` },
+          hint: `${item.name}!${fk.name}`,
           from: (child) => `${qualified(target.schema, target.name)} ${child}`,
           on: (p, child) => pairs(fk.columns, fk.refColumns, child, p),
         });
@@ -71,6 +85,8 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
       if (!target) continue;
       found.push({
         kind: 'many-to-many', target, describe: `${parent.name} <- ${toParent.table} -> ${target.name}`,
+        detail: { cardinality: 'many-to-many', embedding: `${parent.name} with ${target.name}`, relationship: `${toParent.table} using ${toParent.name}(${toParent.columns.join(', ')}) and ${toTarget.name}(${toTarget.columns.join(', ')})` },
+        hint: `${item.name}!${toParent.table}`,
         from: (child, j) => `${qualified(target.schema, target.name)} ${child} join ${qualified(toParent.schema, toParent.table)} ${j} on ${pairs(toTarget.columns, toTarget.refColumns, j, child)}`,
         on: (p, _child, j) => pairs(toParent.columns, toParent.refColumns, j, p),
       });
@@ -80,7 +96,7 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     throw restErrors.noRelationship(parent.name, item.name);
   }
   if (found.length > 1) {
-    throw restErrors.ambiguousRelationship(parent.name, item.name, found.map((r) => r.describe).join('; '));
+    throw restErrors.ambiguousRelationship(parent.name, item.name, found.map((r) => r.detail), found.map((r) => r.hint));
   }
   return found[0]!;
 }
@@ -92,6 +108,14 @@ export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }
 /** The select list of one relation (aliased `alias`), embeds included. */
 export function buildSelect(rel: Relation, items: SelectItem[], alias: string, path: string, ctx: SelectContext): BuiltSelect {
   const out: BuiltSelect = { columns: [], inner: [] };
+  // Two embeds under one key would overwrite each other in the JSON: refused, naming the alias to add.
+  const keys = new Set<string>();
+  for (const item of items) {
+    if (item.kind !== 'embed' || item.spread || item.select.length === 0) continue;
+    const key = item.alias ?? item.name;
+    if (keys.has(key)) throw restErrors.embedCollision(key);
+    keys.add(key);
+  }
   for (const item of items) {
     if (item.kind === 'star') {
       out.columns.push({ expr: `${alias}.*`, name: null });
@@ -115,12 +139,13 @@ function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: str
   const scope = ctx.scopes.get(childPath) ?? emptyScope();
   const child = ctx.next(r.target.name);
   const junction = ctx.next('junction');
-  const toOne = r.kind === 'many-to-one';
+  const toOne = r.kind === 'many-to-one' || r.kind === 'one-to-one';
   const childSelect = buildSelect(r.target, item.select, child, childPath, ctx);
   const conditions = [r.on(parentAlias, child, junction), ...scope.conditions.map((c) => logicSql(c, ctx.params, child)), ...childSelect.inner];
   const where = ` where ${conditions.join(' and ')}`;
   const from = r.from(child, junction);
   if (item.join === 'inner') out.inner.push(`exists (select 1 from ${from}${where})`);
+  if (item.select.length === 0) return;
 
   if (item.spread) {
     if (!toOne) throw restErrors.spreadNeedsToOne(item.name);

@@ -29,8 +29,10 @@ export const restErrors = {
   maxAffected: (affected: number) => apiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', { details: `The query affects ${affected} rows` }),
   embedOnWrite: (name: string) => apiError(400, 'PGRST100', `embedding ("${name}") is supported on reads only`),
   noRelationship: (parent: string, child: string) => apiError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${child}' in the schema cache`),
-  ambiguousRelationship: (parent: string, child: string, details: unknown) =>
+  ambiguousRelationship: (parent: string, child: string, details: unknown, hints: string[]) => withHint(
     apiError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${child}'`, { details, kind: 'invalid_request' }),
+    `Try changing '${child}' to one of the following: ${hints.map((h) => `'${h}'`).join(', ')}. Find the desired relationship in the 'details' key.`),
+  embedCollision: (key: string) => apiError(400, 'PGRST100', `"${key}" is embedded twice: give one of them an alias (other_${key}:${key}!hint(...))`),
   ambiguousFunction: (candidates: string[]) => withHint(
     apiError(300, 'PGRST203', `Could not choose the best candidate function between: ${candidates.join(', ')}`, { details: null, kind: 'invalid_request' }),
     'Try renaming the parameters or the function itself in the database so function overloading can be resolved'),

@@ -100,7 +100,8 @@ function parseEmbed(item: string): EmbedItem {
   }
   const name = m[3]!.trim();
   if (!IDENT.test(name)) throw grammarError(`"${name}" is not a relation name`);
-  return { kind: 'embed', alias: m[1]?.trim() ?? null, name, hint, join, spread: !!m[2], select: parseSelect(m[5]) };
+  // An empty embed (`users()`) selects nothing: it only filters (with !inner) and is left out of the result.
+  return { kind: 'embed', alias: m[1]?.trim() ?? null, name, hint, join, spread: !!m[2], select: m[5]!.trim() === '' ? [] : parseSelect(m[5]) };
 }
 
 /** `[not.]op[(any|all)|(config)].value` */

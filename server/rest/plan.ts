@@ -103,16 +103,25 @@ export function planInsert(rel: Relation, q: URLSearchParams, prefer: Prefer, bo
     const cols = g.cols.map(ident).join(', ');
     let conflict = '';
     if (conflictTarget) {
-      const updates = g.cols.filter((c) => !conflictTarget!.includes(c)).map((c) => `${ident(c)} = excluded.${ident(c)}`);
+      // Every column of the payload is set, the conflict key included, as PostgREST writes it: a row that
+      // carries only its key is still touched and returned.
+      const updates = g.cols.map((c) => `${ident(c)} = excluded.${ident(c)}`);
       conflict = ` on conflict (${conflictTarget.map(ident).join(', ')}) ${prefer.resolution === 'ignore-duplicates' || updates.length === 0 ? 'do nothing' : `do update set ${updates.join(', ')}`}`;
     }
     const insert = g.cols.length === 0
       ? `insert into ${relationName(rel)} default values`
       : `insert into ${relationName(rel)} (${cols}) select ${cols} from json_populate_recordset(null::${relationName(rel)}, ${payload}::json)`;
-    return `_pgrst_ins${i} as (${insert}${conflict} returning ${returning})`;
+    // An upsert tells inserted rows (xmax 0) from updated ones, so a merge that inserts nothing answers 200.
+    return `_pgrst_ins${i} as (${insert}${conflict} returning ${conflictTarget ? `${returning}, (xmax = 0) as _pgrst_new` : returning})`;
   });
   const union = inserts.map((_, i) => `select * from _pgrst_ins${i}`).join(' union all ');
-  return { sql: `with ${inserts.join(', ')}, _pgrst_source as (${union}) ${WRITE_RESULT}`, values: params.values };
+  if (!conflictTarget) return { sql: `with ${inserts.join(', ')}, _pgrst_source as (${union}) ${WRITE_RESULT}`, values: params.values };
+  return {
+    sql: `with ${inserts.join(', ')}, _pgrst_source as (${union})
+      select coalesce(json_agg(to_jsonb(_pgrst_source) - '_pgrst_new'), '[]')::text as body, count(*)::int as affected,
+             count(*) filter (where _pgrst_new)::int as inserted from _pgrst_source`,
+    values: params.values,
+  };
 }
 
 /** PATCH: the body's columns set on the filtered rows. */

@@ -54,12 +54,12 @@ export function queries(pool: pg.Pool) {
   };
 
   /** A write: one round trip, or a transaction when max-affected (handling=strict) must be able to undo it. */
-  const write = async (req: Request, statement: Statement): Promise<{ body: string; affected: number }> => {
+  const write = async (req: Request, statement: Statement): Promise<{ body: string; affected: number; inserted?: number }> => {
     const prefer = preferences(req);
-    if (prefer.handling !== 'strict' || prefer.maxAffected === undefined) return (await one<{ body: string; affected: number }>(req, statement))[0]!;
+    if (prefer.handling !== 'strict' || prefer.maxAffected === undefined) return (await one<{ body: string; affected: number; inserted?: number }>(req, statement))[0]!;
     const limit = prefer.maxAffected;
     return transaction(req, async (c) => {
-      const result = (await c.query<{ body: string; affected: number }>(statement.sql, statement.values)).rows[0]!;
+      const result = (await c.query<{ body: string; affected: number; inserted?: number }>(statement.sql, statement.values)).rows[0]!;
       if (result.affected > limit) throw restErrors.maxAffected(result.affected);
       return result;
     });

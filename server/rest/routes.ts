@@ -43,7 +43,10 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
 
   const insert = route(async (req, res) => {
     const rel = targetOf(req, cache);
-    respondWrite(req, res, rel, 201, preferences(req), await db.write(req, planInsert(rel, search(req), preferences(req), req.body)));
+    const prefer = preferences(req);
+    const result = await db.write(req, planInsert(rel, search(req), prefer, req.body));
+    // A merge that inserted nothing (every row existed) answers 200, as PostgREST does.
+    respondWrite(req, res, rel, prefer.resolution === 'merge-duplicates' && result.inserted === 0 ? 200 : 201, prefer, result);
   });
 
   const update = route(async (req, res) => {

@@ -24,7 +24,9 @@ export type DbFunction = {
 };
 
 /** A foreign key: `columns` of schema.table reference `refColumns` of refSchema.refTable. */
-export type ForeignKey = { name: string; schema: string; table: string; columns: string[]; refSchema: string; refTable: string; refColumns: string[] };
+export type ForeignKey = { name: string; schema: string; table: string; columns: string[]; refSchema: string; refTable: string; refColumns: string[];
+  /** Its columns are also the table's primary key or a unique key: one-to-one, embedded as an object from either side. */
+  unique: boolean };
 
 export type Relation = { schema: string; name: string; kind: 'table' | 'view'; insertable: boolean; columns: Column[]; primaryKey: string[] };
 
@@ -111,7 +113,10 @@ export class SchemaCache {
                       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.i) as columns,
               tn.nspname as "refSchema", t.relname as "refTable",
               array(select a.attname::text from unnest(c.confkey) with ordinality k(n, i)
-                      join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.i) as "refColumns"
+                      join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.i) as "refColumns",
+              exists (select 1 from pg_index i
+                       where i.indrelid = c.conrelid and i.indisunique and i.indpred is null
+                         and (select array_agg(x order by x) from unnest(i.indkey::int2[]) x) = (select array_agg(x order by x) from unnest(c.conkey) x)) as unique
          from pg_constraint c
          join pg_class s on s.oid = c.conrelid join pg_namespace sn on sn.oid = s.relnamespace
          join pg_class t on t.oid = c.confrelid join pg_namespace tn on tn.oid = t.relnamespace
