@@ -27,7 +27,7 @@ type Relationship = {
   /** PostgREST's ambiguity details: {cardinality, embedding, relationship}, and the hint that picks it. */
   detail: { cardinality: string; embedding: string; relationship: string };
   hint: string;
-  from: (child: string, junction: string) => string;
+  from: (child: string, junction: string, parent: string) => string;
   on: (parent: string, child: string, junction: string) => string;
 };
 
@@ -92,6 +92,18 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
       });
     }
   }
+  // A computed relationship: a function of the parent's row returning rows of a table (one, or a set).
+  const fn = found.length === 0 ? cache.computed(parent, item.name) : undefined;
+  const returned = fn?.returnsRelation ? cache.find(fn.returnsRelation.schema, fn.returnsRelation.name) : undefined;
+  if (fn && returned) {
+    found.push({
+      kind: fn.returnsSet ? 'one-to-many' : 'many-to-one', target: returned, describe: `${fn.name}(${parent.name}) -> ${returned.name}`,
+      detail: { cardinality: fn.returnsSet ? 'one-to-many' : 'many-to-one', embedding: `${parent.name} with ${returned.name}`, relationship: `${fn.schema}.${fn.name}` },
+      hint: item.name,
+      from: (child, _j, p) => `${qualified(fn.schema, fn.name)}(${p}) ${child}`,
+      on: () => 'true',
+    });
+  }
   if (found.length === 0) {
     throw restErrors.noRelationship(parent.name, item.name);
   }
@@ -120,7 +132,10 @@ export function buildSelect(rel: Relation, items: SelectItem[], alias: string, p
     if (item.kind === 'star') {
       out.columns.push({ expr: `${alias}.*`, name: null });
     } else if (item.kind === 'column') {
-      out.columns.push(columnSql(item, ctx.params, alias));
+      // A computed field: a function of the row, called by name (filters and order reach it by attribute notation).
+      const computed = !rel.columns.some((c) => c.name === item.field.name) && item.field.json.length === 0 && !item.cast ? ctx.cache.computed(rel, item.field.name) : undefined;
+      if (computed && !computed.returnsRows) out.columns.push({ expr: `${qualified(computed.schema, computed.name)}(${alias})`, name: item.alias ?? item.field.name });
+      else out.columns.push(columnSql(item, ctx.params, alias));
     } else {
       embed(rel, item, alias, path, ctx, out);
     }
@@ -143,7 +158,7 @@ function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: str
   const childSelect = buildSelect(r.target, item.select, child, childPath, ctx);
   const conditions = [r.on(parentAlias, child, junction), ...scope.conditions.map((c) => logicSql(c, ctx.params, child)), ...childSelect.inner];
   const where = ` where ${conditions.join(' and ')}`;
-  const from = r.from(child, junction);
+  const from = r.from(child, junction, parentAlias);
   if (item.join === 'inner') out.inner.push(`exists (select 1 from ${from}${where})`);
   if (item.select.length === 0) return;
 

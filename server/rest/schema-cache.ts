@@ -8,7 +8,9 @@ import type { Logger } from 'pino';
 export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean };
 export type FunctionArg = { name: string; type: string; hasDefault: boolean; variadic: boolean;
   /** A row type (a table's or a composite): a JSON object for it is converted as json_populate_record would. */
-  composite: boolean };
+  composite: boolean;
+  /** The table or view whose row type it is ("schema.name"), for computed fields and relationships. */
+  relation: string | null };
 export type DbFunction = {
   schema: string;
   name: string;
@@ -66,6 +68,15 @@ export class SchemaCache {
   }
 
   /** The overloads of a function, by schema and name. */
+  /**
+   * A computed field or relationship of `rel` (PostgREST v10+): a function of
+   * rel's schema named `name` whose first argument is rel's row type and
+   * whose other arguments all have defaults.
+   */
+  computed(rel: Relation, name: string): DbFunction | undefined {
+    return this.findFunctions(rel.schema, name).find((f) => f.args.length >= 1 && f.args[0]!.relation === `${rel.schema}.${rel.name}` && f.args.slice(1).every((a) => a.hasDefault));
+  }
+
   findFunctions(schema: string, name: string): DbFunction[] {
     return this.functions.get(`${schema}.${name}`) ?? [];
   }
@@ -127,11 +138,14 @@ export class SchemaCache {
   }
 
   private async readFunctions(): Promise<Map<string, DbFunction[]>> {
-    const { rows } = await this.pool.query<{ schema: string; name: string; names: string[]; types: string[]; composite: boolean[]; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; void: boolean; rel_schema: string | null; rel_name: string | null; volatile: boolean; variadic: boolean }>(
+    const { rows } = await this.pool.query<{ schema: string; name: string; names: string[]; types: string[]; composite: boolean[]; relation_of: Array<string | null>; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; void: boolean; rel_schema: string | null; rel_name: string | null; volatile: boolean; variadic: boolean }>(
       `select n.nspname as schema, p.proname as name,
               coalesce(p.proargnames, array_fill(''::text, array[p.pronargs])) as names,
               array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as types,
               array(select coalesce((select at.typtype = 'c' from pg_type at where at.oid = t), false) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as composite,
+              array(select (select rn.nspname || '.' || rc.relname from pg_type at join pg_class rc on rc.oid = at.typrelid join pg_namespace rn on rn.oid = rc.relnamespace
+                              where at.oid = t and rc.relkind in ('r', 'v', 'm', 'f', 'p'))
+                      from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as relation_of,
               t.oid = 'void'::regtype as void,
               (select rn.nspname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = t.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')) as rel_schema,
               (select rc.relname from pg_class rc where rc.oid = t.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')) as rel_name,
@@ -148,8 +162,9 @@ export class SchemaCache {
     const fns = new Map<string, DbFunction[]>();
     for (const r of rows) {
       // Input arguments only (IN, INOUT, VARIADIC); defaults belong to the last ones.
-      const inputs = r.types.map((type, i) => ({ type, name: r.names[i] ?? '', mode: r.modes[i] ?? 'i', composite: r.composite[i] ?? false })).filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
-      const args = inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= inputs.length - r.ndefaults, variadic: a.mode === 'v', composite: a.composite }));
+      const inputs = r.types.map((type, i) => ({ type, name: r.names[i] ?? '', mode: r.modes[i] ?? 'i', composite: r.composite[i] ?? false, relation: r.relation_of[i] ?? null }))
+        .filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
+      const args = inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= inputs.length - r.ndefaults, variadic: a.mode === 'v', composite: a.composite, relation: a.relation }));
       const key = `${r.schema}.${r.name}`;
       if (!fns.has(key)) fns.set(key, []);
       fns.get(key)!.push({

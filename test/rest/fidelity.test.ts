@@ -41,6 +41,9 @@ describe('row REST: PostgREST v12 fidelity', () => {
       insert into public.friendships values (1, 1, 2);
       create table public.spans (id int primary key, span int4range not null);
       insert into public.spans values (1, '[1,5)'), (2, '[5,9)'), (3, '[20,30)');
+      create function public.blurb(public.profiles) returns text language sql stable as $$ select $1.username || ' (' || $1.bio || ')' $$;
+      create function public.notes_of(public.profiles) returns setof public.notes language sql stable as $$ select * from public.notes where profile_id = $1.id order by id $$;
+      create function public.first_note(public.profiles) returns public.notes language sql stable as $$ select * from public.notes where profile_id = $1.id order by id limit 1 $$;
       notify pgrst, 'reload schema';`);
     for (let i = 0; i < 100 && (await rest('/rpc/double_it', { method: 'POST', body: '{"": 1}' })).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
   });
@@ -144,5 +147,18 @@ describe('row REST: PostgREST v12 fidelity', () => {
     const twice = await rest('/friendships?select=id,profiles!first_user(username),profiles!second_user(username)');
     assert.equal(twice.status, 400);
     assert.match(((await twice.json()) as { message: string }).message, /"profiles" is embedded twice: give one of them an alias/);
+  });
+
+  it('selects, filters and orders computed fields, and embeds computed relationships', async () => {
+    const one = await db.from('profiles').select('username, blurb').eq('id', 1).single();
+    assert.equal(one.error, null, JSON.stringify(one.error));
+    assert.deepEqual(one.data, { username: 'ada', blurb: 'ada (math)' });
+    const filtered = await db.from('profiles').select('id').eq('blurb', 'bob (art)');
+    assert.deepEqual(filtered.data, [{ id: 2 }]);
+    const ordered = await db.from('profiles').select('username').in('id', [1, 2]).order('blurb', { ascending: false });
+    assert.deepEqual(ordered.data, [{ username: 'bob' }, { username: 'ada' }]);
+    const related = await db.from('profiles').select('username, mine:notes_of(title), first_note(title)').eq('id', 1).single();
+    assert.equal(related.error, null, JSON.stringify(related.error));
+    assert.deepEqual(related.data, { username: 'ada', mine: [{ title: 'engines' }, { title: 'tables' }], first_note: { title: 'engines' } });
   });
 });
