@@ -49,7 +49,9 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     // Many-to-one: the parent's key points at the embedded relation (named by table, constraint or key column).
     // A self-referencing key named by its table gives the children (below), not the parent.
     const selfByTable = fk.table === fk.refTable && fk.schema === fk.refSchema && fk.refTable === item.name;
-    if (isParent(fk.schema, fk.table) && !selfByTable && (fk.refTable === item.name || fk.name === item.name || (fk.columns.length === 1 && fk.columns[0] === item.name)) && hintOk(fk)) {
+    // A constraint name as the target means the key itself, between its tables (not its copies through views).
+    const byName = fk.name === item.name && !fk.viaView;
+    if (isParent(fk.schema, fk.table) && !selfByTable && (fk.refTable === item.name || byName || (fk.columns.length === 1 && fk.columns[0] === item.name)) && hintOk(fk)) {
       const target = ref(fk);
       if (target) {
         found.push({
@@ -62,7 +64,7 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
       }
     }
     // One-to-many: the embedded relation's key points at the parent.
-    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || fk.name === item.name) && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
+    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || byName) && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
       const target = of(fk);
       if (target) {
         found.push({

@@ -28,7 +28,48 @@ export type DbFunction = {
 /** A foreign key: `columns` of schema.table reference `refColumns` of refSchema.refTable. */
 export type ForeignKey = { name: string; schema: string; table: string; columns: string[]; refSchema: string; refTable: string; refColumns: string[];
   /** Its columns are also the table's primary key or a unique key: one-to-one, embedded as an object from either side. */
-  unique: boolean };
+  unique: boolean;
+  /** Inferred through a view (one end or both is a view showing the key's columns). */
+  viaView?: boolean };
+
+/** A view column that shows a table's column as it is. */
+type ViewColumn = { schema: string; view: string; column: string; baseSchema: string; baseTable: string; baseColumn: string };
+
+/**
+ * Foreign keys through views (PostgREST infers them): a view that shows a
+ * key's columns carries the key, from either end or both; named as the key.
+ */
+function throughViews(fks: ForeignKey[], columns: ViewColumn[]): ForeignKey[] {
+  // For each table, the views over it and how they name its columns.
+  const views = new Map<string, Map<string, Map<string, string>>>();
+  for (const c of columns) {
+    const table = `${c.baseSchema}.${c.baseTable}`;
+    const byView = views.get(table) ?? new Map<string, Map<string, string>>();
+    views.set(table, byView);
+    const names = byView.get(`${c.schema}.${c.view}`) ?? new Map<string, string>();
+    byView.set(`${c.schema}.${c.view}`, names);
+    if (!names.has(c.baseColumn)) names.set(c.baseColumn, c.column);
+  }
+  /** The table itself, then every view that shows all of `cols`, with their names there. */
+  const ends = (schema: string, table: string, cols: string[]) => [
+    { schema, table, cols },
+    ...[...(views.get(`${schema}.${table}`) ?? new Map<string, Map<string, string>>())]
+      .filter(([, names]) => cols.every((c) => names.has(c)))
+      .map(([view, names]) => ({ schema: view.slice(0, view.indexOf('.')), table: view.slice(view.indexOf('.') + 1), cols: cols.map((c) => names.get(c)!) })),
+  ];
+  const out: ForeignKey[] = [];
+  for (const fk of fks) {
+    for (const from of ends(fk.schema, fk.table, fk.columns)) {
+      for (const to of ends(fk.refSchema, fk.refTable, fk.refColumns)) {
+        if (from.table === fk.table && from.schema === fk.schema && to.table === fk.refTable && to.schema === fk.refSchema) continue;
+        // A view has no unique key of its own: only a key still held by its table keeps its one-to-one.
+        const own = from.schema === fk.schema && from.table === fk.table;
+        out.push({ name: fk.name, schema: from.schema, table: from.table, columns: from.cols, refSchema: to.schema, refTable: to.table, refColumns: to.cols, unique: own && fk.unique, viaView: true });
+      }
+    }
+  }
+  return out;
+}
 
 export type Relation = { schema: string; name: string; kind: 'table' | 'view'; insertable: boolean; columns: Column[]; primaryKey: string[] };
 
@@ -132,6 +173,34 @@ export class SchemaCache {
          join pg_class s on s.oid = c.conrelid join pg_namespace sn on sn.oid = s.relnamespace
          join pg_class t on t.oid = c.confrelid join pg_namespace tn on tn.oid = t.relnamespace
         where c.contype = 'f' and sn.nspname = any($1) and tn.nspname = any($1)`,
+      [this.schemas],
+    );
+    return [...rows, ...throughViews(rows, await this.readViewColumns())];
+  }
+
+  /**
+   * Where each view column comes from, as PostgREST infers it: the view's
+   * stored query tree names the origin table and column of every output
+   * column (TargetEntry resorigtbl, resorigcol). The outer query's target
+   * list is printed last, so a view's own columns are the last ones there.
+   */
+  private async readViewColumns(): Promise<ViewColumn[]> {
+    const { rows } = await this.pool.query<ViewColumn>(
+      `with views as (
+         select v.oid, vn.nspname as schema, v.relname as view, r.ev_action::text as tree,
+                (select count(*) from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped) as width
+           from pg_class v join pg_namespace vn on vn.oid = v.relnamespace
+           join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
+          where v.relkind in ('v', 'm') and vn.nspname = any($1)),
+       entries as (
+         select v.schema, v.view, v.width, m.n, m.e[1] as column, m.e[2]::oid as tbl, m.e[3]::int as col
+           from views v, regexp_matches(v.tree, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+) :resjunk false', 'g') with ordinality m(e, n)),
+       own as (
+         select e.*, row_number() over (partition by e.schema, e.view order by e.n desc) as from_end from entries e)
+       select o.schema, o.view, o.column, bn.nspname as "baseSchema", b.relname as "baseTable", a.attname::text as "baseColumn"
+         from own o join pg_class b on b.oid = o.tbl join pg_namespace bn on bn.oid = b.relnamespace
+         join pg_attribute a on a.attrelid = o.tbl and a.attnum = o.col
+        where o.from_end <= o.width and o.tbl <> 0`,
       [this.schemas],
     );
     return rows;

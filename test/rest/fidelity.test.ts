@@ -44,6 +44,8 @@ describe('row REST: PostgREST v12 fidelity', () => {
       create function public.blurb(public.profiles) returns text language sql stable as $$ select $1.username || ' (' || $1.bio || ')' $$;
       create function public.notes_of(public.profiles) returns setof public.notes language sql stable as $$ select * from public.notes where profile_id = $1.id order by id $$;
       create function public.first_note(public.profiles) returns public.notes language sql stable as $$ select * from public.notes where profile_id = $1.id order by id limit 1 $$;
+      create view public.note_cards as select id, profile_id as author, title from public.notes;
+      create view public.people as select id, username from public.profiles;
       notify pgrst, 'reload schema';`);
     for (let i = 0; i < 100 && (await rest('/rpc/double_it', { method: 'POST', body: '{"": 1}' })).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
   });
@@ -160,5 +162,16 @@ describe('row REST: PostgREST v12 fidelity', () => {
     const related = await db.from('profiles').select('username, mine:notes_of(title), first_note(title)').eq('id', 1).single();
     assert.equal(related.error, null, JSON.stringify(related.error));
     assert.deepEqual(related.data, { username: 'ada', mine: [{ title: 'engines' }, { title: 'tables' }], first_note: { title: 'engines' } });
+  });
+
+  it('carries foreign keys through views: embeds from and to a view, as PostgREST infers them', async () => {
+    const cards = await db.from('note_cards').select('title, profiles(username)').eq('id', 12).single();
+    assert.equal(cards.error, null, JSON.stringify(cards.error));
+    assert.deepEqual(cards.data, { title: 'colour', profiles: { username: 'bob' } });
+    const back = await db.from('profiles').select('username, note_cards(title)').eq('id', 2).single();
+    assert.deepEqual(back.data, { username: 'bob', note_cards: [{ title: 'colour' }] });
+    const people = await db.from('people').select('username, notes(title), details(city)').eq('id', 1).single();
+    assert.equal(people.error, null, JSON.stringify(people.error));
+    assert.deepEqual(people.data, { username: 'ada', notes: [{ title: 'engines' }, { title: 'tables' }], details: { city: 'London' } });
   });
 });
