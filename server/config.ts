@@ -138,6 +138,8 @@ const schema = z.object({
   RERANK_API_URL: z.string().url().optional().describe('a hosted rerank endpoint (Cohere- or Jina-compatible POST /rerank) for reranker models named rerank/<model>'),
   RERANK_API_KEY: z.string().min(1).optional().describe('its Bearer key, when it asks for one'),
 
+  REST_AGGREGATES_ENABLED: z.enum(['true', 'false']).default('false').describe("PostgREST's db-aggregates-enabled: count(), sum(), avg(), min(), max() in select"),
+  REST_PLAN_ENABLED: z.enum(['true', 'false']).default('false').describe("PostgREST's db-plan-enabled: Accept: application/vnd.pgrst.plan answers the query plan"),
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),

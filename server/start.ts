@@ -159,7 +159,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
       { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },
-      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl }), errorShape: restShape },
+      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl, features: { aggregates: config.REST_AGGREGATES_ENABLED === 'true', plan: config.REST_PLAN_ENABLED === 'true' } }), errorShape: restShape },
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },

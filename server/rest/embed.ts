@@ -15,7 +15,7 @@
 import { restErrors } from './errors.ts';
 import type { Condition, EmbedItem, Logic, OrderTerm, SelectItem } from './grammar.ts';
 import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
-import { columnSql, ident, logicSql, orderSql, type Params } from './sql.ts';
+import { castSql, columnSql, fieldSql, ident, logicSql, orderSql, type Params } from './sql.ts';
 
 export type Scope = { conditions: Array<Condition | Logic>; order: OrderTerm[]; limit: number | null; offset: number | null };
 export const emptyScope = (): Scope => ({ conditions: [], order: [], limit: null, offset: null });
@@ -116,8 +116,14 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
 }
 
 /** `next(name)` gives a fresh quoted alias for a relation named `name` (`"tags_1"`, as PostgREST names them). */
-export type SelectContext = { cache: SchemaCache; params: Params; scopes: Map<string, Scope>; next: (name: string) => string };
-export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }>; inner: string[] };
+export type SelectContext = { cache: SchemaCache; params: Params; scopes: Map<string, Scope>; next: (name: string) => string; aggregates?: boolean };
+/** `groupBy`: with an aggregate in the list, the other columns' expressions (the rows are grouped by them). */
+export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }>; inner: string[]; groupBy?: string[] };
+
+/** ` group by ...` for a list with aggregates, else nothing. */
+export function groupBySql(built: BuiltSelect): string {
+  return built.groupBy && built.groupBy.length > 0 ? ` group by ${built.groupBy.join(', ')}` : '';
+}
 
 /** The select list of one relation (aliased `alias`), embeds included. */
 export function buildSelect(rel: Relation, items: SelectItem[], alias: string, path: string, ctx: SelectContext): BuiltSelect {
@@ -130,9 +136,21 @@ export function buildSelect(rel: Relation, items: SelectItem[], alias: string, p
     if (keys.has(key)) throw restErrors.embedCollision(key);
     keys.add(key);
   }
+  const grouped: string[] = [];
+  let aggregated = false;
   for (const item of items) {
+    if (item.kind === 'aggregate') {
+      if (!ctx.aggregates) throw restErrors.aggregatesDisabled();
+      aggregated = true;
+      const arg = item.field ? fieldSql(item.field, ctx.params, alias) : '*';
+      out.columns.push({ expr: `${item.fn}(${arg})${item.cast ? castSql(item.cast) : ''}`, name: item.alias ?? item.fn });
+      continue;
+    }
+    const before = out.columns.length;
     if (item.kind === 'star') {
       out.columns.push({ expr: `${alias}.*`, name: null });
+      grouped.push(...rel.columns.map((c) => `${alias}.${ident(c.name)}`));
+      continue;
     } else if (item.kind === 'column') {
       // A computed field: a function of the row, called by name (filters and order reach it by attribute notation).
       const computed = !rel.columns.some((c) => c.name === item.field.name) && item.field.json.length === 0 && !item.cast ? ctx.cache.computed(rel, item.field.name) : undefined;
@@ -141,7 +159,9 @@ export function buildSelect(rel: Relation, items: SelectItem[], alias: string, p
     } else {
       embed(rel, item, alias, path, ctx, out);
     }
+    grouped.push(...out.columns.slice(before).map((c) => c.expr));
   }
+  if (aggregated) out.groupBy = grouped;
   return out;
 }
 
@@ -179,7 +199,7 @@ function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: str
   }
   const order = orderSql(scope.order, ctx.params, child);
   const page = `${scope.limit !== null ? ` limit ${ctx.params.add(scope.limit)}` : ''}${scope.offset ? ` offset ${ctx.params.add(scope.offset)}` : ''}`;
-  out.columns.push({ expr: `(select coalesce(json_agg(_pgrst_e), '[]') from (select ${list} from ${from}${where}${order}${page}) _pgrst_e)`, name: key });
+  out.columns.push({ expr: `(select coalesce(json_agg(_pgrst_e), '[]') from (select ${list} from ${from}${where}${groupBySql(childSelect)}${order}${page}) _pgrst_e)`, name: key });
 }
 
 /** Paths of every embed in a select tree ("comments", "comments.author", ...), longest first. */

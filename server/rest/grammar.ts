@@ -8,7 +8,9 @@ import { restErrors } from './errors.ts';
 
 export type Field = { name: string; json: Array<{ arrow: '->' | '->>'; key: string }> };
 export type EmbedItem = { kind: 'embed'; alias: string | null; name: string; hint: string | null; join: 'inner' | 'left' | null; spread: boolean; select: SelectItem[] };
-export type SelectItem = { kind: 'star' } | { kind: 'column'; field: Field; alias: string | null; cast: string | null } | EmbedItem;
+/** `count()`, `col.sum()`, `alias:col.avg()::int` (PostgREST v12, behind db-aggregates-enabled). */
+export type AggregateItem = { kind: 'aggregate'; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; field: Field | null; alias: string | null; cast: string | null };
+export type SelectItem = { kind: 'star' } | { kind: 'column'; field: Field; alias: string | null; cast: string | null } | EmbedItem | AggregateItem;
 
 export const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct', 'fts', 'plfts', 'phfts', 'wfts', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxl', 'nxr', 'adj'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -68,6 +70,12 @@ export function parseSelect(input: string | undefined): SelectItem[] {
   return splitTop(input).map((raw): SelectItem => {
     const item = raw.trim();
     if (item === '*') return { kind: 'star' };
+    const aggregate = /^(?:([^:(]+):)?(?:([^:(]+)\.)?(count|sum|avg|min|max)\(\)(?:::([\w ]+))?$/.exec(item);
+    if (aggregate && (aggregate[2] !== undefined || aggregate[3] === 'count')) {
+      const cast = aggregate[4]?.trim() ?? null;
+      if (cast !== null && !CAST.test(cast)) throw grammarError(`"${cast}" is not a type`);
+      return { kind: 'aggregate', fn: aggregate[3] as AggregateItem['fn'], field: aggregate[2] ? parseField(aggregate[2].trim()) : null, alias: aggregate[1]?.trim() ?? null, cast };
+    }
     if (item.endsWith(')')) return parseEmbed(item);
     let rest = item;
     let alias: string | null = null;

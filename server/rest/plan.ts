@@ -4,7 +4,7 @@
 // that Postgres turns into the JSON body itself.
 import type { Request } from 'express';
 import { parseOrder, parseSelect, RESERVED } from './grammar.ts';
-import { buildSelect, embedPaths, selectListSql } from './embed.ts';
+import { buildSelect, embedPaths, groupBySql, selectListSql } from './embed.ts';
 import { restErrors } from './errors.ts';
 import { acceptOf, conditions, pageOf, scopedQuery, type Prefer } from './request.ts';
 import type { Relation, SchemaCache } from './schema-cache.ts';
@@ -29,14 +29,18 @@ export function relationName(rel: Relation): string {
 }
 
 /** GET and HEAD on a table: the page, its embeds, filters and order, and the count Prefer asks for. */
-export function planRead(req: Request, rel: Relation, q: URLSearchParams, prefer: Prefer, cache: SchemaCache): ReadPlan {
+/** PostgREST settings off by default: db-aggregates-enabled, db-plan-enabled (REST_AGGREGATES_ENABLED, REST_PLAN_ENABLED). */
+export type RestFeatures = { aggregates: boolean; plan: boolean };
+export const NO_FEATURES: RestFeatures = { aggregates: false, plan: false };
+
+export function planRead(req: Request, rel: Relation, q: URLSearchParams, prefer: Prefer, cache: SchemaCache, features: RestFeatures = NO_FEATURES): ReadPlan {
   const params = new Params();
   const items = parseSelect(q.get('select') ?? undefined);
   const { top, scopes } = scopedQuery(q, embedPaths(items));
   let n = 0;
   // The table is its own alias, so a database error names it as PostgREST's do ("column notes.x does not exist").
   const self = ident(rel.name);
-  const built = buildSelect(rel, items, self, '', { cache, params, scopes, next: (name) => ident(`${name.slice(0, 50)}_${++n}`) });
+  const built = buildSelect(rel, items, self, '', { cache, params, scopes, next: (name) => ident(`${name.slice(0, 50)}_${++n}`), aggregates: features.aggregates });
   const where = whereSql(top.conditions, params, self, built.inner);
   const order = orderSql(parseOrder(q.get('order') ?? undefined), params, self);
   const { limit, offset } = pageOf(req, q);
@@ -49,7 +53,7 @@ export function planRead(req: Request, rel: Relation, q: URLSearchParams, prefer
     : strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
   // count=exact counts; planned asks the planner; estimated counts exactly up to 1000 rows and estimates past that.
   const exactCount = `(select count(*) from ${relationName(rel)} ${self}${where})::int`;
-  const sql = `with _pgrst_source as (select ${selectListSql(built)} from ${relationName(rel)} ${self}${where}${order}${page})
+  const sql = `with _pgrst_source as (select ${selectListSql(built)} from ${relationName(rel)} ${self}${where}${groupBySql(built)}${order}${page})
     select ${agg}::text as body, count(*)::int as page_rows,
            ${prefer.count === 'exact' || prefer.count === 'estimated' ? exactCount : 'null::int'} as total
       from _pgrst_source`;

@@ -10,13 +10,13 @@ import type pg from 'pg';
 import { route } from '../errors.ts';
 import { restErrors } from './errors.ts';
 import { openApi } from './openapi.ts';
-import { planCall, planDelete, planDescribe, planInsert, planRead, planUpdate, type Page } from './plan.ts';
+import { NO_FEATURES, planCall, planDelete, planDescribe, planInsert, planRead, planUpdate, type Page, type RestFeatures } from './plan.ts';
 import { queries } from './query.ts';
 import { preferences, profileOf, search, targetOf } from './request.ts';
 import { respondCall, respondRead, respondWrite, sendBody } from './response.ts';
 import type { Relation, SchemaCache } from './schema-cache.ts';
 
-export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string }): RequestHandler {
+export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string; features?: RestFeatures }): RequestHandler {
   const jsonBody = express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] });
   const db = queries(pool);
 
@@ -36,7 +36,15 @@ export function restRoutes({ pool, cache, publicUrl }: { pool: pg.Pool; cache: S
   });
 
   const read = route(async (req, res) => {
-    const plan = planRead(req, targetOf(req, cache), search(req), preferences(req), cache);
+    const plan = planRead(req, targetOf(req, cache), search(req), preferences(req), cache, features);
+    // Accept: application/vnd.pgrst.plan: the statement's plan instead of its rows, behind db-plan-enabled.
+    if (String(req.headers.accept ?? '').includes('application/vnd.pgrst.plan')) {
+      if (!features.plan) throw restErrors.planDisabled();
+      const format = /\+text/.test(String(req.headers.accept)) ? 'text' : 'json';
+      const rows = await db.one<Record<string, unknown>>(req, { sql: `explain (format ${format}) ${plan.sql}`, values: plan.values });
+      const body = format === 'json' ? JSON.stringify(rows[0]!['QUERY PLAN']) : rows.map((r) => r['QUERY PLAN']).join('\n');
+      return sendBody(req, res, 200, `application/vnd.pgrst.plan+${format}; charset=utf-8`, body);
+    }
     const page: Page = await db.read(req, plan);
     respondRead(req, res, page, plan.offset);
   });

@@ -54,6 +54,7 @@ export function selectSql(items: SelectItem[], params: Params): string {
     .map((item) => {
       if (item.kind === 'star') return '*';
       if (item.kind === 'embed') throw restErrors.embedOnWrite(item.name);
+      if (item.kind === 'aggregate') throw restErrors.grammar(`${item.fn}() is supported in reads of tables and views`);
       const { expr, name } = columnSql(item, params);
       return `${expr} as ${ident(name)}`;
     })

@@ -175,3 +175,65 @@ describe('row REST: PostgREST v12 fidelity', () => {
     assert.deepEqual(people.data, { username: 'ada', notes: [{ title: 'engines' }, { title: 'tables' }], details: { city: 'London' } });
   });
 });
+
+describe('row REST: aggregates, the plan and quoted columns (PostgREST settings)', () => {
+  let on: TestPlatform;
+  let off: TestPlatform;
+  const clientOf = (pl: TestPlatform) => createClient(pl.url, pl.keys.serviceRoleKey, { auth: { persistSession: false } });
+  const setup = `create table public.orders (id int primary key, category text not null, amount numeric not null, "column whitespace" text);
+    insert into public.orders values (1, 'tea', 3, null), (2, 'tea', 5, null), (3, 'cake', 4, null);
+    create table public.customers (id int primary key, name text not null);
+    create table public.purchases (id int primary key, customer_id int references public.customers, amount int not null);
+    insert into public.customers values (1, 'ann'), (2, 'bob');
+    insert into public.purchases values (1, 1, 10), (2, 1, 5), (3, 2, 7);
+    notify pgrst, 'reload schema';`;
+
+  before(async () => {
+    on = await startTestPlatform({ WORKER: 'off', REST_AGGREGATES_ENABLED: 'true', REST_PLAN_ENABLED: 'true' });
+    off = await startTestPlatform({ WORKER: 'off' });
+    for (const pl of [on, off]) {
+      await pl.adminPool.query(setup);
+      for (let i = 0; i < 100 && (await clientOf(pl).from('purchases').select('id')).error; i++) await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  after(async () => {
+    await stopTestPlatform(on);
+    await stopTestPlatform(off);
+  });
+
+  it('aggregates with count(), sum(), avg(), min(), max(), aliases and casts, grouped by the other columns, on embeds too', async () => {
+    const db = clientOf(on);
+    const totals = await db.from('orders').select('category, total:amount.sum(), count(), amount.max()').order('category');
+    assert.equal(totals.error, null, JSON.stringify(totals.error));
+    assert.deepEqual(totals.data, [{ category: 'cake', total: 4, count: 1, max: 4 }, { category: 'tea', total: 8, count: 2, max: 5 }]);
+    const all = await db.from('orders').select('count(), average:amount.avg()::int').single();
+    assert.deepEqual(all.data, { count: 3, average: 4 });
+    const embedded = await db.from('customers').select('name, purchases(amount.sum())').order('id');
+    assert.deepEqual(embedded.data, [{ name: 'ann', purchases: [{ sum: 15 }] }, { name: 'bob', purchases: [{ sum: 7 }] }]);
+  });
+
+  it('refuses aggregates and the plan when their settings are off, as PostgREST does', async () => {
+    const refused = await clientOf(off).from('orders').select('count()');
+    assert.deepEqual([refused.status, refused.error?.code], [400, 'PGRST123']);
+    const plan = await fetch(`${off.url}/rest/v1/orders?select=id`, { headers: { apikey: off.keys.serviceRoleKey, authorization: `Bearer ${off.keys.serviceRoleKey}`, accept: 'application/vnd.pgrst.plan+json' } });
+    assert.equal(plan.status, 406);
+    assert.equal(((await plan.json()) as { code: string }).code, 'PGRST107');
+  });
+
+  it('answers the plan of a read when asked and allowed', async () => {
+    const res = await fetch(`${on.url}/rest/v1/orders?select=id&category=eq.tea`, { headers: { apikey: on.keys.serviceRoleKey, authorization: `Bearer ${on.keys.serviceRoleKey}`, accept: 'application/vnd.pgrst.plan+json' } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^application\/vnd\.pgrst\.plan\+json/);
+    const plan = (await res.json()) as Array<{ Plan: { 'Node Type': string } }>;
+    assert.equal(typeof plan[0]!.Plan['Node Type'], 'string');
+  });
+
+  it('inserts into a quoted column named by columns=', async () => {
+    const res = await fetch(`${on.url}/rest/v1/orders?columns=id,category,amount,"column whitespace"`, {
+      method: 'POST', headers: { apikey: on.keys.serviceRoleKey, authorization: `Bearer ${on.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=representation' },
+      body: JSON.stringify([{ id: 9, category: 'pie', amount: 2, 'column whitespace': 'spaced', ignored: true }]),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    assert.equal(((await res.json()) as Array<Record<string, unknown>>)[0]!['column whitespace'], 'spaced');
+  });
+});
