@@ -24,6 +24,15 @@ export type Transform = { width?: number; height?: number; resize: 'cover' | 'co
 
 /** Sources larger than this are not read into memory to be transformed. */
 const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+/** Supabase Storage's X-Transformations: what was applied, in imgproxy's words (cover is fill, contain fit, fill force). */
+export function transformationsHeader(t: Transform): string {
+  const resizing = { cover: 'fill', contain: 'fit', fill: 'force' }[t.resize];
+  return [
+    ...(t.height ? [`height:${t.height}`] : []), ...(t.width ? [`width:${t.width}`] : []), `resizing_type:${resizing}`, `quality:${t.quality}`,
+    ...(t.format !== 'origin' ? [`format:${t.format}`] : []),
+  ].join(',');
+}
+
 /** Raster formats a transform reads; others (SVG, PDF, ...) are refused rather than rasterised. */
 const INPUT_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff', 'heif']);
 const TYPES: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
@@ -146,6 +155,7 @@ export function imageRenderer(backend: Backend, limits: ImageLimits) {
     res.setHeader('Cache-Control', source.cacheControl);
     res.setHeader('Last-Modified', source.updatedAt.toUTCString());
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Transformations', transformationsHeader(t));
     const match = req.headers['if-none-match'];
     if (match && match.split(',').some((v) => v.trim() === etag || v.trim() === '*')) return void res.status(304).end();
     let variant = cache?.get(key);

@@ -43,13 +43,13 @@ export function stringsIn(body: unknown, field: string): string[] {
   return v as string[];
 }
 
-/** file_size_limit as supabase-js sends it: bytes, or a string like '5MB'. */
+/** file_size_limit as supabase-js sends it: bytes, or a string like '5MB' in decimal units (20mb = 20,000,000 bytes), as Supabase Storage reads it. */
 export function parseSize(v: unknown): number | null {
   if (v === undefined || v === null || v === '') return null;
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
   const m = typeof v === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(v) : null;
   if (!m) throw storageErrors.sizeLimit();
-  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
+  const unit = { b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
   return Math.round(Number(m[1]) * unit);
 }
 

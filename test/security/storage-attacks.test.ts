@@ -104,15 +104,19 @@ describe('storage attacks: signed URLs, paths, active content', () => {
     assert.equal(await data!.text(), 'top secret', 'nothing was overwritten');
   });
 
-  it('a signed upload token writes once', async () => {
-    const { data } = await admin.storage.from('files').createSignedUploadUrl('once.txt', { upsert: true });
+  it('a plain signed upload token writes once (then 409, as Supabase answers); one minted with upsert overwrites only its own path', async () => {
+    const { data } = await admin.storage.from('files').createSignedUploadUrl('once.txt');
     const anon = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } });
     const first = await anon.storage.from('files').uploadToSignedUrl('once.txt', data!.token, Buffer.from('first'), { contentType: 'text/plain' });
     assert.equal(first.error, null);
     const again = await fetch(`${p.url}/storage/v1/object/upload/sign/files/once.txt?token=${data!.token}`, { method: 'PUT', body: 'second', headers: { 'content-type': 'text/plain', 'x-upsert': 'true' } });
-    assert.equal(again.status, 400, 'a reused upload token is refused');
-    assert.match(await again.text(), /already been used/);
+    assert.equal(again.status, 409, 'a reused plain upload token cannot overwrite');
+    assert.match(await again.text(), /Duplicate/);
     assert.equal(await (await admin.storage.from('files').download('once.txt')).data!.text(), 'first', 'the first write stands');
+    const upserting = (await admin.storage.from('files').createSignedUploadUrl('mine.txt', { upsert: true })).data!.token;
+    const otherPath = await fetch(`${p.url}/storage/v1/object/upload/sign/files/once.txt?token=${upserting}`, { method: 'PUT', body: 'hijack', headers: { 'content-type': 'text/plain', 'x-upsert': 'true' } });
+    assert.equal(otherPath.status, 400, 'an upsert token is still bound to its own path');
+    assert.equal(await (await admin.storage.from('files').download('once.txt')).data!.text(), 'first');
     const elsewhere = (await admin.storage.from('files').createSignedUploadUrl('there.txt')).data!.token;
     const wrongPath = await fetch(`${p.url}/storage/v1/object/upload/sign/files/here.txt?token=${elsewhere}`, { method: 'PUT', body: 'x', headers: { 'content-type': 'text/plain' } });
     assert.equal(wrongPath.status, 400, 'an upload token for another path');

@@ -37,15 +37,15 @@ select is(
     'realtime.published_tables()', 'realtime.send(jsonb,text,text,boolean)', 'realtime.subscriber_role(jsonb)',
     'realtime.topic()', 'realtime.valid_role(text)',
     'storage.begin_resumable(uuid,text,text,boolean,bigint,text,text,jsonb,bigint,integer)', 'storage.bucket_is_empty(text)',
-    'storage.bucket_rules(text)', 'storage.can_upload(text,text,boolean)', 'storage.cancel_resumable(uuid)',
+    'storage.bucket_rules(text)', 'storage.can_upload(text,text,boolean)', 'storage.cancel_resumable(uuid)', 'storage.content_may_be(text,text)',
     'storage.copy_object(text,text,text,text,text,boolean)', 'storage.create_bucket(text,text,boolean,bigint,text[],boolean)',
     'storage.delete_bucket(text)', 'storage.empty_bucket(text)', 'storage.extension(text)', 'storage.filename(text)',
     'storage.finish_resumable(uuid,jsonb,text)', 'storage.foldername(text)',
-    'storage.list_objects(text,text,integer,integer,text,text,text)', 'storage.mime_allowed(text[],text)',
+    'storage.list_objects(text,text,integer,integer,text,text,text)', 'storage.list_objects_v2(text,text,integer,text,boolean,text,text)', 'storage.mime_allowed(text[],text)',
     'storage.move_object(text,text,text,text)', 'storage.put_object(text,text,text,jsonb,boolean,jsonb,text)',
     'storage.put_signed_object(uuid,timestamp with time zone,text,text,text,jsonb,boolean,jsonb,text)',
     'storage.remove_objects(text,text[])', 'storage.require_bucket(text)', 'storage.require_resumable(uuid)',
-    'storage.spend_upload_token(uuid,timestamp with time zone)', 'storage.update_bucket(text,jsonb)',
+    'storage.spend_upload_token(uuid,timestamp with time zone)', 'storage.spend_upload_token_once(uuid,timestamp with time zone)', 'storage.update_bucket(text,jsonb)',
     'storage.valid_object_name(text)'
   ]::text[],
   'anon can call only the listed functions');

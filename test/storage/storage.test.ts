@@ -99,7 +99,7 @@ for (const backend of ['local', 's3'] as const) describe(`storage on ${backend =
     assert.equal(images.error, null);
     const got = await admin.storage.getBucket('images');
     assert.equal(got.data?.public, true);
-    assert.equal(got.data?.file_size_limit, 20 * 1024);
+    assert.equal(got.data?.file_size_limit, 20_000, 'decimal units, as Supabase Storage reads them');
     assert.deepEqual(got.data?.allowed_mime_types, ['image/*']);
     const dup = await admin.storage.createBucket('docs');
     assert.equal((dup.error as { status?: number } | null)?.status, 409);

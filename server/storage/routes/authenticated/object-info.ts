@@ -10,7 +10,7 @@ export const objectInfo: StorageRoute = (r, s) => {
     const meta = (obj.metadata ?? {}) as ObjectMeta;
     res.json({
       id: obj.id, name: obj.name, version: obj.version, bucket_id: obj.bucket_id, size: meta.size ?? null, content_type: meta.mimetype ?? null,
-      cache_control: meta.cacheControl ?? null, etag: meta.eTag ?? null, metadata: obj.user_metadata ?? null, last_modified: meta.lastModified ?? obj.updated_at,
+      cache_control: meta.cacheControl ?? null, etag: meta.eTag ?? null, metadata: obj.user_metadata ?? {}, last_modified: meta.lastModified ?? obj.updated_at,
       created_at: obj.created_at,
     });
   });
