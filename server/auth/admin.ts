@@ -77,8 +77,16 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
   router.get(
     '/admin/users',
     route(async (req, res) => {
-      const page = Math.max(1, Number.parseInt(String(req.query.page ?? '1'), 10) || 1);
-      const perPage = Math.min(1000, Math.max(1, Number.parseInt(String(req.query.per_page ?? '50'), 10) || 50));
+      // GoTrue's pagination: positive integers, else 400.
+      const positive = (key: string, fallback: number) => {
+        const raw = req.query[key];
+        if (raw === undefined || raw === '') return fallback;
+        const n = Number(raw);
+        if (!Number.isInteger(n) || n < 1) throw authErrors.badPagination(`${key} must be a positive integer`);
+        return n;
+      };
+      const page = positive('page', 1);
+      const perPage = Math.min(1000, positive('per_page', 50));
       const { users, total } = await listUsers(pool, page, perPage);
       const last = Math.max(1, Math.ceil(total / perPage));
       const link = (p: number, rel: string) => `</admin/users?page=${p}&per_page=${perPage}>; rel="${rel}"`;
@@ -115,6 +123,22 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
         b.user_metadata ?? null, b.app_metadata ?? null, parseBanDuration(b.ban_duration), b.role ?? null, config.AUTH_BCRYPT_COST,
       ]);
       res.json(rows[0]!.user);
+    }),
+  );
+
+  router.get(
+    '/admin/users/:id/factors',
+    route(async (req, res) => {
+      const { rows } = await pool.query<{ factors: unknown }>('select auth.admin_factors($1) as factors', [parse(uuid, req.params.id)]);
+      res.json(rows[0]!.factors);
+    }),
+  );
+
+  router.delete(
+    '/admin/users/:id/factors/:factorId',
+    route(async (req, res) => {
+      const { rows } = await pool.query<{ factor: unknown }>('select auth.admin_delete_factor($1, $2) as factor', [parse(uuid, req.params.id), parse(uuid, req.params.factorId)]);
+      res.json(rows[0]!.factor);
     }),
   );
 

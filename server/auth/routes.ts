@@ -90,6 +90,15 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     '/signup',
     route(async (req, res) => {
       if (config.AUTH_DISABLE_SIGNUP) throw authErrors.signupDisabled();
+      // Neither e-mail nor phone: an anonymous sign-in (supabase-js signInAnonymously), when it is on, as GoTrue.
+      const raw = (req.body ?? {}) as { email?: unknown; phone?: unknown; data?: unknown };
+      if (!raw.email && !raw.phone) {
+        if (!config.AUTH_ANONYMOUS_USERS) throw authErrors.anonymousDisabled();
+        const anonymous = parse(z.object({ data: z.record(z.string(), z.unknown()).nullish() }), req.body);
+        const { rows: [made] } = await pool.query<{ user: SessionRow['user'] }>('select auth.sign_up_anonymous($1) as "user"', [anonymous.data ?? {}]);
+        const session = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [made!.user.id, 'anonymous', userAgent(req), clientIp(req)]);
+        return void (await respondSession(res, session.rows));
+      }
       const body = parse(z.object({ email, phone, password: z.string().max(1000), data: z.record(z.string(), z.unknown()).nullish(), ...pkceFields }), req.body);
       if (!body.email && body.phone) requireSms();
       checkPassword(config, body.password);
@@ -280,7 +289,7 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
 
   router.get('/settings', (_req, res) => {
     res.json({
-      external: { email: true, phone: !!config.AUTH_SMS_PROVIDER, ...Object.fromEntries(OAUTH_PROVIDERS.map((id) => [id, !!config.oauth[id]])) },
+      external: { anonymous_users: config.AUTH_ANONYMOUS_USERS, email: true, phone: !!config.AUTH_SMS_PROVIDER, ...Object.fromEntries(OAUTH_PROVIDERS.map((id) => [id, !!config.oauth[id]])) },
       disable_signup: config.AUTH_DISABLE_SIGNUP,
       mailer_autoconfirm: config.AUTH_AUTOCONFIRM,
       phone_autoconfirm: config.AUTH_SMS_AUTOCONFIRM,
@@ -293,6 +302,10 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
   router.get('/.well-known/jwks.json', (_req, res) => {
     res.json({ keys: [] });
   });
+
+  // Manual identity linking is off, as GoTrue ships it (GOTRUE_SECURITY_MANUAL_LINKING_ENABLED): its answer, not a 404.
+  router.get('/user/identities/authorize', (_req, _res, next) => next(authErrors.manualLinkingDisabled()));
+  router.delete('/user/identities/:id', (_req, _res, next) => next(authErrors.manualLinkingDisabled()));
 
   router.use(adminRoutes({ config, pool }));
   router.use(mfaRoutes({ config, keys, pool }));

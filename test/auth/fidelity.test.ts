@@ -1,0 +1,98 @@
+// GoTrue behaviours real apps hit (identity fidelity), through supabase-js:
+// anonymous sign-ins (off by default with GoTrue's error; on, an anonymous
+// user whose token says so to policies, made permanent when an e-mail is
+// confirmed), e-mail addresses validated as GoTrue validates them, pagination
+// refused as GoTrue refuses it, admin MFA factor routes, and manual identity
+// linking answering GoTrue's "disabled" code.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from '@supabase/supabase-js';
+import { decodeJwt } from 'jose';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+
+describe('identity: GoTrue fidelity', () => {
+  let off: TestPlatform;
+  let on: TestPlatform;
+  const client = (pl: TestPlatform, key = pl.keys.anonKey) => createClient(pl.url, key, { auth: { persistSession: false, autoRefreshToken: false } });
+
+  before(async () => {
+    off = await startTestPlatform({ WORKER: 'off' });
+    on = await startTestPlatform({ WORKER: 'off', AUTH_ANONYMOUS_USERS: 'true' });
+  });
+  after(async () => {
+    await stopTestPlatform(off);
+    await stopTestPlatform(on);
+  });
+
+  it('answers GoTrue\'s error for an anonymous sign-in when they are off', async () => {
+    const { data, error } = await client(off).auth.signInAnonymously();
+    assert.equal(data.session, null);
+    assert.deepEqual([error?.status, error?.code, error?.message], [422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled']);
+  });
+
+  it('signs in anonymously when on: is_anonymous in the user and the token, for policies; permanent once an e-mail is confirmed', async () => {
+    const anon = client(on);
+    const { data, error } = await anon.auth.signInAnonymously({ options: { data: { theme: 'dark' } } });
+    assert.equal(error, null, JSON.stringify(error));
+    assert.equal(data.user!.is_anonymous, true);
+    assert.deepEqual(data.user!.user_metadata, { theme: 'dark' });
+    assert.equal(decodeJwt(data.session!.access_token).is_anonymous, true);
+    await on.adminPool.query(`create table public.guestbook (id serial primary key, body text not null, owner uuid not null default auth.uid());
+      alter table public.guestbook enable row level security;
+      create policy readers on public.guestbook for select to authenticated using (true);
+      create policy members_write on public.guestbook for insert to authenticated with check ((auth.jwt() ->> 'is_anonymous')::boolean is false);
+      notify pgrst, 'reload schema';`);
+    for (let i = 0; i < 100 && (await anon.from('guestbook').select('id')).error; i++) await new Promise((r) => setTimeout(r, 50));
+    const refused = await anon.from('guestbook').insert({ body: 'hello' });
+    assert.equal(refused.error?.code, '42501', 'the policy reads is_anonymous from the token');
+    const admin = client(on, on.keys.serviceRoleKey);
+    const converted = await admin.auth.admin.updateUserById(data.user!.id, { email: 'guest@example.com', email_confirm: true });
+    assert.equal(converted.error, null, JSON.stringify(converted.error));
+    assert.equal(converted.data.user!.is_anonymous, false, 'a confirmed e-mail makes the user permanent');
+  });
+
+  it('validates e-mail addresses as GoTrue does, on sign-up and admin create', async () => {
+    const bad = await client(off).auth.signUp({ email: 'xx:;x@x.x', password: 'a-good-password' });
+    assert.deepEqual([bad.error?.status, bad.error?.code], [400, 'email_address_invalid']);
+    const admin = client(off, off.keys.serviceRoleKey);
+    const created = await admin.auth.admin.createUser({ email: 'a b@example.com', password: 'a-good-password' });
+    assert.equal(created.error?.code, 'email_address_invalid');
+    const good = await client(off).auth.signUp({ email: "o'brien+tag@example.com", password: 'a-good-password' });
+    assert.equal(good.error, null, JSON.stringify(good.error));
+  });
+
+  it('refuses bad pagination on the admin user list, as GoTrue does', async () => {
+    const res = await fetch(`${off.url}/auth/v1/admin/users?page=-1`, { headers: { apikey: off.keys.serviceRoleKey, authorization: `Bearer ${off.keys.serviceRoleKey}` } });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error_code: string; msg: string };
+    assert.equal(body.error_code, 'validation_failed');
+    assert.match(body.msg, /^Bad Pagination Parameters/);
+  });
+
+  it('lists and deletes a user\'s MFA factors through the admin API', async () => {
+    const user = client(off);
+    const { data } = await user.auth.signUp({ email: 'factors@example.com', password: 'a-good-password' });
+    assert.ok(data.session);
+    const enrolled = await user.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone app' });
+    assert.equal(enrolled.error, null, JSON.stringify(enrolled.error));
+    const admin = client(off, off.keys.serviceRoleKey);
+    const listed = await admin.auth.admin.mfa.listFactors({ userId: data.user!.id });
+    assert.equal(listed.error, null, JSON.stringify(listed.error));
+    assert.deepEqual(listed.data!.factors.map((f) => [f.id, f.friendly_name, f.factor_type, f.status]), [[enrolled.data!.id, 'phone app', 'totp', 'unverified']]);
+    const deleted = await admin.auth.admin.mfa.deleteFactor({ id: enrolled.data!.id, userId: data.user!.id });
+    assert.equal(deleted.error, null, JSON.stringify(deleted.error));
+    assert.equal((await admin.auth.admin.mfa.listFactors({ userId: data.user!.id })).data!.factors.length, 0);
+    const missing = await admin.auth.admin.mfa.deleteFactor({ id: enrolled.data!.id, userId: data.user!.id });
+    assert.equal(missing.error?.status, 404);
+  });
+
+  it('answers manual identity linking with GoTrue\'s disabled code (off, as GoTrue ships it)', async () => {
+    const user = client(off);
+    await user.auth.signUp({ email: 'linker@example.com', password: 'a-good-password' });
+    const res = await fetch(`${off.url}/auth/v1/user/identities/authorize?provider=github&skip_http_redirect=true`, {
+      headers: { apikey: off.keys.anonKey, authorization: `Bearer ${(await user.auth.getSession()).data.session!.access_token}` },
+    });
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error_code: string }).error_code, 'manual_linking_disabled');
+  });
+});
