@@ -92,6 +92,8 @@ const schema = z.object({
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
   REALTIME_MAX_CHANNELS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(100).describe('channels one WebSocket may join'),
+  REALTIME_BROADCAST_ANY_TOKEN: z.enum(['true', 'false']).default('false')
+    .describe('REST broadcast with any project token, as Supabase Realtime: public messages freely, private ones by the INSERT policies on realtime.messages (default: the service-role key only)'),
   REALTIME_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024).describe('largest client message (broadcast, track, join) and REST broadcast payload'),
   REALTIME_MAX_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(100).describe('client messages per second per socket (heartbeats not counted)'),
   REALTIME_MAX_QUEUED_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 ** 3).default(8 * 1024 * 1024).describe('bytes waiting to be written to one socket before it is disconnected as too slow'),

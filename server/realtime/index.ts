@@ -132,7 +132,10 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
 
   return {
     nodeId,
-    router: broadcastRoutes({ publish, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES }),
+    router: broadcastRoutes({
+      publish, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES, anyToken: config.REALTIME_BROADCAST_ANY_TOKEN === 'true',
+      mayWrite: async (subTopic, role, claims) => (await ctx.store.channelAccess(subTopic, role, claims)).broadcastWrite,
+    }),
     attach: (server) => {
       server.on('upgrade', (req, socket, head) => {
         socket.on('error', () => undefined);
@@ -152,13 +155,28 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
   };
 }
 
-/** REST broadcast: the service-role key only (spec part 5). */
-function broadcastRoutes(opts: { publish: (b: Broadcast, parsed: () => unknown) => void; maxPayloadBytes: number }): Router {
+/**
+ * REST broadcast: the service-role key only (spec part 5), or with
+ * REALTIME_BROADCAST_ANY_TOKEN any valid project token, as Supabase Realtime
+ * takes it (supabase-js's httpSend, and send() before a join falls back to
+ * it): public messages freely, private ones when the INSERT policies on
+ * realtime.messages let that token write the topic, as over the socket.
+ */
+function broadcastRoutes(opts: {
+  publish: (b: Broadcast, parsed: () => unknown) => void; maxPayloadBytes: number; anyToken: boolean;
+  mayWrite: (subTopic: string, role: string, claims: Record<string, unknown>) => Promise<boolean>;
+}): Router {
   const router = express.Router();
   const requireServiceRole: express.RequestHandler = (req, _res, next) => {
     if (!req.auth?.bearer) return next(realtimeErrors.bearerRequired());
-    if (req.auth.role !== 'service_role') return next(realtimeErrors.serviceRoleRequired());
+    if (req.auth.role !== 'service_role' && !opts.anyToken) return next(realtimeErrors.serviceRoleRequired());
     next();
+  };
+  /** Private topics the caller may not write, among those asked (the service role writes them all). */
+  const refusedPrivate = async (req: express.Request, topics: string[]): Promise<string | undefined> => {
+    if (req.auth!.role === 'service_role') return undefined;
+    for (const topic of new Set(topics)) if (!(await opts.mayWrite(topic, req.auth!.role, req.auth!.claims as Record<string, unknown>))) return topic;
+    return undefined;
   };
 
   router.post('/api/broadcast', requireServiceRole, express.json({ limit: Math.max(1024 * 1024, opts.maxPayloadBytes * 4) }), (req, res, next) => {
@@ -177,14 +195,23 @@ function broadcastRoutes(opts: { publish: (b: Broadcast, parsed: () => unknown) 
       checked.push({ topic: topic.replace(/^realtime:/, ''), event, payload, private: isPrivate === true, bytes });
     }
     // All or nothing: nothing is sent until every message is known good.
-    for (const m of checked) opts.publish({ subTopic: m.topic, private: m.private, userEvent: m.event, payload: { encoding: 'json', json: m.bytes } }, () => m.payload);
-    res.status(202).json({ message: 'ok' });
+    void refusedPrivate(req, checked.filter((m) => m.private).map((m) => m.topic)).then((refused) => {
+      if (refused !== undefined) return next(realtimeErrors.privateRefused(refused));
+      for (const m of checked) opts.publish({ subTopic: m.topic, private: m.private, userEvent: m.event, payload: { encoding: 'json', json: m.bytes } }, () => m.payload);
+      res.status(202).json({ message: 'ok' });
+    }, next);
   });
 
   router.post(
     '/api/broadcast/:topic/events/:event',
     requireServiceRole,
     express.raw({ type: () => true, limit: opts.maxPayloadBytes }),
+    (req, res, next) => {
+      const topic = String(req.params.topic);
+      const isPrivate = req.query.private === 'true';
+      if (!isPrivate) return next();
+      refusedPrivate(req, [topic]).then((refused) => next(refused === undefined ? undefined : realtimeErrors.privateRefused(refused)), next);
+    },
     (req, res, next) => {
       const topic = String(req.params.topic);
       const event = String(req.params.event);
