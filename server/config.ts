@@ -169,6 +169,9 @@ export type OAuthProviderConfig = {
   userinfoUrl?: string;
   issuer?: string;
   scopes?: string;
+  /** signInWithIdToken: where the provider publishes its signing keys, and the other client ids its tokens may be for (a mobile app's). */
+  jwksUrl?: string;
+  additionalClientIds?: string[];
 };
 
 export type Config = Env & {
@@ -235,15 +238,16 @@ function oauthProviders(input: Record<string, string | undefined>): Config['oaut
     const secret = v('SECRET');
     if (!clientId) issues.push(`${prefix}_CLIENT_ID: required when ${prefix}_ENABLED is true`);
     if (!secret) issues.push(`${prefix}_SECRET: required when ${prefix}_ENABLED is true`);
-    const urls: Partial<Record<'authorizeUrl' | 'tokenUrl' | 'userinfoUrl' | 'issuer', string>> = {};
-    for (const [key, name] of [['authorizeUrl', 'AUTHORIZE_URL'], ['tokenUrl', 'TOKEN_URL'], ['userinfoUrl', 'USERINFO_URL'], ['issuer', 'ISSUER']] as const) {
+    const urls: Partial<Record<'authorizeUrl' | 'tokenUrl' | 'userinfoUrl' | 'issuer' | 'jwksUrl', string>> = {};
+    for (const [key, name] of [['authorizeUrl', 'AUTHORIZE_URL'], ['tokenUrl', 'TOKEN_URL'], ['userinfoUrl', 'USERINFO_URL'], ['issuer', 'ISSUER'], ['jwksUrl', 'JWKS_URL']] as const) {
       const value = v(name);
       if (value === undefined) continue;
       if (!/^https?:\/\/[^\s]+$/.test(value)) issues.push(`${prefix}_${name}: expected an http(s) URL`);
       else urls[key] = value.replace(/\/$/, '');
     }
     const scopes = v('SCOPES');
-    out[id] = { clientId: clientId ?? '', secret: secret ?? '', ...urls, ...(scopes ? { scopes } : {}) };
+    const additional = v('ADDITIONAL_CLIENT_IDS')?.split(',').map((c) => c.trim()).filter(Boolean);
+    out[id] = { clientId: clientId ?? '', secret: secret ?? '', ...urls, ...(scopes ? { scopes } : {}), ...(additional?.length ? { additionalClientIds: additional } : {}) };
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return out;

@@ -46,6 +46,8 @@ export const authErrors = {
     apiError(422, 'weak_password', `Password should be at least ${min} characters.`, { details: { weak_password: { reasons: ['length'] } } }),
   passwordTooLong: () => apiError(422, 'weak_password', 'Password cannot be longer than 72 characters', { details: { weak_password: { reasons: ['length'] } } }),
   phoneProviderDisabled: () => apiError(400, 'phone_provider_disabled', 'Unsupported phone provider'),
+  idTokenProviderDisabled: (provider: string) => apiError(400, 'provider_disabled', `Custom OIDC provider "${provider}" not allowed`),
+  badIdToken: (reason: string) => apiError(400, 'bad_jwt', `Bad ID token: ${reason}`),
   anonymousDisabled: () => apiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
   manualLinkingDisabled: () => apiError(404, 'manual_linking_disabled', 'Manual linking is disabled'),
   badPagination: (what: string) => apiError(400, 'validation_failed', `Bad Pagination Parameters: ${what}`),

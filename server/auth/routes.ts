@@ -12,6 +12,7 @@ import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
 import { mfaRoutes } from './mfa.ts';
+import { verifyIdToken } from './id-token.ts';
 import { oauthRoutes } from './oauth.ts';
 import { captchaCheck } from './captcha.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -132,6 +133,14 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
           const { rows } = await pool.query<SessionRow>('select * from auth.grant_refresh($1, make_interval(secs => $2), $3)', [body.refresh_token, config.AUTH_REFRESH_GRACE_SECONDS, clientIp(req)]);
           if (rows.length === 0) throw authErrors.refreshTokenUsed();
           return await respondSession(res, rows);
+        }
+        if (grant === 'id_token') {
+          const body = parse(z.object({ provider: z.string().min(1).max(64), id_token: z.string().min(1).max(16_384), nonce: z.string().max(1024).nullish(), access_token: z.string().max(16_384).nullish() }), req.body);
+          const { provider, profile, claims } = await verifyIdToken(config, body.provider, body.id_token, body.nonce ?? null);
+          const identity = { ...profile.raw, name: profile.name, full_name: profile.name, avatar_url: profile.avatar, picture: profile.avatar, iss: claims.iss };
+          const { rows } = await pool.query<{ user_id: string }>('select auth.oauth_sign_in($1, $2, $3, $4, $5) as user_id', [provider, profile.id, JSON.stringify(identity), profile.email, profile.emailVerified]);
+          const session = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [rows[0]!.user_id, 'oauth', userAgent(req), clientIp(req)]);
+          return await respondSession(res, session.rows);
         }
         if (grant === 'pkce') {
           const body = parse(z.object({ auth_code: z.string().min(1).max(255), code_verifier: z.string().min(43).max(128) }), req.body);
