@@ -285,12 +285,25 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
       );
       if (body.phone) requireSms();
       if (body.password != null) checkPassword(config, body.password);
+      // A secure password change: the nonce from /reauthenticate when the session is old (GoTrue's rule, sql/0062).
+      if (body.password != null && (config.AUTH_SECURE_PASSWORD_CHANGE || body.nonce)) {
+        await pool.query('select auth.require_reauthentication($1, $2, $3, $4::interval)', [user.id, user.sessionId, body.nonce ?? null, otpExpiry]);
+      }
       const { rows } = await pool.query<{ user: unknown }>('select auth.update_user($1, $2, $3, $4, $5, $6, $7, $8) as user', [
         user.id, user.sessionId, body.email ?? null, body.phone ?? null, body.password ?? null, body.data ?? null, config.AUTH_BCRYPT_COST, redirectTo(req),
       ]);
       res.json(rows[0]!.user);
     }),
   );
+
+  // GET /reauthenticate: a nonce by e-mail (or SMS) for a secure password change (supabase-js reauthenticate(), as GoTrue routes it).
+  const reauthenticate = route(async (req, res) => {
+    const user = currentUser(req);
+    await pool.query('select auth.request_reauthentication($1)', [user.id]);
+    res.json({});
+  });
+  router.get('/reauthenticate', limits.email, reauthenticate);
+  router.post('/reauthenticate', limits.email, reauthenticate);
 
   router.get('/health', (_req, res) => {
     res.json({ version: 'pgbase', name: 'GoTrue', description: 'pgbase identity service, GoTrue API compatible (2.184.0)' });

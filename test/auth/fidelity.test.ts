@@ -95,4 +95,34 @@ describe('identity: GoTrue fidelity', () => {
     assert.equal(res.status, 404);
     assert.equal(((await res.json()) as { error_code: string }).error_code, 'manual_linking_disabled');
   });
+
+  it('sends a reauthentication nonce, and asks for it on a password change from an old session (secure password change)', async () => {
+    const secure = await startTestPlatform({ AUTH_SECURE_PASSWORD_CHANGE: 'true' });
+    try {
+      const user = client(secure);
+      const { data } = await user.auth.signUp({ email: 'careful@example.com', password: 'a-good-password' });
+      assert.ok(data.session);
+      // A fresh session changes its password freely; an old one needs the nonce.
+      assert.equal((await user.auth.updateUser({ password: 'a-newer-password' })).error, null);
+      await secure.adminPool.query(`update auth.sessions set created_at = now() - interval '2 days' where user_id = $1`, [data.user!.id]);
+      const needed = await user.auth.updateUser({ password: 'another-password' });
+      assert.deepEqual([needed.error?.status, needed.error?.code], [400, 'reauthentication_needed']);
+      assert.equal((await user.auth.reauthenticate()).error, null);
+      let code = '';
+      for (let i = 0; i < 200 && !code; i++) {
+        const { rows } = await secure.adminPool.query(`select body_text from platform.mail_outbox where recipient = 'careful@example.com' and template = 'reauthentication'`);
+        code = /(\d{6})/.exec(rows[0]?.body_text ?? '')?.[1] ?? '';
+        if (!code) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(code, /^\d{6}$/, 'the nonce was mailed');
+      const wrong = await user.auth.updateUser({ password: 'another-password', nonce: code === '000000' ? '111111' : '000000' });
+      assert.equal(wrong.error?.code, 'reauthentication_not_valid');
+      assert.equal((await user.auth.updateUser({ password: 'another-password', nonce: code })).error, null);
+      assert.equal((await user.auth.updateUser({ password: 'yet-another-password', nonce: code })).error?.code, 'reauthentication_not_valid', 'a nonce is spent once');
+      const signedIn = await client(secure).auth.signInWithPassword({ email: 'careful@example.com', password: 'another-password' });
+      assert.equal(signedIn.error, null);
+    } finally {
+      await stopTestPlatform(secure);
+    }
+  });
 });

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../server/config.ts';
 
 export type AuthMailPayload = {
-  template: 'confirmation' | 'magic_link' | 'recovery' | 'invite' | 'email_change';
+  template: 'confirmation' | 'magic_link' | 'recovery' | 'invite' | 'email_change' | 'reauthentication';
   to: string;
   code: string;
   token_hash: string;
@@ -23,6 +23,7 @@ const TEMPLATES: Record<AuthMailPayload['template'], { subject: string; intro: s
   recovery: { subject: 'Reset Your Password', intro: 'Follow this link to reset the password for your account:' },
   invite: { subject: 'You have been invited', intro: 'You have been invited to create an account. Follow this link to accept the invite:' },
   email_change: { subject: 'Confirm Email Change', intro: 'Follow this link to confirm the change of your e-mail address:' },
+  reauthentication: { subject: 'Confirm reauthentication', intro: 'Enter the code:' },
 };
 
 export function verifyLink(config: Config, p: Pick<AuthMailPayload, 'token_hash' | 'type' | 'redirect_to'>): string {
@@ -36,6 +37,8 @@ export function verifyLink(config: Config, p: Pick<AuthMailPayload, 'token_hash'
 export function renderMail(config: Config, p: AuthMailPayload): { subject: string; text: string } {
   const t = TEMPLATES[p.template];
   if (!t) throw new Error(`unknown mail template ${JSON.stringify(p.template)}`);
+  // A nonce to type in, not a link to follow.
+  if (p.template === 'reauthentication') return { subject: t.subject, text: `${t.intro} ${p.code}\n` };
   return { subject: t.subject, text: `${t.intro}\n\n${verifyLink(config, p)}\n\nOr enter this code: ${p.code}\n` };
 }
 

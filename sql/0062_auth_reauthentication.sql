@@ -1,0 +1,61 @@
+-- /reauthenticate and the nonce a secure password change asks for, as GoTrue
+-- (identity fidelity, item 10).
+--
+--   1. auth.request_reauthentication  a 6-digit nonce to the user's e-mail
+--                                     (else phone), kept hashed as GoTrue keeps it
+--   2. auth.require_reauthentication  with AUTH_SECURE_PASSWORD_CHANGE on, a
+--                                     password change needs the nonce when the
+--                                     session is older than 24 hours (400
+--                                     reauthentication_needed); a nonce given is
+--                                     always checked (400 reauthentication_not_valid)
+--                                     and spent
+
+-- 1 ---------------------------------------------------------------------------
+create or replace function auth.request_reauthentication(p_user uuid) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_user auth.users;
+begin
+  select * into v_user from auth.users where id = p_user and deleted_at is null;
+  if v_user.id is null then
+    perform auth.raise_error(404, 'user_not_found', 'User not found');
+  end if;
+  if v_user.email is not null then
+    perform auth.queue_mail('reauthentication', v_user.email, auth.issue_one_time_token(v_user.id, 'reauthentication_token', v_user.email), '', 'reauthentication', null);
+  elsif v_user.phone is not null then
+    perform auth.queue_sms(v_user.phone, auth.issue_one_time_token(v_user.id, 'reauthentication_token', v_user.phone), 'reauthentication');
+  else
+    perform auth.raise_error(400, 'validation_failed', 'Reauthentication requires the user to have an email or a phone number');
+  end if;
+end
+$$;
+
+-- 2 ---------------------------------------------------------------------------
+create or replace function auth.require_reauthentication(p_user uuid, p_session uuid, p_nonce text, p_expiry interval) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_token auth.one_time_tokens;
+begin
+  if p_nonce is null or p_nonce = '' then
+    if exists (select 1 from auth.sessions s where s.id = p_session and s.created_at > now() - interval '24 hours') then
+      return;
+    end if;
+    perform auth.raise_error(400, 'reauthentication_needed', 'Password update requires reauthentication');
+  end if;
+  select * into v_token from auth.one_time_tokens t
+   where t.user_id = p_user and t.token_type = 'reauthentication_token'
+     and t.token_hash = auth.hash_token(t.relates_to || p_nonce) and t.created_at > now() - p_expiry;
+  if v_token.id is null then
+    perform auth.raise_error(400, 'reauthentication_not_valid', 'Requires reauthentication');
+  end if;
+  delete from auth.one_time_tokens t where t.id = v_token.id;
+  update auth.users set reauthentication_token = '', updated_at = now() where id = p_user;
+end
+$$;
+
+revoke execute on function auth.request_reauthentication(uuid), auth.require_reauthentication(uuid, uuid, text, interval)
+  from public, anon, authenticated, service_role;
