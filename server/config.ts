@@ -51,6 +51,7 @@ const schema = z.object({
   AUTH_AUTOCONFIRM: bool.default(true),
   AUTH_DISABLE_SIGNUP: bool.default(false),
   AUTH_SECURE_PASSWORD_CHANGE: bool.default(false).describe("GoTrue's GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: a password change from a session over 24 hours old needs the /reauthenticate nonce"),
+  AUTH_MANUAL_LINKING: bool.default(false).describe("GoTrue's GOTRUE_SECURITY_MANUAL_LINKING_ENABLED: linkIdentity() and unlinkIdentity()"),
   AUTH_ANONYMOUS_USERS: bool.default(false).describe("GoTrue's GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED: POST /signup with neither e-mail nor phone signs in anonymously"),
   AUTH_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(72).default(6),
   AUTH_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),

@@ -1,4 +1,4 @@
--- /reauthenticate and the nonce a secure password change asks for, as GoTrue
+-- /reauthenticate and the nonce a secure password change asks for, and manual identity linking, as GoTrue
 -- (identity fidelity, item 10).
 --
 --   1. auth.request_reauthentication  a 6-digit nonce to the user's e-mail
@@ -59,3 +59,53 @@ $$;
 
 revoke execute on function auth.request_reauthentication(uuid), auth.require_reauthentication(uuid, uuid, text, interval)
   from public, anon, authenticated, service_role;
+
+-- Manual identity linking (GoTrue's GOTRUE_SECURITY_MANUAL_LINKING_ENABLED):
+--   auth.link_identity    the provider's identity added to a signed-in user;
+--                         one that belongs to another user is 422 identity_already_exists
+--   auth.unlink_identity  one of the user's identities removed, never the last
+--                         (422 single_identity_not_deletable); another's is 404
+create or replace function auth.link_identity(p_user uuid, p_provider text, p_provider_id text, p_identity_data jsonb) returns uuid
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_identity auth.identities;
+  v_data jsonb := p_identity_data || jsonb_build_object('provider_id', p_provider_id, 'sub', p_provider_id);
+begin
+  select * into v_identity from auth.identities where provider = p_provider and provider_id = p_provider_id for update;
+  if v_identity.id is not null and v_identity.user_id <> p_user then
+    perform auth.raise_error(422, 'identity_already_exists', 'Identity is already linked to another user');
+  end if;
+  if v_identity.id is not null then
+    update auth.identities set identity_data = v_data, last_sign_in_at = now(), updated_at = now() where id = v_identity.id;
+  else
+    insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+    values (p_provider_id, p_user, v_data, p_provider, now(), now(), now());
+  end if;
+  update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'), '{providers}',
+           (select coalesce(jsonb_agg(distinct i.provider), '[]') from auth.identities i where i.user_id = p_user)), updated_at = now()
+   where id = p_user;
+  return p_user;
+end
+$$;
+
+create or replace function auth.unlink_identity(p_user uuid, p_identity text) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from auth.identities i where i.user_id = p_user and i.id::text = p_identity) then
+    perform auth.raise_error(404, 'identity_not_found', 'Identity doesn''t exist');
+  end if;
+  if (select count(*) from auth.identities i where i.user_id = p_user) <= 1 then
+    perform auth.raise_error(422, 'single_identity_not_deletable', 'User must have at least 1 identity after unlinking');
+  end if;
+  delete from auth.identities i where i.user_id = p_user and i.id::text = p_identity;
+  update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'), '{providers}',
+           (select coalesce(jsonb_agg(distinct i.provider), '[]') from auth.identities i where i.user_id = p_user)), updated_at = now()
+   where id = p_user;
+end
+$$;
+
+revoke execute on function auth.link_identity(uuid, text, text, jsonb), auth.unlink_identity(uuid, text) from public, anon, authenticated, service_role;

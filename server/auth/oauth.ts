@@ -17,9 +17,10 @@ import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './providers.ts';
 import { allowedRedirect } from './redirect.ts';
-import { redirectWithSession, type SessionRow } from './session.ts';
+import { currentUser, redirectWithSession, type SessionRow } from './session.ts';
 
-type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null; verifier: string | null };
+/** link_user: a signed-in user linking this identity to themselves (manual linking), not a sign-in. */
+type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null; verifier: string | null; link_user?: string | null };
 const STATE_AUDIENCE = 'pgbase-oauth-state';
 
 export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): { router: Router; open: OpenRoute[] } {
@@ -36,19 +37,18 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
     return { id: id as OAuthProviderId, spec: resolveProvider(id as OAuthProviderId, c), clientId: c.clientId, secret: c.secret };
   };
 
-  router.get(
-    '/authorize',
-    route(async (req, res) => {
+  /** The provider's authorize URL for a sign-in, or (linkUser) for a signed-in user linking the identity. */
+  const authorizeUrl = async (req: express.Request, linkUser: string | null): Promise<string> => {
       const p = provider(req.query.provider);
       const redirectTo = allowedRedirect(config, req.query.redirect_to);
       const challenge = typeof req.query.code_challenge === 'string' && req.query.code_challenge ? req.query.code_challenge : null;
       let flowId: string | null = null;
-      if (challenge) {
+      if (challenge && !linkUser) {
         const method = typeof req.query.code_challenge_method === 'string' ? req.query.code_challenge_method : 's256';
         flowId = (await pool.query<{ id: string }>('select auth.start_oauth_flow($1, $2, $3) as id', [p.id, challenge, method])).rows[0]!.id;
       }
       const verifier = p.spec.pkce ? oauth.generateRandomCodeVerifier() : null;
-      const state: State = { provider: p.id, redirect_to: redirectTo, nonce: randomBytes(16).toString('base64url'), flow_id: flowId, verifier };
+      const state: State = { provider: p.id, redirect_to: redirectTo, nonce: randomBytes(16).toString('base64url'), flow_id: flowId, verifier, link_user: linkUser };
       const sealed = await new EncryptJWT(state).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).setAudience(STATE_AUDIENCE).setIssuedAt().setExpirationTime('10m').encrypt(stateKey);
       const url = new URL(p.spec.authorize);
       const scopes = new Set([...p.spec.scopes.split(/\s+/), ...String(req.query.scopes ?? '').split(/\s+/)].filter(Boolean));
@@ -65,9 +65,23 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
       }
       // Apple posts the answer back when it shares the user's name or e-mail.
       if (p.id === 'apple') url.searchParams.set('response_mode', 'form_post');
-      res.redirect(302, url.toString());
-    }),
-  );
+      return url.toString();
+  };
+
+  router.get('/authorize', route(async (req, res) => res.redirect(302, await authorizeUrl(req, null))));
+
+  // Manual identity linking (GoTrue's GOTRUE_SECURITY_MANUAL_LINKING_ENABLED): a signed-in user adds a provider's identity.
+  router.get('/user/identities/authorize', route(async (req, res) => {
+    if (!config.AUTH_MANUAL_LINKING) throw authErrors.manualLinkingDisabled();
+    const url = await authorizeUrl(req, currentUser(req).id);
+    if (req.query.skip_http_redirect === 'true') return void res.json({ url });
+    res.redirect(302, url);
+  }));
+  router.delete('/user/identities/:id', route(async (req, res) => {
+    if (!config.AUTH_MANUAL_LINKING) throw authErrors.manualLinkingDisabled();
+    await pool.query('select auth.unlink_identity($1, $2)', [currentUser(req).id, String(req.params.id)]);
+    res.json({});
+  }));
 
   // Errors end at the app, not here: in the fragment (implicit) or the query (PKCE).
   const fail = (res: Response, target: string, pkce: boolean, err: unknown) => {
@@ -99,9 +113,11 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
         const { profile, providerToken } = await exchange(p, params, state);
         if (!profile) throw authErrors.noProviderUser();
         const identity = { ...profile.raw, name: profile.name, full_name: profile.name, avatar_url: profile.avatar, picture: profile.avatar, iss: p.spec.issuer ?? p.spec.authorize };
-        const { rows } = await pool.query<{ user_id: string }>('select auth.oauth_sign_in($1, $2, $3, $4, $5) as user_id', [
-          p.id, profile.id, JSON.stringify(identity), profile.email, profile.emailVerified,
-        ]);
+        const { rows } = state.link_user
+          ? await pool.query<{ user_id: string }>('select auth.link_identity($1, $2, $3, $4) as user_id', [state.link_user, p.id, profile.id, JSON.stringify({ ...identity, email: profile.email, email_verified: profile.emailVerified })])
+          : await pool.query<{ user_id: string }>('select auth.oauth_sign_in($1, $2, $3, $4, $5) as user_id', [
+            p.id, profile.id, JSON.stringify(identity), profile.email, profile.emailVerified,
+          ]);
         const userId = rows[0]!.user_id;
         if (pkce) {
           const code = (await pool.query<{ code: string }>('select auth.finish_oauth_flow($1, $2, $3) as code', [state.flow_id, userId, providerToken])).rows[0]!.code;

@@ -325,10 +325,6 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     res.json({ keys: [] });
   });
 
-  // Manual identity linking is off, as GoTrue ships it (GOTRUE_SECURITY_MANUAL_LINKING_ENABLED): its answer, not a 404.
-  router.get('/user/identities/authorize', (_req, _res, next) => next(authErrors.manualLinkingDisabled()));
-  router.delete('/user/identities/:id', (_req, _res, next) => next(authErrors.manualLinkingDisabled()));
-
   router.use(adminRoutes({ config, pool }));
   router.use(mfaRoutes({ config, keys, pool }));
   const external = oauthRoutes({ config, keys, pool });
