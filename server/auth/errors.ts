@@ -31,7 +31,13 @@ export const authErrors = {
   captchaUnavailable: () => apiError(503, 'captcha_failed', 'captcha verification is unavailable; retry shortly'),
   sessionRequired: () => apiError(401, 'no_authorization', 'This endpoint requires a session (session_id claim)'),
   bearerRequired: () => apiError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
-  totpOnly: () => apiError(422, 'mfa_totp_enroll_not_enabled', 'factor_type must be totp (phone and webauthn are not enabled)'),
+  /** A factor type GoTrue knows but this server does not enrol, with GoTrue's code for it; an unknown one is a validation failure. */
+  factorNotEnabled: (type: unknown) => type === 'phone'
+    ? apiError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone')
+    : type === 'webauthn'
+      ? apiError(422, 'mfa_web_authn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn')
+      : apiError(400, 'validation_failed', 'factor_type needs to be totp, phone or webauthn'),
+  samlDisabled: () => apiError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled'),
   factorNotFound: () => apiError(404, 'mfa_factor_not_found', 'Factor not found'),
   challengeCodeRequired: () => validation('challenge_id and a 6-digit code are required'),
   badTotp: () => apiError(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),

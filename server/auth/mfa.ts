@@ -30,7 +30,7 @@ export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; 
       const body = z
         .object({ factor_type: z.literal('totp'), friendly_name: z.string().max(255).nullish(), issuer: z.string().max(255).nullish() })
         .safeParse(req.body ?? {});
-      if (!body.success) throw authErrors.totpOnly();
+      if (!body.success) throw authErrors.factorNotEnabled((req.body as { factor_type?: unknown } | undefined)?.factor_type);
       const secret = new Secret({ size: 20 });
       const issuer = body.data.issuer || new URL(config.SITE_URL).hostname;
       const totp = new TOTP({ issuer, label: user.email || user.id, secret, algorithm: 'SHA1', digits: 6, period: 30 });

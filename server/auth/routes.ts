@@ -325,6 +325,9 @@ export function authRoutes({ config, keys, pool }: AuthDeps): { router: Router; 
     res.json({ keys: [] });
   });
 
+  // SAML SSO is not built: GoTrue's answer when it is off, not a bare 404.
+  router.all(['/sso', '/sso/*rest', '/admin/sso/*rest'], (_req, _res, next) => next(authErrors.samlDisabled()));
+
   router.use(adminRoutes({ config, pool }));
   router.use(mfaRoutes({ config, keys, pool }));
   const external = oauthRoutes({ config, keys, pool });

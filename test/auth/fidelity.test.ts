@@ -125,4 +125,13 @@ describe('identity: GoTrue fidelity', () => {
       await stopTestPlatform(secure);
     }
   });
+
+  it('answers features that are off with GoTrue\'s codes: phone and WebAuthn factors, SAML SSO', async () => {
+    const user = client(off);
+    await user.auth.signUp({ email: 'codes@example.com', password: 'a-good-password' });
+    const phone = await user.auth.mfa.enroll({ factorType: 'phone', phone: '+15555550100' });
+    assert.deepEqual([phone.error?.status, phone.error?.code], [422, 'mfa_phone_enroll_not_enabled']);
+    const sso = await client(off).auth.signInWithSSO({ domain: 'example.com' });
+    assert.deepEqual([sso.error?.status, sso.error?.code], [404, 'saml_provider_disabled']);
+  });
 });
