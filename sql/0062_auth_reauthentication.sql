@@ -65,6 +65,16 @@ revoke execute on function auth.request_reauthentication(uuid), auth.require_rea
 --                         one that belongs to another user is 422 identity_already_exists
 --   auth.unlink_identity  one of the user's identities removed, never the last
 --                         (422 single_identity_not_deletable); another's is 404
+-- app_metadata.providers as the user's identities now say.
+create or replace function auth.refresh_providers(p_user uuid) returns void
+language sql
+set search_path = ''
+as $$
+  update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'), '{providers}',
+           (select coalesce(jsonb_agg(distinct i.provider), '[]') from auth.identities i where i.user_id = p_user)), updated_at = now()
+   where id = p_user
+$$;
+
 create or replace function auth.link_identity(p_user uuid, p_provider text, p_provider_id text, p_identity_data jsonb) returns uuid
 language plpgsql
 set search_path = ''
@@ -83,9 +93,7 @@ begin
     insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
     values (p_provider_id, p_user, v_data, p_provider, now(), now(), now());
   end if;
-  update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'), '{providers}',
-           (select coalesce(jsonb_agg(distinct i.provider), '[]') from auth.identities i where i.user_id = p_user)), updated_at = now()
-   where id = p_user;
+  perform auth.refresh_providers(p_user);
   return p_user;
 end
 $$;
@@ -102,10 +110,8 @@ begin
     perform auth.raise_error(422, 'single_identity_not_deletable', 'User must have at least 1 identity after unlinking');
   end if;
   delete from auth.identities i where i.user_id = p_user and i.id::text = p_identity;
-  update auth.users set raw_app_meta_data = jsonb_set(coalesce(raw_app_meta_data, '{}'), '{providers}',
-           (select coalesce(jsonb_agg(distinct i.provider), '[]') from auth.identities i where i.user_id = p_user)), updated_at = now()
-   where id = p_user;
+  perform auth.refresh_providers(p_user);
 end
 $$;
 
-revoke execute on function auth.link_identity(uuid, text, text, jsonb), auth.unlink_identity(uuid, text) from public, anon, authenticated, service_role;
+revoke execute on function auth.refresh_providers(uuid), auth.link_identity(uuid, text, text, jsonb), auth.unlink_identity(uuid, text) from public, anon, authenticated, service_role;
