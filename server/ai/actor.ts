@@ -1,7 +1,7 @@
 // Who a run acts as: a user, or the project. Every run has one, chosen where
-// the run starts (the request's caller for execute, streams and agent runs;
-// the workflow's owner for webhooks, arms and async runs, the project only
-// when the workflow has no owner) and carried to every block and tool. There
+// the run starts (the request's caller for execute, streams, async and agent
+// runs; the workflow's owner for webhooks and arms, the project only when the
+// workflow has no owner) and carried to every block and tool. There
 // is no "no user": acting as the project (service role, past RLS) is this
 // explicit value, never what a missing id turns into.
 import type { RequestContext } from '../../db/as-role.ts';
