@@ -17,7 +17,7 @@ import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './providers.ts';
 import { allowedRedirect } from './redirect.ts';
-import { currentUser, redirectWithSession, type SessionRow } from './session.ts';
+import { currentUser, issueSession, redirectWithSession } from './session.ts';
 
 /** link_user: a signed-in user linking this identity to themselves (manual linking), not a sign-in. */
 type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null; verifier: string | null; link_user?: string | null };
@@ -126,8 +126,8 @@ export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys
           res.redirect(302, url.toString());
           return;
         }
-        const session = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [userId, 'oauth', req.headers['user-agent'] ?? null, req.ip ?? '']);
-        res.redirect(302, await redirectWithSession(state.redirect_to, session.rows[0]!, config, keys, { provider_token: providerToken }));
+        const session = await issueSession(pool, req, userId, 'oauth');
+        res.redirect(302, await redirectWithSession(state.redirect_to, session, config, keys, { provider_token: providerToken }));
       } catch (err) {
         if (!(err instanceof ApiError)) req.log?.warn({ error: (err as Error).message, provider: state.provider }, 'oauth callback failed');
         fail(res, state.redirect_to, pkce, err instanceof ApiError || toApiError(err).status < 500 ? err : authErrors.oauthFailed());

@@ -1,9 +1,11 @@
 // Sessions as GoTrue returns them: the SQL functions issue and rotate refresh
 // tokens; this turns their row into a signed access token and the session body.
 import type { Request } from 'express';
+import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { authErrors } from './errors.ts';
 import { signToken, type Keys } from '../keys.ts';
+import { clientIp, userAgent } from './request.ts';
 
 export type SessionRow = {
   session_id: string;
@@ -42,6 +44,12 @@ export async function sessionBody(row: SessionRow, config: Config, keys: Keys): 
     refresh_token: row.refresh_token,
     user: u,
   };
+}
+
+/** A new session for a user who just proved who they are (`method` goes into amr), bound to this request's agent and address. */
+export async function issueSession(pool: pg.Pool, req: Request, userId: string, method: string): Promise<SessionRow> {
+  const { rows } = await pool.query<SessionRow>('select * from auth.issue_session($1, $2, $3, $4)', [userId, method, userAgent(req), clientIp(req)]);
+  return rows[0]!;
 }
 
 /** The signed-in user behind the bearer token (verified by the gateway). */
