@@ -32,7 +32,7 @@ import { crawlProvider } from './sources/crawl-provider.ts';
 import { copilotChat } from './copilot/chat.ts';
 import { copilotRoutes } from './copilot/routes.ts';
 import { copilotTools } from './copilot/tools.ts';
-import type { Relation } from '../rest/schema-cache.ts';
+import type { Relation } from '../rest/catalogue.ts';
 import { compactor } from './sessions/compaction.ts';
 import { toolRunner, type ToolRunner } from './agents/tools/run.ts';
 import { guardedFetch, guardedStreamingFetch, privateNetworkRule } from './workflows/net/ssrf.ts';

@@ -14,7 +14,8 @@
 // rel.limit=... scope filters, ordering and paging to the embedded rows.
 import { restErrors } from './errors.ts';
 import type { Condition, EmbedItem, Logic, OrderTerm, SelectItem } from './grammar.ts';
-import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
+import type { ForeignKey, Relation } from './catalogue.ts';
+import type { SchemaCache } from './schema-cache.ts';
 import { castSql, columnSql, fieldSql, ident, logicSql, orderSql, type Params } from './sql.ts';
 
 export type Scope = { conditions: Array<Condition | Logic>; order: OrderTerm[]; limit: number | null; offset: number | null };

@@ -1,7 +1,7 @@
 // GET /rest/v1/: the OpenAPI (Swagger 2.0) description PostgREST serves, from
 // the schema cache, showing only what the caller's role may use (PostgREST's
 // default "follow-privileges" mode).
-import type { DbFunction, Relation } from './schema-cache.ts';
+import type { DbFunction, Relation } from './catalogue.ts';
 
 function swaggerType(pgType: string): { type?: string; format: string; items?: object } {
   const t = pgType.replace(/\(.*\)/, '');

@@ -7,7 +7,8 @@ import { parseOrder, parseSelect, RESERVED } from './grammar.ts';
 import { buildSelect, embedPaths, groupBySql, selectListSql } from './embed.ts';
 import { restErrors } from './errors.ts';
 import { acceptOf, conditions, pageOf, scopedQuery, type Prefer } from './request.ts';
-import type { Relation, SchemaCache } from './schema-cache.ts';
+import type { Relation } from './catalogue.ts';
+import type { SchemaCache } from './schema-cache.ts';
 import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
 
 export type Statement = { sql: string; values: unknown[] };

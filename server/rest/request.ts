@@ -8,7 +8,8 @@ import type { RequestContext } from '../../db/as-role.ts';
 import { RESERVED, parseCondition, parseLogic, parseNonNegative, parseOrder, type Condition, type Logic } from './grammar.ts';
 import { emptyScope, type Scope } from './embed.ts';
 import { restErrors } from './errors.ts';
-import type { Relation, SchemaCache } from './schema-cache.ts';
+import type { Relation } from './catalogue.ts';
+import type { SchemaCache } from './schema-cache.ts';
 
 export type Prefer = { return?: string; count?: string; resolution?: string; missing?: string; handling?: string; tx?: string; maxAffected?: number };
 

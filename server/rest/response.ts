@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { restErrors } from './errors.ts';
 import type { Page } from './plan.ts';
 import { acceptOf, type Prefer } from './request.ts';
-import type { Relation } from './schema-cache.ts';
+import type { Relation } from './catalogue.ts';
 
 /** A body Postgres produced, sent as is: res.send without its content-type parsing and freshness checks. */
 export function sendBody(req: Request, res: Response, status: number, type: string, body: string): void {

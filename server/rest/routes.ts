@@ -14,7 +14,8 @@ import { NO_FEATURES, planCall, planDelete, planDescribe, planInsert, planRead, 
 import { queries } from './query.ts';
 import { preferences, profileOf, search, targetOf } from './request.ts';
 import { respondCall, respondRead, respondWrite, sendBody } from './response.ts';
-import type { Relation, SchemaCache } from './schema-cache.ts';
+import type { Relation } from './catalogue.ts';
+import type { SchemaCache } from './schema-cache.ts';
 
 export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string; features?: RestFeatures }): RequestHandler {
   const jsonBody = express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] });

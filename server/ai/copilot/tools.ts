@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { RequestContext } from '../../../db/as-role.ts';
-import type { Relation } from '../../rest/schema-cache.ts';
+import type { Relation } from '../../rest/catalogue.ts';
 import type { AiCalls } from '../calls.ts';
 import type { LoopTool, ToolOutcome } from '../agents/loop.ts';
 import { UUID } from '../parse.ts';
