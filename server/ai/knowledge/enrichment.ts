@@ -15,6 +15,7 @@ import type { Settings } from '../settings/accessor.ts';
 import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
 import { pooled } from '../pooled.ts';
 import { Stopped } from './strategies/types.ts';
+import { parseModelJson } from './model-json.ts';
 
 export type Field = { name: string; description: string; type: 'text' | 'boolean' | 'number' | 'enum'; enum_values?: string[] };
 type Target = { item_id: string; kind: string; text: string; source_id: string; page: number | null; source_name: string };
@@ -33,7 +34,7 @@ export function answerSchema(fields: Field[]) {
 export function checkAnswer(fields: Field[], raw: string): Record<string, unknown> {
   let answer: unknown;
   try {
-    answer = JSON.parse(raw.replace(/^```(?:json)?\s*|\s*```$/g, ''));
+    answer = parseModelJson(raw);
   } catch {
     throw new Error('The model did not answer with JSON');
   }

@@ -3,6 +3,7 @@
 // the model fails the original query is searched alone and the error reported.
 import type { ModelRouter } from '../../providers/router.ts';
 import type { UsageContext } from '../../usage/ledger.ts';
+import { parseModelJson } from '../model-json.ts';
 
 const MAX_EXTRA = 3;
 
@@ -18,7 +19,7 @@ export async function enrichQuery(models: ModelRouter, opts: { model: string; te
         { role: 'user', content: opts.query },
       ],
     });
-    const parsed = JSON.parse((r.content ?? '').replace(/^```(?:json)?\s*|\s*```$/g, '')) as { queries?: unknown };
+    const parsed = parseModelJson(r.content) as { queries?: unknown };
     const extra = Array.isArray(parsed.queries) ? parsed.queries.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim()) : [];
     const queries = [...new Set([opts.query, ...extra.slice(0, MAX_EXTRA + 1)])];
     return { enabled: true, model: opts.model, queries };

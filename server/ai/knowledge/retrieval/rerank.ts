@@ -14,6 +14,7 @@
 import type { ModelRouter } from '../../providers/router.ts';
 import { routeModel } from '../../providers/vendors.ts';
 import type { UsageContext } from '../../usage/ledger.ts';
+import { parseModelJson } from '../model-json.ts';
 
 const PASSAGE_CHARS = 2000;
 
@@ -32,7 +33,7 @@ const SCORES_FORMAT = {
 export function scoresFrom(content: string | null, passages: number): Reranked {
   let raw: unknown;
   try {
-    raw = (JSON.parse((content ?? '').replace(/^```(?:json)?\s*|\s*```$/g, '')) as { scores?: unknown }).scores;
+    raw = (parseModelJson(content) as { scores?: unknown }).scores;
   } catch {
     raw = null;
   }

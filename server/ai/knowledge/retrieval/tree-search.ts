@@ -11,6 +11,7 @@ import type { AiCalls } from '../../calls.ts';
 import type { ModelRouter } from '../../providers/router.ts';
 import type { Settings } from '../../settings/accessor.ts';
 import type { MethodRun, Retrieval } from './types.ts';
+import { parseModelJson } from '../model-json.ts';
 
 const MAX_OUTLINE = 400;
 /** With PAGEINDEX_ADD_NODE_TEXT, each node's text goes in the outline too, this much of it. */
@@ -55,7 +56,7 @@ export async function treeSearch(calls: AiCalls, models: ModelRouter, settings: 
         { role: 'user', content: `Question: ${r.query}\n\n${outline}` },
       ],
     });
-    const parsed = JSON.parse((answer.content ?? '').replace(/^```(?:json)?\s*|\s*```$/g, '')) as { node_ids?: unknown; reasoning?: unknown };
+    const parsed = parseModelJson(answer.content) as { node_ids?: unknown; reasoning?: unknown };
     if (!Array.isArray(parsed.node_ids)) throw new Error('its answer was not {"node_ids": [...]}');
     picked = parsed.node_ids.map(String).filter((k) => keyOf.has(k));
     reasoning = parsed.reasoning ?? null;

@@ -7,6 +7,7 @@
 import { countTokens } from '../chunking.ts';
 import { pooled } from '../../pooled.ts';
 import { embeddingModelOf, IndexingFailed, textOfChat, type Strategy } from './types.ts';
+import { parseModelJson } from '../model-json.ts';
 
 const DEFAULT_SCHEMA = { type: 'object', properties: { title: { type: 'string' }, content: { type: 'string' } }, required: ['title', 'content'], additionalProperties: false };
 
@@ -40,7 +41,7 @@ export const docToJson: Strategy = {
       }));
       let parsed: unknown;
       try {
-        parsed = JSON.parse(answer.replace(/^```(?:json)?\s*|\s*```$/g, ''));
+        parsed = parseModelJson(answer);
       } catch {
         throw new IndexingFailed(`The model ${model} did not answer with JSON for part ${n + 1}`);
       }

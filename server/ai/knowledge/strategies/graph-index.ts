@@ -14,12 +14,13 @@ import type { UsageContext } from '../../usage/ledger.ts';
 import { chunkElements } from '../chunking.ts';
 import { pooled } from '../../pooled.ts';
 import { embeddingModelOf, textOfChat, type Strategy } from './types.ts';
+import { parseModelJson } from '../model-json.ts';
 
 const CONCURRENCY = 4;
 type Extracted = { entities: Array<Record<string, unknown>>; relations: Array<Record<string, unknown>> };
 
 function parseGraph(raw: string): Extracted {
-  const parsed = JSON.parse(raw.replace(/^```(?:json)?\s*|\s*```$/g, '')) as Partial<Extracted>;
+  const parsed = parseModelJson(raw) as Partial<Extracted>;
   if (!Array.isArray(parsed.entities)) throw new Error('the answer has no entities array');
   return { entities: parsed.entities, relations: Array.isArray(parsed.relations) ? parsed.relations : [] };
 }

@@ -13,6 +13,7 @@ import type { Element } from '../../sources/extract/types.ts';
 import { countTokens } from '../chunking.ts';
 import { pooled } from '../../pooled.ts';
 import { embeddingModelOf, textOfChat, type NewItem, type Strategy, type StrategyContext } from './types.ts';
+import { parseModelJson } from '../model-json.ts';
 
 type Node = { title: string; level: number; pageStart: number; pageEnd: number; parts: string[]; children: Node[] };
 
@@ -74,7 +75,7 @@ async function sectionsByModel(pages: Map<number, string>, ctx: StrategyContext,
     ],
   }));
   try {
-    const parsed = JSON.parse(answer.replace(/^```(?:json)?\s*|\s*```$/g, '')) as { sections?: Array<{ title?: unknown; start_page?: unknown; level?: unknown }> };
+    const parsed = parseModelJson(answer) as { sections?: Array<{ title?: unknown; start_page?: unknown; level?: unknown }> };
     return (parsed.sections ?? [])
       .filter((s) => typeof s.title === 'string' && s.title.trim() && Number.isInteger(s.start_page) && pages.has(s.start_page as number))
       .map((s) => ({ title: String(s.title).trim(), start_page: s.start_page as number, level: Number.isInteger(s.level) ? (s.level as number) : 1 }))
