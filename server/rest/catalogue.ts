@@ -1,7 +1,9 @@
 // What the REST surface knows of the database, read from pg_catalog in one
 // pass: the tables and views of the exposed schemas with their columns and
 // keys, the functions, and the foreign keys (through views too, as PostgREST
-// infers them). SchemaCache holds the latest reading and decides when to read.
+// infers them). Read in a set order, so everything built from it (embedding
+// candidates, PGRST201's list, the OpenAPI document) is the same on every
+// load. SchemaCache holds the latest reading and decides when to read.
 import type pg from 'pg';
 
 export type Column = { name: string; type: string; nullable: boolean; hasDefault: boolean };
@@ -94,7 +96,8 @@ async function readForeignKeys(pool: pg.Pool, schemas: string[]): Promise<Foreig
        from pg_constraint c
        join pg_class s on s.oid = c.conrelid join pg_namespace sn on sn.oid = s.relnamespace
        join pg_class t on t.oid = c.confrelid join pg_namespace tn on tn.oid = t.relnamespace
-      where c.contype = 'f' and sn.nspname = any($1) and tn.nspname = any($1)`,
+      where c.contype = 'f' and sn.nspname = any($1) and tn.nspname = any($1)
+      order by sn.nspname, s.relname, c.conname`,
     [schemas],
   );
   return [...rows, ...throughViews(rows, await readViewColumns(pool, schemas))];
@@ -147,7 +150,8 @@ async function readFunctions(pool: pg.Pool, schemas: string[]): Promise<Map<stri
        from pg_proc p
        join pg_namespace n on n.oid = p.pronamespace
        join pg_type t on t.oid = p.prorettype
-      where n.nspname = any($1) and p.prokind = 'f' and t.oid <> 'trigger'::regtype and t.oid <> 'event_trigger'::regtype`,
+      where n.nspname = any($1) and p.prokind = 'f' and t.oid <> 'trigger'::regtype and t.oid <> 'event_trigger'::regtype
+      order by n.nspname, p.proname, p.oid`,
     [schemas],
   );
   const fns = new Map<string, DbFunction[]>();
@@ -178,7 +182,8 @@ async function readRelations(pool: pg.Pool, schemas: string[]): Promise<Map<stri
                from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
               where i.indrelid = c.oid and i.indisprimary) as pk
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'f', 'p')`,
+      where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'f', 'p')
+      order by n.nspname, c.relname`,
     [schemas],
   );
   return new Map(

@@ -111,8 +111,6 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     throw restErrors.noRelationship(parent.name, item.name);
   }
   if (found.length > 1) {
-    // The catalogue answers keys in no set order: name them sorted so the answer is the same every time.
-    found.sort((a, b) => a.hint.localeCompare(b.hint) || a.detail.relationship.localeCompare(b.detail.relationship));
     throw restErrors.ambiguousRelationship(parent.name, item.name, found.map((r) => r.detail), found.map((r) => r.hint));
   }
   return found[0]!;
