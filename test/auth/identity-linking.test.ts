@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { OAuth2Server } from 'oauth2-mock-server';
+import { followToApp } from '../helpers/browser.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 const SITE = 'http://app.example.test';
@@ -37,18 +38,7 @@ describe('identity: manual linking', () => {
     await provider.stop();
   });
 
-  /** Follows the browser from the provider's authorize URL back to the app. */
-  async function follow(start: string): Promise<URL> {
-    let url = start;
-    for (let hop = 0; hop < 5; hop++) {
-      const res = await fetch(url, { redirect: 'manual' });
-      assert.equal(res.status, 302, `${url} answered ${res.status}: ${await res.text()}`);
-      const location = res.headers.get('location')!;
-      if (location.startsWith(SITE)) return new URL(location);
-      url = location.replace(p.config.apiUrl, p.url);
-    }
-    throw new Error('too many redirects');
-  }
+  const follow = (start: string) => followToApp(p, SITE, start);
   const user = async (email: string) => {
     const sb = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
     const { data } = await sb.auth.signUp({ email, password: 'a-good-password' });

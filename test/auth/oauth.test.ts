@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { OAuth2Server } from 'oauth2-mock-server';
+import { followToApp } from '../helpers/browser.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 const SITE = 'http://app.example.test';
@@ -60,19 +61,8 @@ describe('identity: OAuth / OIDC sign-in', () => {
     next = { sub: 'kc-user-1', email: 'oidc.user@example.com', email_verified: true, name: 'Olive Idc' };
   });
 
-  /** Follows the browser's redirects from /authorize to the app; returns where it lands. */
-  async function signIn(query: string): Promise<URL> {
-    let url = `${p.url}/auth/v1/authorize?${query}`;
-    for (let hop = 0; hop < 5; hop++) {
-      const res = await fetch(url, { redirect: 'manual' });
-      assert.equal(res.status, 302, `${url} answered ${res.status}: ${await res.text()}`);
-      const location = res.headers.get('location')!;
-      if (location.startsWith(SITE)) return new URL(location);
-      // The callback URL is built from API_EXTERNAL_URL (localhost:<port>); reach it on this test's port.
-      url = location.replace(p.config.apiUrl, p.url);
-    }
-    throw new Error('too many redirects');
-  }
+  /** Signs in through /authorize and follows the browser to the app; returns where it lands. */
+  const signIn = (query: string) => followToApp(p, SITE, `${p.url}/auth/v1/authorize?${query}`);
   const fragment = (u: URL) => new URLSearchParams(u.hash.slice(1));
 
   it('redirects to the provider with client, callback, scopes, a sealed state and a nonce', async () => {
