@@ -51,12 +51,18 @@ describe('identity: GoTrue fidelity', () => {
     assert.equal(converted.data.user!.is_anonymous, false, 'a confirmed e-mail makes the user permanent');
   });
 
-  it('validates e-mail addresses as GoTrue does, on sign-up and admin create', async () => {
+  it('validates e-mail addresses as GoTrue does, on sign-up, admin create, invite and generate_link', async () => {
     const bad = await client(off).auth.signUp({ email: 'xx:;x@x.x', password: 'a-good-password' });
     assert.deepEqual([bad.error?.status, bad.error?.code], [400, 'email_address_invalid']);
     const admin = client(off, off.keys.serviceRoleKey);
     const created = await admin.auth.admin.createUser({ email: 'a b@example.com', password: 'a-good-password' });
     assert.equal(created.error?.code, 'email_address_invalid');
+    const invited = await admin.auth.admin.inviteUserByEmail('xx:;x@x.x');
+    assert.deepEqual([invited.error?.status, invited.error?.code], [400, 'email_address_invalid']);
+    const link = await admin.auth.admin.generateLink({ type: 'magiclink', email: 'xx:;x@x.x' });
+    assert.deepEqual([link.error?.status, link.error?.code], [400, 'email_address_invalid']);
+    const { data: listed } = await admin.auth.admin.listUsers();
+    assert.ok(!listed.users.some((u) => u.email === 'xx:;x@x.x'), 'no user was made for the bad address');
     const good = await client(off).auth.signUp({ email: "o'brien+tag@example.com", password: 'a-good-password' });
     assert.equal(good.error, null, JSON.stringify(good.error));
   });
