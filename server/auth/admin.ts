@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { parse } from './parse.ts';
+import { email, phone, userData } from './request.ts';
 import { route } from '../errors.ts';
 import { authErrors } from './errors.ts';
 import { verifyLink } from '../../worker/tasks/auth-mail.ts';
@@ -28,15 +29,14 @@ function requireAdmin(req: Request): void {
 }
 
 const uuid = z.string().uuid();
-const metadata = z.record(z.string(), z.unknown()).nullish();
 const userFields = {
-  email: z.string().trim().max(255).nullish(),
-  phone: z.string().trim().max(32).nullish(),
+  email,
+  phone,
   password: z.string().min(1).max(72).nullish(),
   email_confirm: z.boolean().nullish(),
   phone_confirm: z.boolean().nullish(),
-  user_metadata: metadata,
-  app_metadata: metadata,
+  user_metadata: userData,
+  app_metadata: userData,
   ban_duration: z.string().max(64).nullish(),
   role: z.string().max(63).nullish(),
 };
@@ -160,7 +160,7 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
           type: z.enum(['signup', 'invite', 'magiclink', 'recovery', 'email_change_current', 'email_change_new']),
           email: z.string().trim().min(1).max(255),
           password: z.string().max(72).nullish(),
-          data: metadata,
+          data: userData,
           new_email: z.string().max(255).nullish(),
           redirect_to: z.string().nullish(),
         }),
@@ -186,7 +186,7 @@ export function adminRoutes({ config, pool }: { config: Config; pool: pg.Pool })
   router.post(
     '/invite',
     route(async (req, res) => {
-      const b = parse(z.object({ email: z.string().trim().min(1).max(255), data: metadata }), req.body);
+      const b = parse(z.object({ email: z.string().trim().min(1).max(255), data: userData }), req.body);
       const { rows } = await pool.query<{ user: unknown }>('select auth.invite_user($1, $2, $3) as user', [b.email, b.data ?? {}, allowedRedirect(config, req.query.redirect_to)]);
       res.json(rows[0]!.user);
     }),
