@@ -3,13 +3,11 @@
 import express, { type Request, type Router } from 'express';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type pg from 'pg';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
 import { route } from '../errors.ts';
 import { authErrors } from './errors.ts';
-import type { Keys } from '../keys.ts';
 import { currentUser, sessionBody, type SessionRow } from './session.ts';
+import type { AuthDeps } from './deps.ts';
 
 /** MFA acts on a session: the bearer token must carry one. */
 function signedIn(req: Request): { id: string; sessionId: string; email: string } {
@@ -20,7 +18,7 @@ function signedIn(req: Request): { id: string; sessionId: string; email: string 
 
 const factorId = z.string().uuid();
 
-export function mfaRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): Router {
+export function mfaRoutes({ config, keys, pool }: AuthDeps): Router {
   const router = express.Router();
 
   router.post(

@@ -9,21 +9,20 @@ import { createHmac, randomBytes } from 'node:crypto';
 import express, { type Response, type Router } from 'express';
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import * as oauth from 'oauth4webapi';
-import type pg from 'pg';
-import { OAUTH_PROVIDERS, type Config, type OAuthProviderId } from '../config.ts';
+import { OAUTH_PROVIDERS, type OAuthProviderId } from '../config.ts';
 import { ApiError, route, toApiError } from '../errors.ts';
 import { authErrors } from './errors.ts';
 import type { OpenRoute } from '../gateway.ts';
-import type { Keys } from '../keys.ts';
 import { mapProfile, resolveProvider, type Profile, type ProviderSpec } from './providers.ts';
 import { allowedRedirect } from './redirect.ts';
 import { currentUser, issueSession, redirectWithSession } from './session.ts';
+import type { AuthDeps } from './deps.ts';
 
 /** link_user: a signed-in user linking this identity to themselves (manual linking), not a sign-in. */
 type State = { provider: OAuthProviderId; redirect_to: string; nonce: string; flow_id: string | null; verifier: string | null; link_user?: string | null };
 const STATE_AUDIENCE = 'pgbase-oauth-state';
 
-export function oauthRoutes({ config, keys, pool }: { config: Config; keys: Keys; pool: pg.Pool }): { router: Router; open: OpenRoute[] } {
+export function oauthRoutes({ config, keys, pool }: AuthDeps): { router: Router; open: OpenRoute[] } {
   const router = express.Router();
   const stateKey = createHmac('sha256', keys.jwtSecret).update('pgbase:oauth-state').digest();
   const callbackUrl = `${config.apiUrl}/auth/v1/callback`;

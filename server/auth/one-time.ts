@@ -8,7 +8,7 @@ import { allowedRedirect } from './redirect.ts';
 import { authErrors } from './errors.ts';
 import { parse } from './parse.ts';
 import { clientIp, email, otpExpiry, phone, pkceFields, redirectTo, requireSms, smsExpiry, userAgent, userData } from './request.ts';
-import type { AuthDeps } from './routes.ts';
+import type { AuthDeps } from './deps.ts';
 import { issueSession, redirectWithSession, sessionBody, type SessionRow } from './session.ts';
 
 const VERIFY_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email', 'sms', 'phone_change'] as const;

@@ -6,11 +6,10 @@
 // behaviour is in sql/, 0006 onwards) and shapes the answer; errors go to
 // the one mapper.
 import express, { type Router } from 'express';
-import type pg from 'pg';
-import { OAUTH_PROVIDERS, type Config } from '../config.ts';
+import { OAUTH_PROVIDERS } from '../config.ts';
+import type { AuthDeps } from './deps.ts';
 import { AUTH_API_VERSION, authErrors } from './errors.ts';
 import type { OpenRoute } from '../gateway.ts';
-import type { Keys } from '../keys.ts';
 import { adminRoutes } from './admin.ts';
 import { mfaRoutes } from './mfa.ts';
 import { oauthRoutes } from './oauth.ts';
@@ -21,7 +20,6 @@ import { userRoutes } from './user.ts';
 import { captchaCheck } from './captcha.ts';
 import { rateLimit } from './rate-limit.ts';
 
-export type AuthDeps = { config: Config; keys: Keys; pool: pg.Pool };
 
 export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] } {
   const { config, keys, pool } = deps;

@@ -6,7 +6,7 @@ import { route } from '../errors.ts';
 import { authErrors } from './errors.ts';
 import { parse } from './parse.ts';
 import { checkPassword, email, phone, pkceFields, redirectTo, requireSms, userData } from './request.ts';
-import type { AuthDeps } from './routes.ts';
+import type { AuthDeps } from './deps.ts';
 import { issueSession, sessionBody, type SessionRow } from './session.ts';
 
 export function signUpRoutes({ config, keys, pool }: AuthDeps): Router {

@@ -8,7 +8,7 @@ import { authErrors } from './errors.ts';
 import { verifyIdToken } from './id-token.ts';
 import { parse } from './parse.ts';
 import { clientIp, email, phone, userAgent } from './request.ts';
-import type { AuthDeps } from './routes.ts';
+import type { AuthDeps } from './deps.ts';
 import { issueSession, sessionBody, type SessionRow } from './session.ts';
 
 export function tokenRoutes({ config, keys, pool }: AuthDeps): Router {

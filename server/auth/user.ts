@@ -6,7 +6,7 @@ import { route } from '../errors.ts';
 import { authErrors } from './errors.ts';
 import { parse } from './parse.ts';
 import { checkPassword, email, otpExpiry, phone, redirectTo, requireSms, userData } from './request.ts';
-import type { AuthDeps } from './routes.ts';
+import type { AuthDeps } from './deps.ts';
 import { currentUser } from './session.ts';
 
 export function userRoutes({ config, pool }: AuthDeps): Router {
