@@ -18,7 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/log.ts';
 import { startPlatform } from '../server/start.ts';
-import { sandboxPool } from '../server/ai/workflows/engine/sandbox/index.ts';
+import { sandboxPool } from '../server/ai/runtime/sandbox/index.ts';
 import { runGraph } from '../server/ai/workflows/engine/run.ts';
 import { startCluster } from '../test/helpers/cluster.ts';
 

@@ -1,10 +1,10 @@
 // A broadcast from a socket (JSON, or a vsn 2.0.0 binary frame): checked
 // against the channel's write access, then published here and to the other
 // processes (the bus); acknowledged when the channel asked for acks.
-import type { Connection } from './connection.ts';
+import type { ChannelSocket } from './socket.ts';
 import { reply, type decodeBinary, type Message, type UserPayload } from './protocol.ts';
 
-export function broadcast(conn: Connection, m: Message, binary: ReturnType<typeof decodeBinary> | undefined): void {
+export function broadcast(conn: ChannelSocket, m: Message, binary: ReturnType<typeof decodeBinary> | undefined): void {
   const channel = conn.channels.get(m.topic);
   if (!channel) return conn.unmatched(m);
   let userEvent: string;

@@ -10,36 +10,19 @@ import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { verifyToken, type Claims } from '../keys.ts';
 import { broadcast } from './broadcast.ts';
-import type { Broadcast, Channel, Hub, Sink } from './hub.ts';
+import type { Channel, Sink } from './hub.ts';
 import { channelAccess, join, Refusal, roleOf } from './join.ts';
 import { presence } from './presence.ts';
 import { decodeBinary, decodeText, encode, ProtocolError, reply, type Frame, type Message, type Vsn } from './protocol.ts';
-import type { RealtimeStore } from './store.ts';
+import type { ChannelSocket, RealtimeContext } from './socket.ts';
 
-export type Limits = {
-  maxChannels: number;
-  maxPayloadBytes: number;
-  maxEventsPerSecond: number;
-  maxQueuedBytes: number;
-};
-
-export type RealtimeContext = {
-  hub: Hub;
-  /** Delivers a broadcast here and relays it to the other processes. */
-  publish: (b: Broadcast, parsed: () => unknown) => void;
-  /** Every SQL call a socket makes. */
-  store: RealtimeStore;
-  nodeId: string;
-  jwtSecret: string;
-  limits: Limits;
-  log: Logger;
-};
+export type { Limits, RealtimeContext } from './socket.ts';
 
 const TEXT = { binary: false, compress: false, fin: true } as const;
 const BINARY = { binary: true, compress: false, fin: true } as const;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export class Connection implements Sink {
+export class Connection implements Sink, ChannelSocket {
   readonly id = randomUUID();
   readonly vsn: Vsn;
   lastSeen = Date.now();

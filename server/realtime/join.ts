@@ -4,7 +4,7 @@
 // reply with the subscription ids, the presence state and a system notice.
 import { randomUUID } from 'node:crypto';
 import { verifyToken, type Claims } from '../keys.ts';
-import type { Connection } from './connection.ts';
+import type { ChannelSocket } from './socket.ts';
 import { PUBLIC_ACCESS, type Channel } from './hub.ts';
 import { sendPresenceState } from './presence.ts';
 import { reply, type Message } from './protocol.ts';
@@ -38,7 +38,7 @@ export function roleOf(claims: Claims): string {
   return typeof claims.role === 'string' && claims.role ? claims.role : 'anon';
 }
 
-export async function join(conn: Connection, m: Message): Promise<void> {
+export async function join(conn: ChannelSocket, m: Message): Promise<void> {
   if (conn.isClosed()) return;
   const existing = conn.channels.get(m.topic);
   // Phoenix: a second join of the same topic replaces the first.
@@ -70,7 +70,7 @@ export async function join(conn: Connection, m: Message): Promise<void> {
 }
 
 /** The channel a join asks for, and what to say after the reply about its postgres_changes. */
-async function openChannel(conn: Connection, m: Message): Promise<{ channel: Channel; notice: { ok: boolean; message: string } | undefined }> {
+async function openChannel(conn: ChannelSocket, m: Message): Promise<{ channel: Channel; notice: { ok: boolean; message: string } | undefined }> {
   let notice: { ok: boolean; message: string } | undefined;
   if (!m.topic.startsWith('realtime:') || m.topic.length <= 'realtime:'.length) throw new Refusal('unmatched_topic', 'topics are realtime:<name>');
   if (Buffer.byteLength(m.topic) > 255) throw new Refusal('invalid_join_payload', 'topic is longer than 255 bytes');
@@ -125,7 +125,7 @@ async function openChannel(conn: Connection, m: Message): Promise<{ channel: Cha
 }
 
 /** The join's own token if it sent one, verified; else the socket's. */
-async function tokenFor(conn: Connection, given: string | undefined): Promise<{ token: string; claims: Claims }> {
+async function tokenFor(conn: ChannelSocket, given: string | undefined): Promise<{ token: string; claims: Claims }> {
   // Publishable "sb_" keys are not JWTs; supabase-js may send one: the socket's token stands.
   if (given === undefined || given === conn.token || given.startsWith('sb_')) return { token: conn.token, claims: conn.claims };
   const verdict = await verifyToken(conn.ctx.jwtSecret, given);
@@ -134,7 +134,7 @@ async function tokenFor(conn: Connection, given: string | undefined): Promise<{ 
 }
 
 /** Private-channel access as the token's role; a role this server cannot become is refused. */
-export async function channelAccess(conn: Connection, subTopic: string, role: string, claims: Claims) {
+export async function channelAccess(conn: ChannelSocket, subTopic: string, role: string, claims: Claims) {
   try {
     return await conn.ctx.store.channelAccess(subTopic, role, claims);
   } catch (err) {

@@ -1,18 +1,18 @@
 // Presence from a socket: track and untrack in SQL (realtime.presence, whose
 // triggers send the diffs to every subscriber), and the state on join.
-import type { Connection } from './connection.ts';
+import type { ChannelSocket } from './socket.ts';
 import type { Channel } from './hub.ts';
 import { reply, type Message } from './protocol.ts';
 
 /** The topic's presence state, to a channel that may read it. */
-export async function sendPresenceState(conn: Connection, channel: Channel): Promise<void> {
+export async function sendPresenceState(conn: ChannelSocket, channel: Channel): Promise<void> {
   if (!channel.access.presenceRead) return;
   const state = await conn.ctx.store.presenceState(channel.subTopic, channel.private);
   conn.push({ join_ref: channel.joinRef, ref: null, topic: channel.topic, event: 'presence_state', payload: state });
 }
 
 /** supabase-js sends {type: presence, event: track|untrack, payload}; the spec also names {action: track|untrack, data} on presence_diff. */
-export async function presence(conn: Connection, m: Message): Promise<void> {
+export async function presence(conn: ChannelSocket, m: Message): Promise<void> {
   const channel = conn.channels.get(m.topic);
   if (!channel) return conn.unmatched(m);
   const p = (m.payload ?? {}) as { event?: unknown; payload?: unknown; action?: unknown; data?: unknown };

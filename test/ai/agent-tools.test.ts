@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { AssignedTool, ToolResult } from '../../server/ai/agents/tools/run.ts';
+import type { AssignedTool, ToolResult } from '../../server/ai/tools/runner.ts';
 import { signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';

@@ -10,7 +10,7 @@ serveIsolated(async (input, call) => {
     const kept: string[][] = [];
     for (;;) kept.push(Array.from({ length: 100_000 }, (_, i) => `item ${i} ${kept.length}`));
   }
-  if (kind === 'throw') throw Object.assign(new Error('no such thing'), { name: 'Unreadable' });
+  if (kind === 'throw') throw Object.assign(new Error('no such thing'), { name: 'Failure' });
   if (kind === 'ask') return { value: await call('double', value) };
   return { value };
 });

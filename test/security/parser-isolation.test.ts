@@ -1,11 +1,12 @@
 // The isolation untrusted parsers run in (server/ai/runtime/extraction/pool.ts):
 // a thread that spins past the quiet limit or the run's limit, or runs out of
-// heap, is ended and replaced, its run failing with the limit named; errors
-// thrown in the thread come back by name; the parent answers the thread's
+// heap, is ended and replaced, its run failing with the limit named; a Failure
+// thrown in the thread comes back as a Failure; the parent answers the thread's
 // calls; the event loop of this process stays free throughout.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { IsolatedRunFailed, isolatedPool, ThreadError } from '../../server/ai/runtime/extraction/pool.ts';
+import { Failure } from '../../server/ai/failures.ts';
+import { isolatedPool } from '../../server/ai/runtime/extraction/pool.ts';
 
 const THREAD = new URL('../helpers/hostile-thread.ts', import.meta.url);
 
@@ -37,7 +38,7 @@ describe('parser isolation', () => {
 
   it('ends a thread that stops answering, naming the page limit, and the next run gets a fresh one', async () => {
     const spin = pool.run({ kind: 'spin' }, {});
-    await assert.rejects(spin, (err: Error) => err instanceof IsolatedRunFailed && err.limit === 'quiet' && /One page took longer than 1 s to read \(EXTRACTION_PAGE_TIMEOUT_MS\)/.test(err.message));
+    await assert.rejects(spin, (err: Error) => err instanceof Failure && err.detail.limit === 'quiet' && /One page took longer than 1 s to read \(EXTRACTION_PAGE_TIMEOUT_MS\)/.test(err.message));
     assert.ok(await lagDuring(pool.run({ kind: 'spin' }, {})) < 500, 'the event loop stayed free');
     assert.equal(await pool.run({ kind: 'echo', value: 'again' }, {}), 'again');
   });
@@ -45,7 +46,7 @@ describe('parser isolation', () => {
   it('ends a run past the whole limit, whatever the page limit', async () => {
     const chatty = isolatedPool(THREAD, { heapMb: 64, runMs: 900, quietMs: 60_000, threads: 1, idleMs: 1000 });
     try {
-      await assert.rejects(chatty.run({ kind: 'spin' }, {}), (err: Error) => err instanceof IsolatedRunFailed && err.limit === 'time' && /EXTRACTION_TIMEOUT_MS/.test(err.message));
+      await assert.rejects(chatty.run({ kind: 'spin' }, {}), (err: Error) => err instanceof Failure && err.detail.limit === 'time' && /EXTRACTION_TIMEOUT_MS/.test(err.message));
     } finally {
       await chatty.close();
     }
@@ -55,7 +56,7 @@ describe('parser isolation', () => {
     // Its own pool with a generous page limit: filling 64 MB can take a loaded machine longer than a second.
     const roomy = isolatedPool(THREAD, { heapMb: 64, runMs: 60_000, quietMs: 60_000, threads: 1, idleMs: 1000 });
     try {
-      await assert.rejects(roomy.run({ kind: 'hog' }, {}), (err: Error) => err instanceof IsolatedRunFailed && err.limit === 'memory' && /more than 64 MB of memory \(EXTRACTION_MAX_HEAP_MB\)/.test(err.message));
+      await assert.rejects(roomy.run({ kind: 'hog' }, {}), (err: Error) => err instanceof Failure && err.detail.limit === 'memory' && /more than 64 MB of memory \(EXTRACTION_MAX_HEAP_MB\)/.test(err.message));
       assert.equal(await roomy.run({ kind: 'echo', value: 'alive' }, {}), 'alive');
     } finally {
       await roomy.close();
@@ -63,6 +64,6 @@ describe('parser isolation', () => {
   });
 
   it('brings a thrown error back by name', async () => {
-    await assert.rejects(pool.run({ kind: 'throw' }, {}), (err: Error) => err instanceof ThreadError && err.name === 'Unreadable' && err.message === 'no such thing');
+    await assert.rejects(pool.run({ kind: 'throw' }, {}), (err: Error) => err instanceof Failure && err.message === 'no such thing');
   });
 });

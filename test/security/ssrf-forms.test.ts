@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { guardedFetch, guardedStreamingFetch } from '../../server/ai/workflows/net/ssrf.ts';
+import { guardedFetch, guardedStreamingFetch } from '../../server/ai/runtime/net/ssrf.ts';
 import { isPrivateAddress, privateNetworkRule } from '../../server/ai/runtime/net/addresses.ts';
 import { aiApi } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';

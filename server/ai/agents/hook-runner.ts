@@ -21,8 +21,8 @@
 //   approval  pauses the run on a human (approvals.ts): approve allows (with
 //          the approver's arguments, if any), deny or a timeout denies. An
 //          approval that cannot be asked denies: it fails closed.
-import { outboundRequest } from '../workflows/net/message.ts';
-import type { ToolServices } from './tools/run.ts';
+import { outboundRequest } from '../runtime/net/message.ts';
+import type { ToolServices } from '../tools/runner.ts';
 
 export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
 export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; sub_agent_id?: string; sub_agent_name?: string; task?: string; arguments?: unknown; result?: unknown; response?: string };

@@ -9,7 +9,7 @@ import type { ApprovalDesk } from './approvals.ts';
 import { runLifetime, streamEvents } from '../lifetime.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
-import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
+import { builtinTool } from '../tools/builtin/index.ts';
 import { hookRoutes } from './hooks.ts';
 import { resourceSecrets } from '../tools/secrets.ts';
 import type { AgentRunner } from './run.ts';
@@ -17,8 +17,6 @@ import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 import { delegateToolName } from './loop.ts';
-
-const DATABASE_TOOLS = new Set(['database_query', 'database_write']);
 
 // Only these persist; temperature, max_tokens and friends belong in settings.
 export const AgentBody = z.object({
@@ -90,7 +88,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     }
     const { tool_name: name } = parse(Assign, body);
     await agents.requireOwn(req, id);
-    if (BUILTIN_TOOLS.some((t) => t.name === name)) return void res.status(201).json(await agents.assign(req, id, name, 'builtin', null));
+    if (builtinTool(name)) return void res.status(201).json(await agents.assign(req, id, name, 'builtin', null));
     const custom = await agents.customTool(req, name);
     if (!custom) throw aiErrors.validation(`Unknown tool "${name}": use a builtin tool or the name of a custom tool`);
     res.status(201).json(await agents.assign(req, id, name, 'custom', custom.id));
@@ -104,13 +102,11 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const override = body.config_override;
     if (!override || typeof override !== 'object' || Array.isArray(override)) throw aiErrors.validation('config_override must be an object');
     await agents.requireOwn(req, id);
-    let stored: Record<string, unknown>;
-    if (DATABASE_TOOLS.has(assignment.tool_name)) stored = await agents.checkDatabaseOverride(req, override as Record<string, unknown>);
-    else {
-      // Only keys naming a parameter of the tool are kept; at call time they win over the model's arguments.
-      const params = Object.keys((BUILTIN_TOOLS.find((t) => t.name === assignment.tool_name)!.inputSchema.properties ?? {}) as object);
-      stored = Object.fromEntries(Object.entries(override).filter(([k]) => params.includes(k)));
-    }
+    // The tool's override kind decides (tools/types.ts): schemas checked against the catalogue, or only keys naming a parameter.
+    const tool = builtinTool(assignment.tool_name)!;
+    const stored = tool.override === 'schemas'
+      ? await agents.checkDatabaseOverride(req, override as Record<string, unknown>)
+      : Object.fromEntries(Object.entries(override).filter(([k]) => Object.hasOwn(tool.inputSchema.properties, k)));
     res.json(await agents.setOverride(req, id, assignment.id, stored));
   }));
   r.delete('/:id/tools/:assignmentId', route(async (req, res) => {

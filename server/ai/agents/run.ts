@@ -14,7 +14,7 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
+import { builtinTool } from '../tools/builtin/index.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
 import type { RunLifetime } from '../lifetime.ts';
@@ -23,7 +23,7 @@ import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
 import type { Compactor } from '../sessions/compaction.ts';
 import { messageRecorder, openSession, requireSession } from '../sessions/conversation.ts';
-import type { ToolRunner, ToolServices } from './tools/run.ts';
+import type { ToolRunner, ToolServices } from '../tools/runner.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
 import type { UsageContext } from '../usage/ledger.ts';
@@ -76,7 +76,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     const who = { actor: actorOf(caller), usage };
     const assigned = rows.flatMap((r): LoopTool[] => {
       if (r.tool_type === 'builtin') {
-        const def = BUILTIN_TOOLS.find((t) => t.name === r.tool_name);
+        const def = builtinTool(r.tool_name);
         if (!def) return [];
         const a = { kind: 'builtin' as const, name: def.name, override: r.config_override };
         return [{ chat: { type: 'function', function: { name: def.name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(a, args, who, s) }];

@@ -14,8 +14,8 @@ import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
 import { pooled } from '../pooled.ts';
-import { Stopped } from './strategies/types.ts';
 import { parseModelJson } from './model-json.ts';
+import { Stopped } from '../failures.ts';
 
 export type Field = { name: string; description: string; type: 'text' | 'boolean' | 'number' | 'enum'; enum_values?: string[] };
 type Target = { item_id: string; kind: string; text: string; source_id: string; page: number | null; source_name: string };

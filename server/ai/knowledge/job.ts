@@ -19,7 +19,8 @@ import { textElements } from './chunking.ts';
 import { embedder, signCode, vectorBytes } from './embedder.ts';
 import { strategyCatalogue } from './strategies/index.ts';
 import { graphExtractor } from './strategies/graph-index.ts';
-import { IndexingFailed, Stopped, type NewItem, type SourceDocument } from './strategies/types.ts';
+import { type NewItem, type SourceDocument } from './strategies/types.ts';
+import { Failure, Stopped } from '../failures.ts';
 
 const BATCH = 256;
 const MAX_DERIVATIVE_BYTES = 512 * 1024 * 1024;
@@ -62,7 +63,7 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
            from ai.kb_sources k join ai.knowledge_bases b on b.id = k.kb_id join ai.sources s on s.id = k.source_id where k.id = $1`, [id]);
       if (!row) return;
       const strategy = strategies[row.strategy];
-      if (!strategy) throw new IndexingFailed(`Unknown indexing strategy ${row.strategy}`);
+      if (!strategy) throw new Failure(`Unknown indexing strategy ${row.strategy}`);
       const usage = { userId: row.owner_id, feature: 'indexing', runId: id, step: row.strategy };
       const signal = new AbortController().signal;
       const items = await strategy.items(await documentOf(row), { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
@@ -95,7 +96,7 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
       opts.log.info({ indexed_source_id: id, items: items.length }, 'source indexed');
     } catch (err) {
       if (err instanceof Stopped) return;
-      if (err instanceof IndexingFailed) return void (await finish('failed', err.message, {}));
+      if (err instanceof Failure) return void (await finish('failed', err.message, {}));
       if (err instanceof ApiError && err.status === 402) {
         const provider = (err.details as { provider?: string } | undefined)?.provider ?? 'the model';
         return void (await finish('failed', `No provider key for ${provider}: store one (POST /api/ai-provider-keys) or point it at a self-hosted OpenAI-compatible server; for full_text alone set indexing_config.embedding_model to null (local/hash embeds lexically, for tests and demos)`, {}));

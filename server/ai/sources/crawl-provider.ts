@@ -3,7 +3,8 @@
 // CRAWL_API_BASE_DEFAULT). `crawl` starts a crawl (POST /v1/crawl, limit and
 // depth from the import) and polls it (GET /v1/crawl/{id}); `scrape` reads
 // one page (POST /v1/scrape). Pages come back as markdown.
-import { providerCall, WebToolError } from '../agents/tools/web.ts';
+import { Failure } from '../failures.ts';
+import { providerCall } from '../runtime/provider-client.ts';
 import { aiErrors } from '../errors.ts';
 import type { Settings } from '../settings/accessor.ts';
 
@@ -18,7 +19,7 @@ export function crawlProvider(settings: Settings, baseDefault: string) {
     if (!key) return null;
     return { key, base: ((await settings.string('CRAWL_API_BASE')) || baseDefault).replace(/\/$/, '') };
   };
-  const failed = (err: unknown) => aiErrors.validation(`The crawl provider failed: ${err instanceof WebToolError ? err.message : (err as Error).message}`);
+  const failed = (err: unknown) => aiErrors.validation(`The crawl provider failed: ${err instanceof Failure ? err.message : (err as Error).message}`);
   const pageOf = (d: { markdown?: unknown; metadata?: { sourceURL?: unknown; url?: unknown; title?: unknown } }, fallback: string): ProviderPage | null =>
     typeof d.markdown === 'string'
       ? { url: String(d.metadata?.sourceURL ?? d.metadata?.url ?? fallback), title: typeof d.metadata?.title === 'string' ? d.metadata.title : null, markdown: d.markdown }

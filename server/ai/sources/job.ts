@@ -15,10 +15,11 @@
 import type { Logger } from 'pino';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
-import { Stopped, Unreadable, type Extracted } from './extract/types.ts';
-import { IsolatedRunFailed, ThreadError, type IsolatedPool } from '../runtime/extraction/pool.ts';
+import type { Extracted } from './extract/types.ts';
+import type { IsolatedPool } from '../runtime/extraction/pool.ts';
+import { Failure, Stopped } from '../failures.ts';
 import type { ExtractionInput } from './extract/thread.ts';
-import { HostedUnavailable, type HostedEngines } from './extract/hosted.ts';
+import type { HostedEngines } from './extract/hosted.ts';
 import { SERVICE, SOURCE_BUCKET } from './store.ts';
 import { visionEngine } from './extract/vision.ts';
 import type { ModelRouter } from '../providers/router.ts';
@@ -42,24 +43,21 @@ function derivativesOf(r: Extracted): Derivative[] {
   ];
 }
 
-/** The parser thread's answer: images arrive as Uint8Array (structured clone), errors by name. */
+/**
+ * The parser thread's answer: images arrive as Uint8Array (structured clone);
+ * its Failure and Stopped arrive as themselves. A parser that died or passed a
+ * limit is a Failure too: the file is the cause, so trying again would end
+ * the same way.
+ */
 async function extractIsolated(parsers: IsolatedPool, input: ExtractionInput, progress: (done: number, total: number) => Promise<void>, vision: (image: Buffer, page: number) => Promise<string>): Promise<Extracted> {
-  try {
-    const result = await parsers.run<Extracted>(input, {
-      progress: (done: number, total: number) => progress(done, total).then(() => true, (err: Error) => {
-        if (err instanceof Stopped) return false;
-        throw err;
-      }),
-      vision: (image: Uint8Array, page: number) => vision(Buffer.from(image.buffer, image.byteOffset, image.byteLength), page),
-    }, [input.bytes.buffer as ArrayBuffer]);
-    return { ...result, images: result.images.map((img) => ({ ...img, bytes: Buffer.from(img.bytes.buffer, img.bytes.byteOffset, img.bytes.byteLength) })) };
-  } catch (err) {
-    if (err instanceof ThreadError && err.name === 'Stopped') throw new Stopped();
-    if (err instanceof ThreadError && err.name === 'Unreadable') throw new Unreadable(err.message);
-    // The parser died or passed a limit: the file is the cause, so trying again would end the same way.
-    if (err instanceof IsolatedRunFailed) throw new Unreadable(err.message);
-    throw err;
-  }
+  const result = await parsers.run<Extracted>(input, {
+    progress: (done: number, total: number) => progress(done, total).then(() => true, (err: Error) => {
+      if (err instanceof Stopped) return false;
+      throw err;
+    }),
+    vision: (image: Uint8Array, page: number) => vision(Buffer.from(image.buffer, image.byteOffset, image.byteLength), page),
+  }, [input.bytes.buffer as ArrayBuffer]);
+  return { ...result, images: result.images.map((img) => ({ ...img, bytes: Buffer.from(img.bytes.buffer, img.bytes.byteOffset, img.bytes.byteLength) })) };
 }
 
 export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; hosted: HostedEngines; parsers: IsolatedPool; log: Logger }) {
@@ -102,7 +100,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
           result = await opts.hosted.extract(model, { bytes: file.bytes, filename: `original.${source.extension}`, contentType: file.contentType });
           await progress(1, 1);
         } catch (err) {
-          if (!(err instanceof HostedUnavailable)) throw err;
+          if (!(err instanceof Failure)) throw err;
           result = await local('auto');
           result.note = `The ${model} engine could not be used (${err.message}); the local engines read the file instead`;
         }
@@ -120,7 +118,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       opts.log.info({ source_id: id, pages: result.pages.length, status: result.attention ? 'attention_required' : 'extracted' }, 'source extracted');
     } catch (err) {
       if (err instanceof Stopped) return;
-      if (err instanceof Unreadable) return void (await finish('failed', err.message, null, null));
+      if (err instanceof Failure) return void (await finish('failed', err.message, null, null));
       opts.log.warn({ source_id: id, error: (err as Error).message, attempt: attempt.n }, 'source extraction failed');
       if (attempt.n < attempt.max) {
         // Handed back for graphile-worker's retry; a run left `extracting` means its process died (sql/0054).

@@ -19,7 +19,7 @@ const parseHTML = (html: string) => linkedom().parseHTML(html);
 import type { Settings } from '../settings/accessor.ts';
 import type { CrawlProvider, ProviderPage } from './crawl-provider.ts';
 import { aiErrors } from '../errors.ts';
-import { readCapped } from '../workflows/net/ssrf.ts';
+import { readCapped } from '../runtime/net/ssrf.ts';
 
 export type PageImage = { url: string; bytes: Buffer; contentType: string };
 export type FetchedPage = { url: string; bytes: Buffer; extension: string; name: string; images: PageImage[] };

@@ -12,13 +12,14 @@ import { apiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { RunFailure, runGraph, type BlockLog } from './engine/run.ts';
+import { runGraph, type BlockLog } from './engine/run.ts';
 import type { Graph, RunEvent, WorkflowAgents } from './engine/types.ts';
-import { guardedFetch, privateNetworkRule } from './net/ssrf.ts';
-import type { Sandbox } from './engine/sandbox/index.ts';
+import { guardedFetch, privateNetworkRule } from '../runtime/net/ssrf.ts';
+import type { Sandbox } from '../runtime/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { storedActor, type Actor } from '../actor.ts';
+import { Failure } from '../failures.ts';
 
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
 type Execution = { id: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string };
@@ -68,7 +69,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     } catch (err) {
       const timedOut = timeout.aborted;
       const stopped = !timedOut && (caller.aborted || cancelled.signal.aborted);
-      const message = timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof RunFailure ? err.message : `The run failed: ${(err as Error).message}`;
+      const message = timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof Failure ? err.message : `The run failed: ${(err as Error).message}`;
       await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [
         executionId, stopped ? 'cancelled' : 'failed', message, timedOut ? 'EXECUTION_TIMEOUT' : stopped ? 'CANCELLED' : 'EXECUTION_FAILED',
       ]);

@@ -6,8 +6,9 @@
 // `extras.data`.
 import { countTokens } from '../chunking.ts';
 import { pooled } from '../../pooled.ts';
-import { embeddingModelOf, IndexingFailed, textOfChat, type Strategy } from './types.ts';
+import { embeddingModelOf, textOfChat, type Strategy } from './types.ts';
 import { parseModelJson } from '../model-json.ts';
+import { Failure } from '../../failures.ts';
 
 const DEFAULT_SCHEMA = { type: 'object', properties: { title: { type: 'string' }, content: { type: 'string' } }, required: ['title', 'content'], additionalProperties: false };
 
@@ -43,10 +44,10 @@ export const docToJson: Strategy = {
       try {
         parsed = parseModelJson(answer);
       } catch {
-        throw new IndexingFailed(`The model ${model} did not answer with JSON for part ${n + 1}`);
+        throw new Failure(`The model ${model} did not answer with JSON for part ${n + 1}`);
       }
       const items = Array.isArray(parsed) ? parsed : (parsed as { items?: unknown })?.items;
-      if (!Array.isArray(items)) throw new IndexingFailed(`The model ${model} answered without an items array for part ${n + 1}`);
+      if (!Array.isArray(items)) throw new Failure(`The model ${model} answered without an items array for part ${n + 1}`);
       await ctx.progress(++done, parts.length);
       return items.map((value) => ({ value, part: n + 1 }));
     });

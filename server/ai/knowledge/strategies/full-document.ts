@@ -2,7 +2,8 @@
 // FULLDOC_SUMMARY_MODEL that is what gets embedded (a whole document is too
 // long to embed well); search returns the whole document.
 import { countTokens } from '../chunking.ts';
-import { embeddingModelOf, IndexingFailed, textOfChat, type Strategy } from './types.ts';
+import { embeddingModelOf, textOfChat, type Strategy } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 export const fullDocument: Strategy = {
   embeddingModel: embeddingModelOf,
@@ -20,7 +21,7 @@ export const fullDocument: Strategy = {
         { role: 'user', content: `Document: ${doc.name}\n\n${text.slice(0, inputChars)}` },
       ],
     })).trim();
-    if (!summary) throw new IndexingFailed(`The summary model ${model} answered with no text`);
+    if (!summary) throw new Failure(`The summary model ${model} answered with no text`);
     await ctx.progress(1, 1);
     return [{ kind: 'document', text, meta: { page: 1, pages: doc.pages, token_count: countTokens(text) }, extras: { summary }, tokens: countTokens(text), embedText: summary }];
   },

@@ -29,11 +29,9 @@ export type Strategy = {
   afterStore?: (items: Array<{ id: string; text: string }>, ctx: StrategyContext) => Promise<Record<string, unknown>>;
 };
 
-/** A strategy that cannot do its work: the indexed source fails with this message. */
-export class IndexingFailed extends Error {}
-
-/** The run no longer holds (cancelled, removed, re-queued): the job ends quietly. */
-export class Stopped extends Error {}
+// A strategy that cannot do its work throws Failure (failures.ts): the
+// indexed source fails with its message. A run that no longer holds
+// (cancelled, removed, re-queued) throws Stopped: the job ends quietly.
 
 export const textOfChat = (r: ChatResult): string => r.content ?? '';
 

@@ -12,7 +12,9 @@
 //   thread -> parent  {type: 'call', id, seq, name, args}  the parent answers
 //   parent -> thread  {type: 'reply', seq, value} | {type: 'reply', seq, error}
 //   thread -> parent  {type: 'done', id, value} | {type: 'failed', id, error: {name, message}}
-import { Worker } from 'node:worker_threads';
+// A thread's Failure and Stopped arrive as the same classes here (failures.ts).
+import { Failure, Stopped } from '../../failures.ts';
+import { threadSlots } from '../threads.ts';
 
 export type IsolationLimits = {
   /** The thread's V8 heap, in MB (EXTRACTION_MAX_HEAP_MB). */
@@ -27,25 +29,10 @@ export type IsolationLimits = {
   idleMs: number;
 };
 
-/** A run the isolation ended: the parser died or passed a limit. `limit` names it. */
-export class IsolatedRunFailed extends Error {
-  readonly limit: 'memory' | 'time' | 'quiet' | 'crash';
-  constructor(limit: 'memory' | 'time' | 'quiet' | 'crash', message: string) {
-    super(message);
-    this.name = 'IsolatedRunFailed';
-    this.limit = limit;
-  }
-}
+/** The thread's error as the parent's class: Failure and Stopped keep their meaning across the boundary; anything else stays an Error by name (a bug: retried). */
+const fromThread = (e: { name: string; message: string }): Error =>
+  e.name === 'Failure' ? new Failure(e.message) : e.name === 'Stopped' ? new Stopped(e.message) : Object.assign(new Error(e.message), { name: e.name });
 
-/** An error the thread threw, by name and message (the caller maps names to its own classes). */
-export class ThreadError extends Error {
-  constructor(name: string, message: string) {
-    super(message);
-    this.name = name;
-  }
-}
-
-type Slot = { worker: Worker; busy: boolean; idle?: NodeJS.Timeout };
 type FromThread =
   | { type: 'call'; id: number; seq: number; name: string; args: unknown[] }
   | { type: 'done'; id: number; value: unknown }
@@ -57,46 +44,15 @@ export type IsolatedPool = {
 };
 
 export function isolatedPool(threadModule: URL, limits: IsolationLimits): IsolatedPool {
-  const slots: Slot[] = [];
-  const waiting: Array<() => void> = [];
+  const slots = threadSlots({
+    module: threadModule, size: limits.threads, idleMs: limits.idleMs, closed: () => new Failure('The server is shutting down', { limit: 'crash' }),
+    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(16, Math.round(limits.heapMb / 16))) },
+  });
   let nextId = 1;
-  let closed = false;
-
-  const spawn = (): Slot => {
-    const worker = new Worker(threadModule, { resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(16, Math.round(limits.heapMb / 16))) } });
-    worker.unref();
-    worker.on('error', () => undefined);
-    return { worker, busy: false };
-  };
-  const drop = (slot: Slot) => {
-    clearTimeout(slot.idle);
-    const i = slots.indexOf(slot);
-    if (i >= 0) slots.splice(i, 1);
-    void slot.worker.terminate();
-  };
-  const acquire = async (): Promise<Slot> => {
-    for (;;) {
-      if (closed) throw new IsolatedRunFailed('crash', 'The server is shutting down');
-      let slot = slots.find((s) => !s.busy);
-      if (!slot && slots.length < limits.threads) slots.push((slot = spawn()));
-      if (slot) {
-        clearTimeout(slot.idle);
-        slot.busy = true;
-        return slot;
-      }
-      await new Promise<void>((r) => waiting.push(r));
-    }
-  };
-  const release = (slot: Slot) => {
-    slot.busy = false;
-    slot.idle = setTimeout(() => drop(slot), limits.idleMs);
-    slot.idle.unref();
-    waiting.shift()?.();
-  };
 
   return {
     run: async <T>(input: unknown, calls: Record<string, (...args: never[]) => Promise<unknown>>, transfer: ArrayBuffer[] = []) => {
-      const slot = await acquire();
+      const slot = await slots.acquire();
       const id = nextId++;
       try {
         return await new Promise<T>((resolve, reject) => {
@@ -111,15 +67,15 @@ export function isolatedPool(threadModule: URL, limits: IsolationLimits): Isolat
             slot.worker.off('error', onError);
             fn();
           };
-          const kill = (err: IsolatedRunFailed) => end(() => {
-            drop(slot);
+          const kill = (err: Failure) => end(() => {
+            slots.drop(slot);
             reject(err);
           });
-          const whole = setTimeout(() => kill(new IsolatedRunFailed('time', `The file took longer than ${Math.round(limits.runMs / 1000)} s to read (EXTRACTION_TIMEOUT_MS)`)), limits.runMs);
+          const whole = setTimeout(() => kill(new Failure(`The file took longer than ${Math.round(limits.runMs / 1000)} s to read (EXTRACTION_TIMEOUT_MS)`, { limit: 'time' })), limits.runMs);
           let quiet: NodeJS.Timeout | undefined;
           const listen = () => {
             clearTimeout(quiet);
-            quiet = setTimeout(() => kill(new IsolatedRunFailed('quiet', `One page took longer than ${Math.round(limits.quietMs / 1000)} s to read (EXTRACTION_PAGE_TIMEOUT_MS)`)), limits.quietMs);
+            quiet = setTimeout(() => kill(new Failure(`One page took longer than ${Math.round(limits.quietMs / 1000)} s to read (EXTRACTION_PAGE_TIMEOUT_MS)`, { limit: 'quiet' })), limits.quietMs);
           };
           listen();
           let lastError: Error | undefined;
@@ -129,14 +85,14 @@ export function isolatedPool(threadModule: URL, limits: IsolationLimits): Isolat
           const onExit = () => {
             const oom = (lastError as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
             kill(oom
-              ? new IsolatedRunFailed('memory', `Reading the file needed more than ${limits.heapMb} MB of memory (EXTRACTION_MAX_HEAP_MB)`)
-              : new IsolatedRunFailed('crash', `The parser stopped while reading the file${lastError ? ` (${lastError.message})` : ''}`));
+              ? new Failure(`Reading the file needed more than ${limits.heapMb} MB of memory (EXTRACTION_MAX_HEAP_MB)`, { limit: 'memory' })
+              : new Failure(`The parser stopped while reading the file${lastError ? ` (${lastError.message})` : ''}`, { limit: 'crash' }));
           };
           const onMessage = (m: FromThread) => {
             if (m.id !== id) return;
             listen();
             if (m.type === 'done') return end(() => resolve(m.value as T));
-            if (m.type === 'failed') return end(() => reject(new ThreadError(m.error.name, m.error.message)));
+            if (m.type === 'failed') return end(() => reject(fromThread(m.error)));
             const handler = calls[m.name];
             const answer = handler ? (handler as (...args: unknown[]) => Promise<unknown>)(...m.args) : Promise.reject(new Error(`no handler for ${m.name}`));
             answer.then(
@@ -150,17 +106,9 @@ export function isolatedPool(threadModule: URL, limits: IsolationLimits): Isolat
           slot.worker.postMessage({ type: 'run', id, input }, transfer);
         });
       } finally {
-        if (slots.includes(slot)) release(slot);
-        else waiting.shift()?.();
+        slots.release(slot);
       }
     },
-    close: async () => {
-      closed = true;
-      for (const w of waiting.splice(0)) w();
-      await Promise.all(slots.splice(0).map((s) => {
-        clearTimeout(s.idle);
-        return s.worker.terminate();
-      }));
-    },
+    close: slots.close,
   };
 }

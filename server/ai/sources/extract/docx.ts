@@ -4,7 +4,8 @@
 import mammoth from 'mammoth';
 import { checkZip } from './zip.ts';
 import { htmlToMarkdown, markdownElements, markdownToText } from './markdown.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 
 export const docx: Extractor = async (bytes, progress) => {
@@ -21,7 +22,7 @@ export const docx: Extractor = async (bytes, progress) => {
     });
     html = result.value;
   } catch (err) {
-    throw new Unreadable(`Not a readable DOCX file: ${(err as Error).message}`);
+    throw new Failure(`Not a readable DOCX file: ${(err as Error).message}`);
   }
   await progress(1, 1);
   const markdown = htmlToMarkdown(html);

@@ -10,8 +10,8 @@
 import type { Config } from '../../../config.ts';
 import { htmlToMarkdown, markdownElements, markdownToText } from './markdown.ts';
 import type { Element, Extracted } from './types.ts';
+import { Failure } from '../../failures.ts';
 
-export class HostedUnavailable extends Error {}
 
 export const HOSTED_ENGINES = ['unstructured', 'docling', 'llamaparse'] as const;
 type Engine = (typeof HOSTED_ENGINES)[number];
@@ -22,14 +22,14 @@ const POLL_MS = 1000;
 
 async function call(url: string, init: RequestInit, what: string): Promise<unknown> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch((err: Error) => {
-    throw new HostedUnavailable(`${what} could not be reached: ${err.message}`);
+    throw new Failure(`${what} could not be reached: ${err.message}`);
   });
   const text = await res.text();
-  if (!res.ok) throw new HostedUnavailable(`${what} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
+  if (!res.ok) throw new Failure(`${what} answered HTTP ${res.status}: ${text.slice(0, 200)}`);
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new HostedUnavailable(`${what} answered something other than JSON`);
+    throw new Failure(`${what} answered something other than JSON`);
   }
 }
 
@@ -80,37 +80,37 @@ export function hostedEngines(config: Pick<Config, 'UNSTRUCTURED_API_URL' | 'UNS
   const base = (url: string) => url.replace(/\/$/, '');
   const engines: Record<Engine, (f: File) => Promise<Extracted>> = {
     unstructured: async (f) => {
-      if (!config.UNSTRUCTURED_API_KEY) throw new HostedUnavailable('the unstructured engine is not configured (set UNSTRUCTURED_API_KEY)');
+      if (!config.UNSTRUCTURED_API_KEY) throw new Failure('the unstructured engine is not configured (set UNSTRUCTURED_API_KEY)');
       const list = await call(`${base(config.UNSTRUCTURED_API_URL)}/general/v0/general`,
         { method: 'POST', headers: { 'unstructured-api-key': config.UNSTRUCTURED_API_KEY, accept: 'application/json' }, body: form('files', f) }, 'The unstructured API');
-      if (!Array.isArray(list)) throw new HostedUnavailable('The unstructured API answered without elements');
+      if (!Array.isArray(list)) throw new Failure('The unstructured API answered without elements');
       return fromElements(list as UnstructuredElement[]);
     },
     docling: async (f) => {
-      if (!config.DOCLING_API_URL) throw new HostedUnavailable('the docling engine is not configured (set DOCLING_API_URL)');
+      if (!config.DOCLING_API_URL) throw new Failure('the docling engine is not configured (set DOCLING_API_URL)');
       const body = form('files', f);
       body.append('to_formats', 'md');
       const answer = (await call(`${base(config.DOCLING_API_URL)}/v1/convert/file`,
         { method: 'POST', headers: { accept: 'application/json', ...(config.DOCLING_API_KEY ? { 'x-api-key': config.DOCLING_API_KEY } : {}) }, body }, 'Docling')) as { document?: { md_content?: unknown }; status?: string; errors?: unknown[] };
-      if (typeof answer?.document?.md_content !== 'string') throw new HostedUnavailable(`Docling could not convert the file (${answer?.status ?? 'no markdown'})`);
+      if (typeof answer?.document?.md_content !== 'string') throw new Failure(`Docling could not convert the file (${answer?.status ?? 'no markdown'})`);
       return fromPages('docling', [answer.document.md_content]);
     },
     llamaparse: async (f) => {
-      if (!config.LLAMAPARSE_API_KEY) throw new HostedUnavailable('the llamaparse engine is not configured (set LLAMAPARSE_API_KEY)');
+      if (!config.LLAMAPARSE_API_KEY) throw new Failure('the llamaparse engine is not configured (set LLAMAPARSE_API_KEY)');
       const root = base(config.LLAMAPARSE_API_URL);
       const auth = { authorization: `Bearer ${config.LLAMAPARSE_API_KEY}`, accept: 'application/json' };
       const job = (await call(`${root}/api/v1/parsing/upload`, { method: 'POST', headers: auth, body: form('file', f) }, 'LlamaParse')) as { id?: unknown };
-      if (typeof job?.id !== 'string') throw new HostedUnavailable('LlamaParse answered without a job id');
+      if (typeof job?.id !== 'string') throw new Failure('LlamaParse answered without a job id');
       const deadline = Date.now() + TIMEOUT_MS;
       for (;;) {
         const state = (await call(`${root}/api/v1/parsing/job/${encodeURIComponent(job.id)}`, { headers: auth }, 'LlamaParse')) as { status?: string; error_message?: string };
         if (state?.status === 'SUCCESS') break;
-        if (state?.status === 'ERROR' || state?.status === 'CANCELED') throw new HostedUnavailable(`LlamaParse failed: ${state.error_message ?? state.status}`);
-        if (Date.now() > deadline) throw new HostedUnavailable('LlamaParse did not finish in time');
+        if (state?.status === 'ERROR' || state?.status === 'CANCELED') throw new Failure(`LlamaParse failed: ${state.error_message ?? state.status}`);
+        if (Date.now() > deadline) throw new Failure('LlamaParse did not finish in time');
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
       const result = (await call(`${root}/api/v1/parsing/job/${encodeURIComponent(job.id)}/result/json`, { headers: auth }, 'LlamaParse')) as { pages?: Array<{ page?: number; md?: string; text?: string }> };
-      if (!Array.isArray(result?.pages)) throw new HostedUnavailable('LlamaParse answered without pages');
+      if (!Array.isArray(result?.pages)) throw new Failure('LlamaParse answered without pages');
       return fromPages('llamaparse', result.pages.map((p) => p.md ?? p.text ?? ''));
     },
   };

@@ -4,7 +4,8 @@
 import sharp from 'sharp';
 import { markdownElements, markdownToText } from './markdown.ts';
 import { ocrImage } from './ocr.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 /** sharp's limitInputPixels for every decode, and the header check before it. */
 const MAX_PIXELS = 100_000_000;
@@ -15,11 +16,11 @@ export const image: Extractor = async (bytes, progress, opts) => {
     // The header only (nothing is decoded), so the size check below can say what the file declares.
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (err) {
-    throw new Unreadable(`Not a readable image: ${(err as Error).message}`);
+    throw new Failure(`Not a readable image: ${(err as Error).message}`);
   }
   // Refused from its header, before a pixel is decoded (a small file can declare a huge picture).
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS) {
-    throw new Unreadable(`The image declares ${meta.width} x ${meta.height} pixels, more than ${MAX_PIXELS / 1_000_000} million`);
+    throw new Failure(`The image declares ${meta.width} x ${meta.height} pixels, more than ${MAX_PIXELS / 1_000_000} million`);
   }
   let note: string | undefined;
   if (opts.model === 'vision' && opts.vision) {
@@ -37,7 +38,7 @@ export const image: Extractor = async (bytes, progress, opts) => {
     }
   }
   const { text } = await ocrImage(bytes).catch((err: Error) => {
-    throw new Unreadable(`Not a readable image: ${err.message}`);
+    throw new Failure(`Not a readable image: ${err.message}`);
   });
   await progress(1, 1);
   return {

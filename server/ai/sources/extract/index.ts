@@ -5,9 +5,10 @@ import { image } from './image.ts';
 import { pdf } from './pdf.ts';
 import { pptx } from './pptx.ts';
 import { markdownText, plainText } from './text.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { type Extractor } from './types.ts';
 import { xls } from './xls.ts';
 import { xlsx } from './xlsx.ts';
+import { Failure } from '../../failures.ts';
 
 const EXTRACTORS: Record<string, Extractor> = {
   txt: plainText, md: markdownText, docx, pdf, xlsx, xls, pptx, html, png: image, jpg: image, jpeg: image, webp: image, gif: image, tiff: image,
@@ -15,9 +16,9 @@ const EXTRACTORS: Record<string, Extractor> = {
 
 export function extractorFor(extension: string): Extractor {
   return EXTRACTORS[extension] ?? (async () => {
-    throw new Unreadable(`No extractor reads .${extension} files`);
+    throw new Failure(`No extractor reads .${extension} files`);
   });
 }
 
-export { Stopped, Unreadable, type Extracted, type Progress } from './types.ts';
+export type { Extracted, Progress } from './types.ts';
 export { closeOcr } from './ocr.ts';

@@ -8,7 +8,8 @@
 import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { markdownElements } from './markdown.ts';
 import { ocrImage } from './ocr.ts';
-import { Unreadable, type Element, type Extractor } from './types.ts';
+import { type Element, type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 const MAX_PAGES = 5000;
 /** Pages rendered as images (and so available to OCR); later pages keep their text layer only. */
@@ -52,11 +53,11 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
   try {
     doc = await getDocumentProxy(new Uint8Array(bytes));
   } catch (err) {
-    throw new Unreadable(`Not a readable PDF: ${(err as Error).message}`);
+    throw new Failure(`Not a readable PDF: ${(err as Error).message}`);
   }
   try {
     const total = doc.numPages;
-    if (total > MAX_PAGES) throw new Unreadable(`The PDF has ${total} pages, more than ${MAX_PAGES}`);
+    if (total > MAX_PAGES) throw new Failure(`The PDF has ${total} pages, more than ${MAX_PAGES}`);
     const pages: string[] = [];
     const images: Array<{ page: number; bytes: Buffer; contentType: string }> = [];
     let ocrPages = 0;

@@ -3,7 +3,8 @@
 // slide XML directly (JSZip); the zip is checked for bombs first.
 import JSZip from 'jszip';
 import { checkZip } from './zip.ts';
-import { Unreadable, type Element, type Extractor } from './types.ts';
+import { type Element, type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -29,7 +30,7 @@ export const pptx: Extractor = async (bytes, progress) => {
   try {
     zip = await JSZip.loadAsync(bytes);
   } catch (err) {
-    throw new Unreadable(`Not a readable PPTX file: ${(err as Error).message}`);
+    throw new Failure(`Not a readable PPTX file: ${(err as Error).message}`);
   }
   const read = (path: string) => zip.file(path)?.async('string') ?? Promise.resolve(null);
   // Presentation order: the slide ids in presentation.xml through its relationships; file order otherwise.
@@ -40,7 +41,7 @@ export const pptx: Extractor = async (bytes, progress) => {
   if (slides.length === 0) {
     slides = Object.keys(zip.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f)).sort((a, b) => Number(/(\d+)\.xml$/.exec(a)![1]) - Number(/(\d+)\.xml$/.exec(b)![1]));
   }
-  if (slides.length === 0) throw new Unreadable('Not a readable PPTX file: it has no slides');
+  if (slides.length === 0) throw new Failure('Not a readable PPTX file: it has no slides');
   const pages: string[] = [];
   const parts: string[] = [];
   const elements: Element[] = [];

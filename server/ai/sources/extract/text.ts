@@ -1,10 +1,11 @@
 // .txt and .md: the text as it is (markdown stays markdown; plain text is
 // its own markdown), one page.
 import { markdownElements, markdownToText } from './markdown.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 function decode(bytes: Buffer): string {
-  if (bytes.includes(0)) throw new Unreadable('The file is not text (it contains NUL bytes)');
+  if (bytes.includes(0)) throw new Failure('The file is not text (it contains NUL bytes)');
   return bytes.toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }
 

@@ -4,7 +4,8 @@
 // parent for vision transcriptions; the result goes back with its image
 // bytes transferred, not copied.
 import { serveIsolated } from '../../runtime/extraction/serve.ts';
-import { extractorFor, Stopped } from './index.ts';
+import { extractorFor } from './index.ts';
+import { Stopped } from '../../failures.ts';
 
 export type ExtractionInput = { extension: string; bytes: Uint8Array; model: string; vision: boolean };
 

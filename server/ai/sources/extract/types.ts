@@ -26,18 +26,4 @@ export type ExtractOptions = { model: string; vision?: (image: Buffer, page: num
 
 export type Extractor = (bytes: Buffer, progress: Progress, opts: ExtractOptions) => Promise<Extracted>;
 
-/** The extraction was cancelled or replaced: not a failure. */
-export class Stopped extends Error {
-  constructor() {
-    super('extraction stopped');
-    this.name = 'Stopped';
-  }
-}
-
-/** A file that cannot be read as what it claims: the source fails with this message. */
-export class Unreadable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Unreadable';
-  }
-}
+// Unreadable files throw Failure (failures.ts); a cancelled or replaced run, Stopped.

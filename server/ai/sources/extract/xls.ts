@@ -3,16 +3,17 @@
 // dates; each sheet a page and a markdown table (sheets.ts).
 import * as XLSX from '@e965/xlsx';
 import { cellText, sheetsExtracted, type Sheet } from './sheets.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 export const xls: Extractor = async (bytes, progress) => {
   let book: XLSX.WorkBook;
   try {
     book = XLSX.read(bytes, { type: 'buffer', cellDates: true, dense: true });
   } catch (err) {
-    throw new Unreadable(`Not a readable XLS file: ${(err as Error).message}`);
+    throw new Failure(`Not a readable XLS file: ${(err as Error).message}`);
   }
-  if (book.SheetNames.length === 0) throw new Unreadable('Not a readable XLS file: it has no sheets');
+  if (book.SheetNames.length === 0) throw new Failure('Not a readable XLS file: it has no sheets');
   const sheets: Sheet[] = [];
   for (const [i, name] of book.SheetNames.entries()) {
     const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, raw: true, blankrows: false, defval: null });

@@ -3,7 +3,8 @@
 import ExcelJS from 'exceljs';
 import { cellText, sheetsExtracted, type Sheet } from './sheets.ts';
 import { checkZip } from './zip.ts';
-import { Unreadable, type Extractor } from './types.ts';
+import { type Extractor } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 
 function valueText(v: ExcelJS.CellValue): string {
@@ -22,7 +23,7 @@ export const xlsx: Extractor = async (bytes, progress) => {
   try {
     await book.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (err) {
-    throw new Unreadable(`Not a readable XLSX file: ${(err as Error).message}`);
+    throw new Failure(`Not a readable XLSX file: ${(err as Error).message}`);
   }
   const sheets: Sheet[] = [];
   for (const [i, ws] of book.worksheets.entries()) {

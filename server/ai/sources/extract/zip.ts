@@ -4,7 +4,7 @@
 // part; nothing is kept and no declared size is trusted (a zip may declare
 // 1 KB and inflate to 1 GB). The first limit passed ends the check.
 import zlib from 'node:zlib';
-import { Unreadable } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
@@ -36,13 +36,13 @@ function entriesOf(bytes: Buffer, limits: ZipLimits): Entry[] {
       break;
     }
   }
-  if (eocd < 0) throw new Unreadable('Not a zip-based Office file (no central directory)');
+  if (eocd < 0) throw new Failure('Not a zip-based Office file (no central directory)');
   const count = bytes.readUInt16LE(eocd + 10);
-  if (count > limits.maxEntries) throw new Unreadable(`The file holds ${count} parts, more than ${limits.maxEntries}`);
+  if (count > limits.maxEntries) throw new Failure(`The file holds ${count} parts, more than ${limits.maxEntries}`);
   let at = bytes.readUInt32LE(eocd + 16);
   const entries: Entry[] = [];
   for (let n = 0; n < count; n++) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== CENTRAL) throw new Unreadable('The zip directory is damaged');
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== CENTRAL) throw new Failure('The zip directory is damaged');
     const nameLength = bytes.readUInt16LE(at + 28);
     entries.push({
       name: bytes.toString('utf8', at + 46, Math.min(bytes.length, at + 46 + nameLength)),
@@ -62,7 +62,7 @@ function inflatedSize(data: Buffer, name: string, budget: number, limits: ZipLim
     let size = 0;
     const fail = (message: string) => {
       inflate.destroy();
-      reject(new Unreadable(message));
+      reject(new Failure(message));
     };
     inflate.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -72,7 +72,7 @@ function inflatedSize(data: Buffer, name: string, budget: number, limits: ZipLim
         return fail(`The part ${name} inflates more than ${limits.maxRatio} times its stored size (a zip bomb?)`);
       }
     });
-    inflate.on('error', (err) => reject(new Unreadable(`The part ${name} cannot be inflated: ${err.message}`)));
+    inflate.on('error', (err) => reject(new Failure(`The part ${name} cannot be inflated: ${err.message}`)));
     inflate.on('end', () => resolve(size));
     inflate.end(data);
   });
@@ -82,17 +82,17 @@ function inflatedSize(data: Buffer, name: string, budget: number, limits: ZipLim
 export async function checkZip(bytes: Buffer, limits: ZipLimits = ZIP_LIMITS): Promise<number> {
   let total = 0;
   for (const e of entriesOf(bytes, limits)) {
-    if (e.localOffset + 30 > bytes.length || bytes.readUInt32LE(e.localOffset) !== LOCAL) throw new Unreadable(`The part ${e.name} is missing from the file`);
+    if (e.localOffset + 30 > bytes.length || bytes.readUInt32LE(e.localOffset) !== LOCAL) throw new Failure(`The part ${e.name} is missing from the file`);
     const start = e.localOffset + 30 + bytes.readUInt16LE(e.localOffset + 26) + bytes.readUInt16LE(e.localOffset + 28);
     // The stored span is bounded by the file itself, whatever the directory says.
     const data = bytes.subarray(start, Math.min(bytes.length, start + e.compressed));
     if (e.method === 0) {
       total += data.length;
-      if (data.length > limits.maxPartBytes) throw new Unreadable(`The part ${e.name} is larger than ${mb(limits.maxPartBytes)}`);
+      if (data.length > limits.maxPartBytes) throw new Failure(`The part ${e.name} is larger than ${mb(limits.maxPartBytes)}`);
     } else if (e.method === 8) {
       total += await inflatedSize(data, e.name, limits.maxTotalBytes - total, limits);
-    } else throw new Unreadable(`The part ${e.name} uses a compression method (${e.method}) Office files do not use`);
-    if (total > limits.maxTotalBytes) throw new Unreadable(`The file inflates past ${mb(limits.maxTotalBytes)} in all (a zip bomb?)`);
+    } else throw new Failure(`The part ${e.name} uses a compression method (${e.method}) Office files do not use`);
+    if (total > limits.maxTotalBytes) throw new Failure(`The file inflates past ${mb(limits.maxTotalBytes)} in all (a zip bomb?)`);
   }
   return total;
 }

@@ -1,5 +1,6 @@
 // code_execute: run JavaScript in the sandbox workflows use.
-import type { BuiltinTool } from './index.ts';
+import { requiredString } from '../arguments.ts';
+import type { BuiltinTool } from '../types.ts';
 
 export const codeExecute: BuiltinTool = {
   name: 'code_execute',
@@ -13,5 +14,15 @@ export const codeExecute: BuiltinTool = {
     },
     required: ['code'],
     additionalProperties: false,
+  },
+  override: 'parameters',
+  run: async ({ args, services }) => {
+    const { sandbox } = services;
+    const asked = typeof args.timeout_ms === 'number' && args.timeout_ms > 0 ? args.timeout_ms : sandbox.timeoutMs;
+    const result = await sandbox.pool.run({
+      code: requiredString(args.code, 'code'), timeoutMs: Math.min(asked, sandbox.timeoutMs), memoryMb: sandbox.memoryMb,
+      scope: { inputs: args.inputs && typeof args.inputs === 'object' ? args.inputs : {} },
+    });
+    return { result: result.value, logs: result.logs };
   },
 };

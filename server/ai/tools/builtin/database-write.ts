@@ -1,5 +1,8 @@
 // database_write: insert, update or delete rows through the REST engine as the running user.
-import type { BuiltinTool } from './index.ts';
+import { actorContext } from '../../actor.ts';
+import { Failure } from '../../failures.ts';
+import { allowedTable, restFilters } from '../database-access.ts';
+import type { BuiltinTool } from '../types.ts';
 
 export const databaseWrite: BuiltinTool = {
   name: 'database_write',
@@ -15,5 +18,17 @@ export const databaseWrite: BuiltinTool = {
     },
     required: ['table', 'operation'],
     additionalProperties: false,
+  },
+  override: 'schemas',
+  run: async ({ args, override, caller, services }) => {
+    const { schema, table } = allowedTable(args.table, override);
+    const operation = args.operation;
+    if (operation !== 'insert' && operation !== 'update' && operation !== 'delete') throw new Failure('operation must be insert, update or delete');
+    const query = restFilters(args);
+    if (operation !== 'insert' && Object.keys(query).length === 0) throw new Failure(`${operation} needs filters (it would touch every row)`);
+    const body = operation === 'insert' ? args.rows : operation === 'update' ? args.values : undefined;
+    if (operation === 'insert' && (!Array.isArray(body) || body.length === 0)) throw new Failure('insert needs rows: a non-empty list of objects');
+    if (operation === 'update' && (!body || typeof body !== 'object' || Array.isArray(body))) throw new Failure('update needs values: an object of columns to set');
+    return services.rest(actorContext(caller.actor), { operation, name: table, schema, query, body });
   },
 };

@@ -1,5 +1,6 @@
 // http_request: call an HTTP endpoint (private and loopback addresses refused).
-import type { BuiltinTool } from './index.ts';
+import { toolHttp } from '../http.ts';
+import type { BuiltinTool } from '../types.ts';
 
 export const httpRequest: BuiltinTool = {
   name: 'http_request',
@@ -16,4 +17,6 @@ export const httpRequest: BuiltinTool = {
     required: ['url'],
     additionalProperties: false,
   },
+  override: 'parameters',
+  run: ({ args, services, signal }) => toolHttp(services, args, 30, signal),
 };

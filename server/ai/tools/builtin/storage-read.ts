@@ -1,5 +1,9 @@
 // storage_read: read an object through the storage layer as the user (storage policies apply).
-import type { BuiltinTool } from './index.ts';
+import { actorContext } from '../../actor.ts';
+import { requiredString } from '../arguments.ts';
+import type { BuiltinTool } from '../types.ts';
+
+const TEXT = /^(text\/|application\/(json|xml|javascript|x-ndjson)|image\/svg\+xml)/;
 
 export const storageRead: BuiltinTool = {
   name: 'storage_read',
@@ -13,5 +17,18 @@ export const storageRead: BuiltinTool = {
     },
     required: ['bucket', 'path'],
     additionalProperties: false,
+  },
+  override: 'parameters',
+  run: async ({ args, caller, services }) => {
+    const bucket = requiredString(args.bucket, 'bucket');
+    const path = typeof args.path === 'string' ? args.path : '';
+    const as = actorContext(caller.actor);
+    if (path === '' || path.endsWith('/')) return services.storage.list(as, bucket, path, 100);
+    const largest = await services.settings.number('DEFAULT_MAX_RESULT_CHARS');
+    const maxChars = typeof args.max_chars === 'number' && args.max_chars > 0 ? Math.min(Math.floor(args.max_chars), largest) : largest;
+    const file = await services.storage.read(as, bucket, path, Math.min(maxChars * 4, 10 * 1024 * 1024));
+    if (!TEXT.test(file.contentType)) return { content_type: file.contentType, size: file.size, note: 'not text: its bytes are not shown' };
+    const text = file.bytes.toString('utf8');
+    return { content_type: file.contentType, size: file.size, text: text.slice(0, maxChars), truncated: file.truncated || text.length > maxChars };
   },
 };

@@ -9,7 +9,8 @@
 // A reference to a block, variable or path that does not exist fails the
 // block with a message naming it. `<word>` that names no block and has no
 // path is left as text (so markup such as <br> survives).
-import { BlockError, type Block } from './types.ts';
+import { type Block } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 const REFERENCE = /<([A-Za-z_][A-Za-z0-9_-]*)((?:\.[A-Za-z0-9_-]+)*)>/g;
 const WHOLE = /^<([A-Za-z_][A-Za-z0-9_-]*)((?:\.[A-Za-z0-9_-]+)*)>$/;
@@ -63,9 +64,9 @@ function lookup(head: string, path: string, scope: Scope): { literal: true } | {
   const block = scope.blocks.get(head);
   if (!block) {
     if (steps.length === 0) return { literal: true };
-    throw new BlockError(`Reference ${shown}: no block or variable named "${head}"`);
+    throw new Failure(`Reference ${shown}: no block or variable named "${head}"`);
   }
-  if (!scope.outputs.has(block.id)) throw new BlockError(`Reference ${shown}: block "${block.id}" has not run before this block`);
+  if (!scope.outputs.has(block.id)) throw new Failure(`Reference ${shown}: block "${block.id}" has not run before this block`);
   return { literal: false, value: walk(scope.outputs.get(block.id), steps, shown, `the output of "${block.id}"`) };
 }
 
@@ -73,7 +74,7 @@ function walk(root: unknown, steps: string[], shown: string, where: string): unk
   let value = root;
   for (const [i, step] of steps.entries()) {
     const next = Array.isArray(value) && /^\d+$/.test(step) ? value[Number(step)] : value && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
-    if (next === undefined) throw new BlockError(`Reference ${shown}: ${steps.slice(0, i + 1).join('.')} is not in ${where}`);
+    if (next === undefined) throw new Failure(`Reference ${shown}: ${steps.slice(0, i + 1).join('.')} is not in ${where}`);
     value = next;
   }
   return value;

@@ -9,7 +9,8 @@
 // step is reported as a RunEvent. The type string only reaches the registry.
 import { BLOCK_HANDLERS, TRIGGERS } from './registry.ts';
 import { blockIndex, resolveConfig } from './references.ts';
-import { BlockError, type Block, type EngineServices, type Graph, type RunEvent } from './types.ts';
+import { type Block, type EngineServices, type Graph, type RunEvent } from './types.ts';
+import { Failure } from '../../failures.ts';
 
 export type BlockLog = {
   block_id: string; block_type: string; status: 'succeeded' | 'failed' | 'skipped'; input: unknown; output: unknown; error: string | null;
@@ -26,15 +27,7 @@ export type RunOptions = {
   record: (log: BlockLog) => Promise<void>;
 };
 
-/** A run that failed: the block at fault and why. */
-export class RunFailure extends Error {
-  readonly blockId: string | null;
-  constructor(message: string, blockId: string | null) {
-    super(message);
-    this.name = 'RunFailure';
-    this.blockId = blockId;
-  }
-}
+// A run that failed throws Failure (failures.ts) with the block at fault in its detail.
 
 type State = 'pending' | 'running' | 'done' | 'skipped';
 
@@ -62,7 +55,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
 
   const triggerType = TRIGGERS[opts.trigger];
   const start = graph.blocks.find((b) => b.type === triggerType) ?? graph.blocks.find((b) => b.type === 'starter');
-  if (!start) throw new RunFailure(`The workflow has no ${triggerType} block to start from`, null);
+  if (!start) throw new Failure(`The workflow has no ${triggerType} block to start from`);
 
   /**
    * Runs the blocks of `scope`, beginning with `starts`, on top of the
@@ -74,7 +67,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
     const taken = new Map<string, Set<string> | null>(); // a settled block's chosen targets (null: all)
     const finished: string[] = [];
     const inFlight = new Set<Promise<void>>();
-    let failure: RunFailure | undefined;
+    let failure: Failure | undefined;
 
     /** Whether the edge from `source` to `target` carries the run (sources outside the scope always do). */
     const carries = (source: string, target: string) => {
@@ -113,7 +106,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
       let input: Record<string, unknown> | null = null;
       let attempts = 0;
       try {
-        if (!handler) throw new BlockError(`No handler for block type ${block.type}`);
+        if (!handler) throw new Failure(`No handler for block type ${block.type}`);
         input = resolveConfig(block.config, { variables: opts.variables, outputs, blocks: index });
         let result;
         for (;;) {
@@ -148,7 +141,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
         await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date() });
         if (!continued) {
-          failure ??= new RunFailure(`Block "${block.id}" (${block.type}) failed: ${message}`, block.id);
+          failure ??= new Failure(`Block "${block.id}" (${block.type}) failed: ${message}`, { blockId: block.id });
           return;
         }
         outputs.set(block.id, { error: message });
@@ -180,7 +173,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
     }
     await Promise.allSettled(inFlight);
     if (failure) throw failure;
-    if (signal.aborted) throw new RunFailure('The run was stopped', null);
+    if (signal.aborted) throw new Failure('The run was stopped');
     return { outputs, finished };
   };
 

@@ -1,7 +1,7 @@
 // The engine's vocabulary: a graph, a block's handler and what it gets and
 // gives, and the events a run reports (the stream's schema).
 import type { ModelRouter } from '../../providers/router.ts';
-import type { Sandbox } from './sandbox/index.ts';
+import type { Sandbox } from '../../runtime/sandbox/index.ts';
 import type { InProcessRest } from '../../../rest/in-process.ts';
 import type { InProcessStorage } from '../../../storage/in-process.ts';
 import type { Settings } from '../../settings/accessor.ts';
@@ -35,7 +35,7 @@ export type BlockContext = {
 export type BlockResult = { output: unknown; take?: string[] };
 
 export type BlockHandler = {
-  /** Runs the block; throws BlockError (or any error) to fail it. */
+  /** Runs the block; throws Failure (or any error) to fail it. */
   run: (ctx: BlockContext) => Promise<BlockResult>;
   /** Whether the block's downstream is run by the block itself (split) rather than by the scheduler. */
   ownsDownstream?: boolean;
@@ -65,13 +65,7 @@ export type WorkflowAgents = {
 };
 export type AgentBlockCall = { actor: Actor; executionId: string; blockId: string; config: Record<string, unknown>; message: string; signal: AbortSignal; delta: (text: string) => void };
 
-/** A block's failure, worded for the run log and the caller. */
-export class BlockError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BlockError';
-  }
-}
+// A block fails by throwing Failure (failures.ts): its message is worded for the run log and the caller.
 
 export type RunEvent =
   | { type: 'run_started'; execution_id: string; version: number | null }

@@ -4,7 +4,8 @@
 // user running the workflow. The message is config.message (else `prompt`,
 // else `input`), references resolved; without one, the run's variables as
 // JSON. Their text streams into the workflow stream as content_delta.
-import { BlockError, type BlockContext, type BlockHandler } from '../types.ts';
+import { type BlockContext, type BlockHandler } from '../types.ts';
+import { Failure } from '../../../failures.ts';
 
 function messageOf(ctx: BlockContext): string {
   for (const key of ['message', 'prompt', 'input']) {
@@ -21,8 +22,8 @@ function handler(kind: 'agent' | 'orchestration'): BlockHandler {
         const call = { actor: ctx.services.actor, executionId: ctx.services.executionId, blockId: ctx.block.id, config: ctx.config, message: messageOf(ctx), signal: ctx.signal, delta: ctx.delta };
         return { output: await ctx.services.agents[kind](call) };
       } catch (err) {
-        if (err instanceof BlockError || ctx.signal.aborted) throw err;
-        throw new BlockError(`${kind} block: ${(err as Error).message}`);
+        if (err instanceof Failure || ctx.signal.aborted) throw err;
+        throw new Failure(`${kind} block: ${(err as Error).message}`);
       }
     },
   };

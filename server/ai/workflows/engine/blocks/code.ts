@@ -2,11 +2,12 @@
 // sandbox (sandbox/) with `variables` and `outputs` (upstream outputs by
 // block id) in scope; `return` a JSON value. console lines go to the block
 // log. Limits: SANDBOX_TIMEOUT_MS (or a lower config.timeout_ms) and SANDBOX_MEMORY_MB.
-import { BlockError, type BlockHandler } from '../types.ts';
+import { type BlockHandler } from '../types.ts';
+import { Failure } from '../../../failures.ts';
 
 export const code: BlockHandler = {
   run: async (ctx) => {
-    if (typeof ctx.config.code !== 'string' || !ctx.config.code.trim()) throw new BlockError('code needs code: the body of a function that returns a JSON value');
+    if (typeof ctx.config.code !== 'string' || !ctx.config.code.trim()) throw new Failure('code needs code: the body of a function that returns a JSON value');
     const { sandbox } = ctx.services;
     const asked = typeof ctx.config.timeout_ms === 'number' && ctx.config.timeout_ms > 0 ? ctx.config.timeout_ms : sandbox.timeoutMs;
     try {

@@ -3,16 +3,17 @@
 // scope (references are resolved first); the first true one's target is
 // taken, else the `else` target, and the blocks only the untaken edges lead
 // to are skipped. Each target must be one of the block's outgoing edges.
-import { BlockError, type BlockHandler } from '../types.ts';
+import { type BlockHandler } from '../types.ts';
+import { Failure } from '../../../failures.ts';
 
 type Branch = { expression?: unknown; target?: unknown };
 
 export const condition: BlockHandler = {
   run: async (ctx) => {
     const branches = ctx.config.conditions;
-    if (!Array.isArray(branches)) throw new BlockError('condition needs conditions: [{expression, target}]');
+    if (!Array.isArray(branches)) throw new Failure('condition needs conditions: [{expression, target}]');
     const check = (target: unknown, where: string): string => {
-      if (typeof target !== 'string' || !ctx.targets.includes(target)) throw new BlockError(`${where}: target ${JSON.stringify(target)} is not a block this condition has an edge to`);
+      if (typeof target !== 'string' || !ctx.targets.includes(target)) throw new Failure(`${where}: target ${JSON.stringify(target)} is not a block this condition has an edge to`);
       return target;
     };
     const { sandbox } = ctx.services;

@@ -7,8 +7,9 @@
 //             select, filters: {column: "op.value"}, order, limit, offset, rows | values | args}
 //   storage: {operation: storage_read | storage_write | storage_list, bucket, path | prefix,
 //             content, content_type, upsert, limit}
-import { BlockError, type BlockContext, type BlockHandler } from '../types.ts';
+import { type BlockContext, type BlockHandler } from '../types.ts';
 import { actorContext } from '../../../actor.ts';
+import { Failure } from '../../../failures.ts';
 
 const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'rpc', 'storage_read', 'storage_write', 'storage_list']);
 const TEXT = /^(text\/|application\/(json|xml|javascript|x-ndjson)|image\/svg\+xml)/;
@@ -17,11 +18,11 @@ const MAX_READ_BYTES = 10 * 1024 * 1024;
 async function storage(ctx: BlockContext, operation: string, caller: { role: string; claims: Record<string, unknown> }): Promise<unknown> {
   const c = ctx.config;
   const bucket = typeof c.bucket === 'string' ? c.bucket : '';
-  if (!bucket) throw new BlockError(`platform_api ${operation} needs a bucket`);
+  if (!bucket) throw new Failure(`platform_api ${operation} needs a bucket`);
   if (operation === 'storage_list') {
     return ctx.services.storage.list(caller, bucket, typeof c.prefix === 'string' ? c.prefix : '', typeof c.limit === 'number' ? Math.min(c.limit, 1000) : 100);
   }
-  if (typeof c.path !== 'string' || !c.path) throw new BlockError(`platform_api ${operation} needs a path`);
+  if (typeof c.path !== 'string' || !c.path) throw new Failure(`platform_api ${operation} needs a path`);
   if (operation === 'storage_read') {
     const file = await ctx.services.storage.read(caller, bucket, c.path, MAX_READ_BYTES);
     const text = TEXT.test(file.contentType);
@@ -36,19 +37,19 @@ export const platformApi: BlockHandler = {
   run: async (ctx) => {
     const c = ctx.config;
     const operation = typeof c.operation === 'string' ? c.operation : 'select';
-    if (!OPERATIONS.has(operation)) throw new BlockError(`platform_api operation must be one of ${[...OPERATIONS].join(', ')}`);
+    if (!OPERATIONS.has(operation)) throw new Failure(`platform_api operation must be one of ${[...OPERATIONS].join(', ')}`);
     const caller = actorContext(ctx.services.actor);
     if (operation.startsWith('storage_')) {
       try {
         return { output: await storage(ctx, operation, caller) };
       } catch (err) {
-        throw err instanceof BlockError ? err : new BlockError(`platform_api ${operation}: ${(err as Error).message}`);
+        throw err instanceof Failure ? err : new Failure(`platform_api ${operation}: ${(err as Error).message}`);
       }
     }
     const name = operation === 'rpc' ? c.function : c.table;
-    if (typeof name !== 'string' || !name) throw new BlockError(operation === 'rpc' ? 'platform_api rpc needs a function' : 'platform_api needs a table');
+    if (typeof name !== 'string' || !name) throw new Failure(operation === 'rpc' ? 'platform_api rpc needs a function' : 'platform_api needs a table');
     if ((operation === 'update' || operation === 'delete') && (!c.filters || typeof c.filters !== 'object' || Object.keys(c.filters).length === 0)) {
-      throw new BlockError(`platform_api ${operation} needs filters (it would touch every row)`);
+      throw new Failure(`platform_api ${operation} needs filters (it would touch every row)`);
     }
     const query: Record<string, string> = {};
     if (c.filters && typeof c.filters === 'object') for (const [k, v] of Object.entries(c.filters)) query[k] = String(v);
@@ -59,7 +60,7 @@ export const platformApi: BlockHandler = {
       const rows = await ctx.services.rest(caller, { operation: operation as 'select', name, schema: typeof c.schema === 'string' ? c.schema : undefined, query, body });
       return { output: rows };
     } catch (err) {
-      throw new BlockError(`platform_api ${operation} ${name}: ${(err as Error).message}`);
+      throw new Failure(`platform_api ${operation} ${name}: ${(err as Error).message}`);
     }
   },
 };

@@ -2,13 +2,14 @@
 // most `concurrency` at a time (default 4), and gathers what each path
 // ended with, in input order. Inside the path, <split.item> and
 // <split.index> name the current item (by the split block's id or name).
-import { BlockError, type BlockHandler } from '../types.ts';
+import { type BlockHandler } from '../types.ts';
+import { Failure } from '../../../failures.ts';
 
 export const split: BlockHandler = {
   ownsDownstream: true,
   run: async (ctx) => {
     const items = ctx.config.items;
-    if (!Array.isArray(items)) throw new BlockError('split needs items: an array (for example <variables.list>)');
+    if (!Array.isArray(items)) throw new Failure('split needs items: an array (for example <variables.list>)');
     const cap = typeof ctx.config.concurrency === 'number' && ctx.config.concurrency >= 1 ? Math.floor(ctx.config.concurrency) : 4;
     const results: unknown[] = new Array(items.length);
     let next = 0;

@@ -9,19 +9,20 @@
 //   agent, inline          config.model, system_prompt, settings (tuning and
 //                          max_steps) and tools (builtin tool names), no session
 //   orchestration          config.orchestration_id, a full orchestration run
-import { actorContext, ledgerUser } from '../actor.ts';
-import type { OrchestrationRow, OrchestrationRunner } from '../orchestrations/run.ts';
-import type { AiCalls } from '../calls.ts';
-import { UUID } from '../parse.ts';
-import type { ChatMessage, ModelRouter } from '../providers/router.ts';
-import type { Settings } from '../settings/accessor.ts';
-import { BUILTIN_TOOLS } from '../tools/builtin/index.ts';
-import { BlockError, type AgentBlockCall, type WorkflowAgents } from '../workflows/engine/types.ts';
-import { detachedLifetime } from '../lifetime.ts';
-import { runLoop, type Emit, type LoopTool } from './loop.ts';
-import { agentTuning, type AgentRunner } from './run.ts';
-import type { AgentRow } from './store.ts';
-import type { ToolRunner } from './tools/run.ts';
+import { actorContext, ledgerUser } from './actor.ts';
+import type { OrchestrationRow, OrchestrationRunner } from './orchestrations/run.ts';
+import type { AiCalls } from './calls.ts';
+import { UUID } from './parse.ts';
+import type { ChatMessage, ModelRouter } from './providers/router.ts';
+import type { Settings } from './settings/accessor.ts';
+import { builtinTool } from './tools/builtin/index.ts';
+import { type AgentBlockCall, type WorkflowAgents } from './workflows/engine/types.ts';
+import { detachedLifetime } from './lifetime.ts';
+import { runLoop, type Emit, type LoopTool } from './agents/loop.ts';
+import { agentTuning, type AgentRunner } from './agents/run.ts';
+import type { AgentRow } from './agents/store.ts';
+import type { ToolRunner } from './tools/runner.ts';
+import { Failure } from './failures.ts';
 
 
 /** Only the text goes to the workflow stream. */
@@ -32,7 +33,7 @@ const textOnly = (delta: (text: string) => void): Emit => (e) => {
 function idIn(config: Record<string, unknown>, key: string): string | null {
   const v = config[key];
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string' || !UUID.test(v)) throw new BlockError(`${key} must be an id`);
+  if (typeof v !== 'string' || !UUID.test(v)) throw new Failure(`${key} must be an id`);
   return v.toLowerCase();
 }
 
@@ -41,10 +42,10 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
 
   const inline = async (c: AgentBlockCall, model: string) => {
     const names = c.config.tools === undefined ? [] : c.config.tools;
-    if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw new BlockError('tools must be a list of builtin tool names');
+    if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw new Failure('tools must be a list of builtin tool names');
     const toolset = (names as string[]).map((name): LoopTool => {
-      const def = BUILTIN_TOOLS.find((t) => t.name === name);
-      if (!def) throw new BlockError(`Unknown builtin tool ${name}`);
+      const def = builtinTool(name);
+      if (!def) throw new Failure(`Unknown builtin tool ${name}`);
       const assigned = { kind: 'builtin' as const, name, override: {} };
       return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(assigned, args, { actor: c.actor, usage: { userId: ledgerUser(c.actor), feature: 'workflow', runId: c.executionId } }, s) };
     });
@@ -65,12 +66,12 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
       const agentId = idIn(c.config, 'agent_id');
       if (!agentId) {
         const model = typeof c.config.model === 'string' && c.config.model.trim() ? c.config.model.trim() : null;
-        if (!model) throw new BlockError('an agent block needs agent_id, or a model (with a system_prompt) to run inline');
+        if (!model) throw new Failure('an agent block needs agent_id, or a model (with a system_prompt) to run inline');
         return inline(c, model);
       }
       const caller = actorContext(c.actor);
       const agent = await agents.agent(caller, agentId).catch(() => {
-        throw new BlockError(`Agent ${agentId} does not exist or is not visible to the user running this workflow`);
+        throw new Failure(`Agent ${agentId} does not exist or is not visible to the user running this workflow`);
       });
       const sessionId = idIn(c.config, 'session_id') ?? undefined;
       const run = await agents.run(caller, agent, { message: c.message, sessionId }, detachedLifetime(AbortSignal.any([c.signal, opts.stop])), textOnly(c.delta));
@@ -78,10 +79,10 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
     },
     orchestration: async (c) => {
       const id = idIn(c.config, 'orchestration_id');
-      if (!id) throw new BlockError('an orchestration block needs orchestration_id');
+      if (!id) throw new Failure('an orchestration block needs orchestration_id');
       const caller = actorContext(c.actor);
       const [row] = await calls.as<OrchestrationRow>(caller, 'select id, name, strategy, model, system_prompt, settings from ai.orchestrations where id = $1', [id]);
-      if (!row) throw new BlockError(`Orchestration ${id} does not exist or is not visible to the user running this workflow`);
+      if (!row) throw new Failure(`Orchestration ${id} does not exist or is not visible to the user running this workflow`);
       const sessionId = idIn(c.config, 'session_id') ?? undefined;
       const run = await opts.orchestrations.run(caller, row, { message: c.message, sessionId }, detachedLifetime(AbortSignal.any([c.signal, opts.stop])), textOnly(c.delta));
       return { content: run.output, delegations: run.delegations, stop_reason: run.stop_reason, steps: run.steps, session_id: run.session_id, run_id: run.run_id, usage: run.usage };

@@ -10,8 +10,8 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
-import { BlockError } from '../engine/types.ts';
-import { bareAddress, isPrivateAddress, outboundRule, privateNetworkRule } from '../../runtime/net/addresses.ts';
+import { bareAddress, isPrivateAddress, outboundRule, privateNetworkRule } from './addresses.ts';
+import { Failure } from '../../failures.ts';
 
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -79,16 +79,16 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
 
   const once = (url: URL, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }) =>
     new Promise<GuardedResponse & { location?: string }>((resolve, reject) => {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new BlockError(`Only http and https URLs can be called (got ${url.protocol})`));
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new Failure(`Only http and https URLs can be called (got ${url.protocol})`));
       // A literal IP skips DNS: check it here.
       const host = bareAddress(url.hostname);
-      if (net.isIP(host) && refused(host)) return reject(new BlockError(`Requests to private addresses are refused (${host})`));
+      if (net.isIP(host) && refused(host)) return reject(new Failure(`Requests to private addresses are refused (${host})`));
       const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method, headers: init.headers, lookup, timeout: init.timeoutMs, signal: init.signal }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > MAX_BODY_BYTES) res.destroy(new BlockError(`The response is larger than ${MAX_BODY_BYTES} bytes`));
+          if (size > MAX_BODY_BYTES) res.destroy(new Failure(`The response is larger than ${MAX_BODY_BYTES} bytes`));
           else chunks.push(c);
         });
         res.on('error', reject);
@@ -99,11 +99,11 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
       });
       // The address actually connected, whatever resolved it.
       request.on('socket', (socket: net.Socket) => socket.once('connect', () => {
-        if (socket.remoteAddress && refused(socket.remoteAddress)) request.destroy(new BlockError(`Requests to private addresses are refused (${socket.remoteAddress})`));
+        if (socket.remoteAddress && refused(socket.remoteAddress)) request.destroy(new Failure(`Requests to private addresses are refused (${socket.remoteAddress})`));
       }));
-      request.on('timeout', () => request.destroy(new BlockError(`The request took longer than ${init.timeoutMs} ms`)));
+      request.on('timeout', () => request.destroy(new Failure(`The request took longer than ${init.timeoutMs} ms`)));
       request.on('error', (err: NodeJS.ErrnoException) => {
-        reject(err.code === 'EPRIVATE' ? new BlockError(`Requests to private addresses are refused (${err.message})`) : err instanceof BlockError ? err : new BlockError(`The request failed: ${err.message}`));
+        reject(err.code === 'EPRIVATE' ? new Failure(`Requests to private addresses are refused (${err.message})`) : err instanceof Failure ? err : new Failure(`The request failed: ${err.message}`));
       });
       request.end(init.body);
     });
@@ -114,13 +114,13 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
     try {
       url = new URL(raw);
     } catch {
-      throw new BlockError(`Not a URL: ${raw}`);
+      throw new Failure(`Not a URL: ${raw}`);
     }
     let current = init;
     for (let hop = 0; ; hop++) {
       const res = await once(url, current);
       if (!res.location || ![301, 302, 303, 307, 308].includes(res.status)) return { status: res.status, headers: res.headers, body: res.body };
-      if (hop >= MAX_REDIRECTS) throw new BlockError(`More than ${MAX_REDIRECTS} redirects`);
+      if (hop >= MAX_REDIRECTS) throw new Failure(`More than ${MAX_REDIRECTS} redirects`);
       url = new URL(res.location, url);
       // 303 (and 301/302 after POST, as browsers do) turn into a GET without a body.
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST')) {

@@ -1,0 +1,40 @@
+// The AI surface's two failure classes (one vocabulary, as openai-agents-js
+// keeps one in errors.ts). Everything else thrown is a bug or an outage: a
+// job retries it, a route answers 500 without its message.
+//
+// - Failure: the work cannot be done, and the message says why in words the
+//   user or the model may read (a tool refusing a table, a block's bad
+//   config, an unreadable file, a limit passed). Jobs end the item failed
+//   with this message instead of retrying.
+// - Stopped: the work no longer holds (cancelled, removed, re-queued, the
+//   server stopping). Not a failure: the job or run ends quietly.
+
+/** Which isolation limit ended a run in a worker thread. */
+export type Limit = 'memory' | 'time' | 'quiet' | 'crash';
+
+export type FailureDetail = {
+  /** The workflow block at fault, when a run failed in one. */
+  blockId?: string | null;
+  /** The isolation limit that ended the work, when one did. */
+  limit?: Limit;
+  /** Console output of sandboxed code that threw. */
+  logs?: string[];
+};
+
+/** A failure whose message may be shown to the user or the model. */
+export class Failure extends Error {
+  readonly detail: FailureDetail;
+  constructor(message: string, detail: FailureDetail = {}) {
+    super(message);
+    this.name = 'Failure';
+    this.detail = detail;
+  }
+}
+
+/** The work no longer holds: cancelled, removed, replaced or stopping. */
+export class Stopped extends Error {
+  constructor(message = 'stopped') {
+    super(message);
+    this.name = 'Stopped';
+  }
+}
