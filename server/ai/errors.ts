@@ -1,7 +1,77 @@
-// The AI surface's errors: part 7's two bodies and the named errors of every
-// AI route. A route declares its body (aiShape or aiCodedShape) where it is
-// mounted; the catalogue below is the only place an AI error is worded.
-import { apiError, type ErrorShape } from '../errors.ts';
+// The AI surface's errors: the one catalogue of every code it answers (SQL's
+// included: migrations raise these codes with auth.raise_error, and
+// test/unit/ai-error-codes.test.ts fails on a raised code missing here),
+// part 7's two bodies, and the named errors routes throw. Grouped as
+// PostgREST groups its codes. docs/ai/errors.md is written from this list
+// (`npm run docs`). Errors Postgres raises itself (a unique violation, a
+// check constraint) keep PostgREST's SQLSTATE map (server/errors.ts) and
+// answer the SQLSTATE as their code.
+import { apiError, type ApiError, type ErrorKind, type ErrorShape } from '../errors.ts';
+
+type Entry = { status: number; meaning: string };
+
+export const AI_ERROR_CATALOGUE = {
+  access: {
+    UNAUTHORIZED: { status: 401, meaning: 'No usable credentials: Authorization is missing, or a webhook call lacks its secret.' },
+    FORBIDDEN: { status: 403, meaning: 'The caller may not do this: the anonymous key alone, a user changing project configuration, or a user changing another user\'s resource.' },
+    NOT_FOUND: { status: 404, meaning: 'The resource does not exist, or the caller may not see it (the two are never told apart).' },
+    WORKFLOW_NOT_FOUND: { status: 404, meaning: 'The workflow does not exist or is not the caller\'s to read or change.' },
+    VERSION_NOT_FOUND: { status: 404, meaning: 'The workflow has no deployed version with that number.' },
+    SETTING_NOT_FOUND: { status: 404, meaning: 'The key is not one of the registry\'s settings.' },
+    WEBHOOK_INACTIVE: { status: 403, meaning: 'The workflow is neither deployed nor armed for one webhook call.' },
+    METHOD_NOT_ALLOWED: { status: 405, meaning: 'The resource does not take that method (a hook\'s event, a builtin tool).' },
+  },
+  validation: {
+    VALIDATION_ERROR: { status: 400, meaning: 'A body, parameter or configuration breaks a rule; the message names it (and `details` may list fields).' },
+    bad_json: { status: 400, meaning: 'The body is not JSON.' },
+    CONFLICT: { status: 409, meaning: 'The change does not fit the resource\'s current state (already added, already running, not cancellable).' },
+    PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body or file is larger than its limit.' },
+    RATE_LIMITED: { status: 429, meaning: 'More executions per minute than WORKFLOW_EXECUTIONS_PER_MINUTE.' },
+  },
+  provider: {
+    provider_key_decrypt_failed: { status: 402, meaning: 'No usable key for the model\'s provider: none stored, none from the platform, or one that cannot be decrypted.' },
+    INSUFFICIENT_CREDITS: { status: 402, meaning: 'The project has no AI credits left (AI_BILLING).' },
+    PROVIDER_ERROR: { status: 502, meaning: 'The model vendor answered with an error; `details.provider_status` carries its status.' },
+    PROVIDER_TIMEOUT: { status: 504, meaning: 'The model vendor did not answer in time.' },
+  },
+  run: {
+    EXECUTION_FAILED: { status: 500, meaning: 'A workflow run failed; the message names the block, `execution_id` the run.' },
+    EXECUTION_TIMEOUT: { status: 504, meaning: 'A workflow run passed WORKFLOW_EXECUTION_TIMEOUT_MS.' },
+    CANCELLED: { status: 499, meaning: 'The client cancelled the request before it finished.' },
+  },
+  knowledge: {
+    RETRIEVAL_FAILED: { status: 500, meaning: 'Retrieval failed for every knowledge base of a context handler; the message lists why for each.' },
+  },
+  approvals: {
+    APPROVAL_ALREADY_DECIDED: { status: 409, meaning: 'The approval was approved or denied already.' },
+    APPROVAL_EXPIRED: { status: 409, meaning: 'The approval\'s timeout passed before the decision arrived.' },
+  },
+  server: {
+    HEADERS_NOT_SEALED: { status: 500, meaning: 'Headers of a tool or hook could not be sealed (the master key is missing); nothing was stored.' },
+    SERVICE_UNAVAILABLE: { status: 503, meaning: 'The database cannot be reached; try again.' },
+    INTERNAL: { status: 500, meaning: 'An unexpected failure; its cause is logged with the request id, never sent.' },
+  },
+} as const satisfies Record<string, Record<string, Entry>>;
+
+type Catalogue = typeof AI_ERROR_CATALOGUE;
+type Group = keyof Catalogue;
+export type AiErrorCode = { [G in Group]: keyof Catalogue[G] }[Group] & string;
+
+const STATUS_OF = new Map<string, number>(Object.values(AI_ERROR_CATALOGUE).flatMap((g) => Object.entries(g).map(([code, e]) => [code, e.status] as const)));
+
+/** The catalogue's entry of a code, with its group (undefined for a code it lacks). */
+export function catalogued(code: string): (Entry & { group: Group }) | undefined {
+  for (const [group, codes] of Object.entries(AI_ERROR_CATALOGUE)) {
+    const e = (codes as Record<string, Entry>)[code];
+    if (e) return { ...e, group: group as Group };
+  }
+  return undefined;
+}
+
+/** An error of the catalogue: its status comes from the code. */
+export function aiApiError(code: AiErrorCode, message: string, opts: { kind?: ErrorKind; details?: unknown } = {}): ApiError {
+  return apiError(STATUS_OF.get(code)!, code, message, opts);
+}
 
 /** The extra top-level fields an AI error may carry (`details` of settings, `fields` of provider keys, ...). */
 type Extra = Record<string, unknown>;
@@ -15,25 +85,30 @@ export const aiCodedShape: ErrorShape = (e) => ({ error: e.message, error_code: 
 
 export const aiErrors = {
   /** 400: a body or parameter that breaks a rule; `extra` adds top-level fields such as `details`. */
-  validation: (message: string, extra?: Extra) => apiError(400, 'VALIDATION_ERROR', message, extra ? { details: extra } : {}),
-  userTokenOrServiceKey: () => apiError(403, 'FORBIDDEN', 'This needs a signed-in user token or the service-role key; the anonymous key alone is refused'),
-  bearerRequired: () => apiError(401, 'UNAUTHORIZED', 'Authorization: Bearer <key or user token> is required'),
-  serviceRoleOnly: () => apiError(403, 'FORBIDDEN', 'Only the service-role key may change project configuration'),
-  notYours: (what: string) => apiError(403, 'FORBIDDEN', `You can only change your own ${what}`),
-  notFound: (what: string) => apiError(404, 'NOT_FOUND', `${what} not found`),
-  methodNotAllowed: (message: string) => apiError(405, 'METHOD_NOT_ALLOWED', message),
-  workflowNotFound: () => apiError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found'),
-  webhookUnauthorized: () => apiError(401, 'UNAUTHORIZED', 'Unauthorized'),
-  webhookInactive: () => apiError(403, 'WEBHOOK_INACTIVE', 'This webhook is not active: deploy the workflow, or arm it for one call'),
-  settingNotFound: (key: string) => apiError(404, 'SETTING_NOT_FOUND', `Unknown setting: ${key}`),
-  unknownProvider: (provider: string) => apiError(400, 'VALIDATION_ERROR', `Unknown provider: ${provider}; expected one of openai, anthropic, gemini, openrouter`),
-  keyRejected: (fields: Record<string, string>) => apiError(400, 'VALIDATION_ERROR', 'Validation failed', { details: { fields } }),
+  validation: (message: string, extra?: Extra) => aiApiError('VALIDATION_ERROR', message, extra ? { details: extra } : {}),
+  userTokenOrServiceKey: () => aiApiError('FORBIDDEN', 'This needs a signed-in user token or the service-role key; the anonymous key alone is refused'),
+  bearerRequired: () => aiApiError('UNAUTHORIZED', 'Authorization: Bearer <key or user token> is required'),
+  serviceRoleOnly: () => aiApiError('FORBIDDEN', 'Only the service-role key may change project configuration'),
+  notYours: (what: string) => aiApiError('FORBIDDEN', `You can only change your own ${what}`),
+  notFound: (what: string) => aiApiError('NOT_FOUND', `${what} not found`),
+  methodNotAllowed: (message: string) => aiApiError('METHOD_NOT_ALLOWED', message),
+  workflowNotFound: () => aiApiError('WORKFLOW_NOT_FOUND', 'Workflow not found'),
+  webhookUnauthorized: () => aiApiError('UNAUTHORIZED', 'Unauthorized'),
+  webhookInactive: () => aiApiError('WEBHOOK_INACTIVE', 'This webhook is not active: deploy the workflow, or arm it for one call'),
+  settingNotFound: (key: string) => aiApiError('SETTING_NOT_FOUND', `Unknown setting: ${key}`),
+  unknownProvider: (provider: string) => aiApiError('VALIDATION_ERROR', `Unknown provider: ${provider}; expected one of openai, anthropic, gemini, openrouter`),
+  keyRejected: (fields: Record<string, string>) => aiApiError('VALIDATION_ERROR', 'Validation failed', { details: { fields } }),
   /** 402: no usable key for the model's provider (none stored, none from the platform, or one that cannot be decrypted). */
-  noProviderKey: (provider: string) => apiError(402, 'provider_key_decrypt_failed', 'provider_key_decrypt_failed', { details: { provider } }),
-  noCredits: () => apiError(402, 'INSUFFICIENT_CREDITS', 'No AI credits left for this project: add credits or ask an administrator'),
+  noProviderKey: (provider: string) => aiApiError('provider_key_decrypt_failed', 'provider_key_decrypt_failed', { details: { provider } }),
+  noCredits: () => aiApiError('INSUFFICIENT_CREDITS', 'No AI credits left for this project: add credits or ask an administrator'),
   providerFailed: (provider: string, message: string, status?: number) =>
-    apiError(502, 'PROVIDER_ERROR', `The ${provider} API failed: ${message}`, status === undefined ? {} : { details: { provider_status: status } }),
-  providerTimeout: (provider: string) => apiError(504, 'PROVIDER_TIMEOUT', `The ${provider} API did not answer in time`),
-  cancelled: () => apiError(499, 'CANCELLED', 'The request was cancelled', { kind: 'invalid_request' }),
-  badModel: (model: string) => apiError(400, 'VALIDATION_ERROR', `Invalid model id "${model}": use <model> (OpenAI, claude-* for Anthropic), gemini/<model> or openrouter/<org>/<model>`),
+    aiApiError('PROVIDER_ERROR', `The ${provider} API failed: ${message}`, status === undefined ? {} : { details: { provider_status: status } }),
+  providerTimeout: (provider: string) => aiApiError('PROVIDER_TIMEOUT', `The ${provider} API did not answer in time`),
+  cancelled: () => aiApiError('CANCELLED', 'The request was cancelled', { kind: 'invalid_request' }),
+  badModel: (model: string) => aiApiError('VALIDATION_ERROR', `Invalid model id "${model}": use <model> (OpenAI, claude-* for Anthropic), gemini/<model> or openrouter/<org>/<model>`),
+  tooLarge: (message: string) => aiApiError('PAYLOAD_TOO_LARGE', message),
+  rateLimited: (perMinute: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} executions per minute`),
+  retrievalFailed: (message: string) => aiApiError('RETRIEVAL_FAILED', message),
+  executionFailed: (message: string, executionId: string) => aiApiError('EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
+  executionTimeout: (ms: number, executionId: string) => aiApiError('EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),
 };

@@ -3,7 +3,7 @@
 // to 200, offset) and reads one. 500 only when every knowledge base failed.
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { apiError, route } from '../../errors.ts';
+import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, intParam, parse, UUID } from '../parse.ts';
@@ -36,7 +36,7 @@ export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof
     const body = parse(Body, req.body);
     const result = await retrieve(contextOf(req), body);
     if (result.errors.length === body.knowledge_bases.length) {
-      throw apiError(500, 'RETRIEVAL_FAILED', `Retrieval failed for every knowledge base: ${result.errors.map((e) => `${e.knowledge_base_id}: ${e.error}`).join('; ')}`);
+      throw aiErrors.retrievalFailed(`Retrieval failed for every knowledge base: ${result.errors.map((e) => `${e.knowledge_base_id}: ${e.error}`).join('; ')}`);
     }
     const [row] = await calls.call<{ id: string; created_at: string }>(req,
       'insert into ai.context_handlers (query, request, result) values ($1, $2, $3) returning id, created_at', [body.query, body, result]);

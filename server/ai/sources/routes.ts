@@ -6,7 +6,7 @@ import { jsonBody } from '../body.ts';
 import Busboy from 'busboy';
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { apiError, route } from '../../errors.ts';
+import { route } from '../../errors.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
@@ -50,7 +50,7 @@ function readUpload(req: express.Request, limit: number): Promise<Upload> {
       stream.on('end', () => (out.bytes = Buffer.concat(chunks)));
     });
     busboy.on('error', () => reject(aiErrors.validation('The multipart body is malformed')));
-    busboy.on('close', () => (tooLarge ? reject(apiError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${limit} bytes`)) : resolve(out)));
+    busboy.on('close', () => (tooLarge ? reject(aiErrors.tooLarge(`The file is larger than the upload limit of ${limit} bytes`)) : resolve(out)));
     req.pipe(busboy);
   });
 }
@@ -110,7 +110,7 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
     } catch {
       throw aiErrors.notFound('Stored file');
     }
-    if (file.truncated) throw apiError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${opts.uploadLimit} bytes`);
+    if (file.truncated) throw aiErrors.tooLarge(`The file is larger than the upload limit of ${opts.uploadLimit} bytes`);
     const name = body.name ?? body.path.split('/').pop()!;
     res.status(201).json(await created(req, {
       name, metadata: body.metadata ?? {}, origin: 'storage', origin_detail: { bucket: body.bucket, path: body.path }, extension, bytes: file.bytes, extraction_model: body.extraction_model,

@@ -3,7 +3,7 @@
 // without a `sub` (the service-role key) share one `anonymous` bucket.
 // execute and execute/stream draw from the same window.
 import type { RequestHandler } from 'express';
-import { apiError } from '../../errors.ts';
+import { aiErrors } from '../errors.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -21,7 +21,7 @@ export function executionRateLimit(perMinute: number): RequestHandler {
     if (recent.length >= perMinute) {
       res.setHeader('Retry-After', String(Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now) / 1000))));
       calls.set(key, recent);
-      return next(apiError(429, 'RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} executions per minute`));
+      return next(aiErrors.rateLimited(perMinute));
     }
     recent.push(now);
     calls.set(key, recent);

@@ -8,7 +8,6 @@
 // says whom it acts as (acts_as, sql/0051): never a missing user read as the project.
 import type { Request } from 'express';
 import type { Config } from '../../config.ts';
-import { apiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
@@ -20,15 +19,10 @@ import type { InProcessRest } from '../../rest/in-process.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { storedActor, type Actor } from '../actor.ts';
 import { Failure } from '../failures.ts';
+import { aiErrors } from '../errors.ts';
 
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
 type Execution = { id: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string };
-
-export const runErrors = {
-  failed: (message: string, executionId: string) => apiError(500, 'EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
-  timeout: (ms: number, executionId: string) => apiError(504, 'EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),
-  notFound: () => apiError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found'),
-};
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
@@ -69,11 +63,11 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     } catch (err) {
       const timedOut = timeout.aborted;
       const stopped = !timedOut && (caller.aborted || cancelled.signal.aborted);
-      const message = timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof Failure ? err.message : `The run failed: ${(err as Error).message}`;
+      const message = timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof Failure ? err.message : `The run failed: ${(err as Error).message}`;
       await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [
         executionId, stopped ? 'cancelled' : 'failed', message, timedOut ? 'EXECUTION_TIMEOUT' : stopped ? 'CANCELLED' : 'EXECUTION_FAILED',
       ]);
-      throw timedOut ? runErrors.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : runErrors.failed(message, executionId);
+      throw timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : aiErrors.executionFailed(message, executionId);
     } finally {
       clearInterval(watch);
     }
@@ -84,7 +78,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     const [row] = await calls.call<Execution>(req, `with w as (select id, ai.graph_json(id) as graph from ai.workflows where id = $1)
       insert into ai.workflow_executions (workflow_id, trigger, variables, graph) select w.id, $2, $3, w.graph from w returning id, graph, version, user_id, acts_as`,
       [workflowId, trigger, JSON.stringify(variables)]);
-    if (!row) throw runErrors.notFound();
+    if (!row) throw aiErrors.workflowNotFound();
     return row;
   };
 
@@ -113,7 +107,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     /** Stops a run the caller started (queued or running); false when it had already ended. 404 for someone else's. */
     cancel: async (req: Request, workflowId: string, executionId: string): Promise<boolean> => {
       const [mine] = await calls.call(req, 'select id from ai.workflow_executions where id = $1 and workflow_id = $2', [executionId, workflowId]);
-      if (!mine) throw apiError(404, 'NOT_FOUND', 'Execution not found');
+      if (!mine) throw aiErrors.notFound('Execution');
       return (await calls.asService<{ cancelled: boolean }>('select ai.cancel_execution($1) as cancelled', [executionId]))[0]!.cancelled;
     },
 
