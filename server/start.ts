@@ -7,7 +7,7 @@ import { configureStatementLimits, loadRoleTimeouts } from '../db/statement-limi
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { JobHelpers, TaskList } from 'graphile-worker';
+import type { TaskList } from 'graphile-worker';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
@@ -22,7 +22,7 @@ import { graphqlSurface } from './graphql/index.ts';
 import { restRoutes } from './rest/routes.ts';
 import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
-import { AI_TASK_NAMES, aiSurface, type AiSurface } from './ai/index.ts';
+import { aiSurface, type AiSurface } from './ai/index.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -106,20 +106,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     cleanups.push(() => requestPool.end());
     health.pool = requestPool;
 
-    // Surfaces built later (the AI surface) hand their tasks over here; a job that
-    // arrives before then is retried by graphile-worker.
-    let lateTasks: TaskList = {};
-    const surfaceTasks: TaskList = Object.fromEntries(AI_TASK_NAMES.map((name) => [name, (payload: unknown, helpers: JobHelpers) => {
-      const task = lateTasks[name];
-      if (!task) throw new Error('the AI surface is not ready yet');
-      return task(payload, helpers);
-    }]));
     let worker: WorkerHandle | undefined;
-    if (config.WORKER === 'in-process') {
-      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, extraTasks: { ...surfaceTasks, ...opts.extraTasks } });
-      health.worker = worker;
-      cleanups.push(() => worker!.stop());
-    }
 
     const shutdownHooks: Array<() => Promise<void>> = [];
     const auth = authRoutes({ config, keys, pool: adminPool });
@@ -154,8 +141,13 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
     const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache), storage: storage.inProcess, schema: schemaCache, log });
-    lateTasks = ai.tasks;
     cleanups.push(() => ai.stop());
+    // The worker starts once every surface its jobs call is built (and stops before them).
+    if (config.WORKER === 'in-process') {
+      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ai: ai.jobs, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
+      health.worker = worker;
+      cleanups.push(() => worker!.stop());
+    }
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
       { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },

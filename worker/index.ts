@@ -4,6 +4,7 @@
 import { Logger as GraphileLogger, parseCronItems, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { AiJobs } from '../server/ai/index.ts';
 import type { Config } from '../server/config.ts';
 import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
 import { asJob } from '../db/statement-limits.ts';
@@ -25,13 +26,13 @@ function asJobs(tasks: TaskList): TaskList {
   return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, (payload: unknown, helpers: Parameters<NonNullable<TaskList[string]>>[1]) => asJob(() => task!(payload, helpers))]));
 }
 
-export async function startWorker(opts: { config: Config; pool: pg.Pool; concurrency: number; log: Logger; extraTasks?: TaskList }): Promise<WorkerHandle> {
+export async function startWorker(opts: { config: Config; pool: pg.Pool; concurrency: number; log: Logger; ai: AiJobs; extraTasks?: TaskList }): Promise<WorkerHandle> {
   const log = opts.log.child({ component: 'worker' });
   let stopped = false;
   const runner = await run({
     pgPool: opts.pool,
     concurrency: opts.concurrency,
-    taskList: asJobs({ ...platformTasks(opts.config, log), ...opts.extraTasks }),
+    taskList: asJobs({ ...platformTasks(opts.config, log, opts.ai), ...opts.extraTasks }),
     noHandleSignals: true, // the process's own shutdown drains the worker in order
     pollInterval: 2000,
     parsedCronItems: parseCronItems(PLATFORM_CRON), // declared by surfaces, not read from a crontab file

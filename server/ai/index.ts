@@ -53,12 +53,22 @@ import { workflowRuns } from './workflows/runs.ts';
 import { sandboxPool } from './runtime/sandbox/index.ts';
 import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
-import type { TaskList } from 'graphile-worker';
 import type { InProcessRest } from '../rest/in-process.ts';
 import type { InProcessStorage } from '../storage/in-process.ts';
 
-/** The graphile-worker tasks the AI surface runs (a server registers them before the surface is built). */
-export const AI_TASK_NAMES = ['ai_workflow_run', 'ai_source_extract', 'ai_kb_index', 'ai_kb_bm25', 'ai_kb_enrich', 'ai_kb_graph'] as const;
+/** An attempt of a job: graphile-worker's count and its most (a job fails for good on its last). */
+export type Attempt = { n: number; max: number };
+
+/** The work behind the AI surface's jobs (worker/tasks/ai.ts parses each payload, then calls one of these). */
+export type AiJobs = {
+  /** An async (or webhook) workflow run, queued by ai.queue_execution. */
+  runWorkflow: (executionId: string) => Promise<void>;
+  extractSource: (payload: { source_id: string; run: number }, attempt: Attempt) => Promise<void>;
+  indexSource: (payload: { indexed_source_id: string; run: number }, attempt: Attempt) => Promise<void>;
+  buildBm25: (payload: { knowledge_base_id: string }) => Promise<void>;
+  enrichGraph: (payload: { knowledge_base_id: string; indexed_source_id: string | null; retry_failed: boolean }) => Promise<void>;
+  enrichMetadata: (payload: { knowledge_base_id: string; run: number; incremental: boolean; retry_failed: boolean }, attempt: Attempt) => Promise<void>;
+};
 
 export type AiSurface = {
   router: Router;
@@ -67,8 +77,8 @@ export type AiSurface = {
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
   tools: ToolRunner;
   settings: Settings;
-  /** graphile-worker tasks of the AI surface (AI_TASK_NAMES: async workflow runs, source extraction, indexing, BM25 builds, metadata enrichment, graph enrichment). */
-  tasks: Record<(typeof AI_TASK_NAMES)[number], TaskList[string]>;
+  /** What the AI surface's jobs run (worker/tasks/ai.ts). */
+  jobs: AiJobs;
   stop: () => Promise<void>;
 };
 
@@ -140,27 +150,13 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   sweeper.unref();
   return {
     router, open: [webhookOpenRoute], models, settings, tools,
-    tasks: {
-      ai_workflow_run: async (payload, helpers) => {
-        const { execution_id: id } = payload as { execution_id: string };
-        helpers.logger.info(`workflow run ${id}`);
-        await runs.runQueued(id, new AbortController().signal);
-      },
-      ai_source_extract: async (payload, helpers) => {
-        await extractSource(payload as { source_id: string; run: number }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
-      },
-      ai_kb_index: async (payload, helpers) => {
-        await indexing.index(payload as { indexed_source_id: string; run: number }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
-      },
-      ai_kb_bm25: async (payload) => {
-        await indexing.buildBm25(payload as { knowledge_base_id: string });
-      },
-      ai_kb_graph: async (payload) => {
-        await indexing.enrichGraph(payload as { knowledge_base_id: string; indexed_source_id: string | null; retry_failed: boolean });
-      },
-      ai_kb_enrich: async (payload, helpers) => {
-        await enrich(payload as { knowledge_base_id: string; run: number; incremental: boolean; retry_failed: boolean }, { n: helpers.job.attempts, max: helpers.job.max_attempts });
-      },
+    jobs: {
+      runWorkflow: (id) => runs.runQueued(id, new AbortController().signal),
+      extractSource,
+      indexSource: indexing.index,
+      buildBm25: indexing.buildBm25,
+      enrichGraph: indexing.enrichGraph,
+      enrichMetadata: enrich,
     },
     stop: async () => {
       clearInterval(sweeper);

@@ -1,0 +1,46 @@
+// The AI surface's jobs: async workflow runs, source extraction, indexing,
+// BM25 builds, metadata and graph enrichment. Each parses its payload first
+// (a job queued by an older or hand-written statement with a bad payload
+// fails at once, saying what is wrong) and calls the work the surface
+// exposes (AiJobs). Who queues each: the SQL function named beside it.
+import type { JobHelpers, TaskList } from 'graphile-worker';
+import { z } from 'zod';
+import type { AiJobs } from '../../server/ai/index.ts';
+
+const id = z.uuid();
+const run = z.number().int().positive();
+/** A flag SQL may send as null (false then). */
+const flag = z.boolean().nullish().transform(Boolean);
+
+const attemptOf = (helpers: JobHelpers) => ({ n: helpers.job.attempts, max: helpers.job.max_attempts });
+
+export function aiTasks(jobs: AiJobs): TaskList {
+  return {
+    // ai.queue_execution (async and webhook runs)
+    ai_workflow_run: async (payload, helpers) => {
+      const { execution_id } = z.object({ execution_id: id }).parse(payload);
+      helpers.logger.info(`workflow run ${execution_id}`);
+      await jobs.runWorkflow(execution_id);
+    },
+    // ai.queue_extraction
+    ai_source_extract: async (payload, helpers) => {
+      await jobs.extractSource(z.object({ source_id: id, run }).parse(payload), attemptOf(helpers));
+    },
+    // ai.start_indexing
+    ai_kb_index: async (payload, helpers) => {
+      await jobs.indexSource(z.object({ indexed_source_id: id, run }).parse(payload), attemptOf(helpers));
+    },
+    // ai.request_bm25_build (and BM25_AUTO_INDEXING after indexing)
+    ai_kb_bm25: async (payload) => {
+      await jobs.buildBm25(z.object({ knowledge_base_id: id }).parse(payload));
+    },
+    // ai.request_graph_enrichment
+    ai_kb_graph: async (payload) => {
+      await jobs.enrichGraph(z.object({ knowledge_base_id: id, indexed_source_id: id.nullable(), retry_failed: flag }).parse(payload));
+    },
+    // ai.request_enrichment
+    ai_kb_enrich: async (payload, helpers) => {
+      await jobs.enrichMetadata(z.object({ knowledge_base_id: id, run, incremental: z.boolean(), retry_failed: flag }).parse(payload), attemptOf(helpers));
+    },
+  };
+}
