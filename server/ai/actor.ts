@@ -19,6 +19,9 @@ export function actorContext(actor: Actor): RequestContext {
     : { role: 'service_role', claims: { role: 'service_role' } };
 }
 
+/** The project as an SQL caller (the service role): the server's own bookkeeping, and runs that act as the project. */
+export const PROJECT_CALLER: RequestContext = actorContext(PROJECT);
+
 /** The actor a captured caller is: the service role acts as the project, anyone else as its `sub`. */
 export function actorOf(ctx: RequestContext): Actor {
   if (ctx.role === 'service_role') return PROJECT;

@@ -9,8 +9,8 @@ import { queryAsRole } from '../../db/pipeline.ts';
 import { apiError, fromPostgresError, type ApiError } from '../errors.ts';
 import { aiErrors } from './errors.ts';
 import { requestDeparture } from '../request-departure.ts';
+import { PROJECT_CALLER } from './actor.ts';
 
-const SERVICE: RequestContext = { role: 'service_role', claims: { role: 'service_role' } };
 
 /** The request's caller, for work that outlives the request (a paused run, a workflow block). */
 export function contextOf(req: Request): RequestContext {
@@ -50,7 +50,7 @@ export function aiCalls(pool: pg.Pool) {
     /** One statement as a caller captured earlier (contextOf). */
     as: <R>(ctx: RequestContext, sql: string, values: unknown[]) => run<R>(ctx, sql, values),
     /** One statement as the service role: the server's own bookkeeping. */
-    asService: <R>(sql: string, values: unknown[]) => run<R>(SERVICE, sql, values),
+    asService: <R>(sql: string, values: unknown[]) => run<R>(PROJECT_CALLER, sql, values),
     /** Statements as a caller in a transaction that is always rolled back: a dry run, or a read that must change nothing. */
     rolledBack: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>, opts: { discard?: boolean } = {}): Promise<T> => {
       try {

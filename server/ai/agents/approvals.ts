@@ -10,6 +10,7 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import type { HookPayload, HookRow, HookVerdict } from './hook-runner.ts';
+import type { Emit } from './events.ts';
 
 export type ApprovalRow = {
   id: string; run_id: string; hook_id: string | null; event: string; tool_call_id: string | null; tool_name: string | null;
@@ -42,7 +43,7 @@ export function approvalDesk(calls: AiCalls) {
 
   return {
     /** Opens an approval for this hook firing and waits for its answer; a timeout denies. */
-    ask: async (hook: HookRow, payload: HookPayload, signal: AbortSignal, emit?: (event: Record<string, unknown>) => void): Promise<HookVerdict> => {
+    ask: async (hook: HookRow, payload: HookPayload, signal: AbortSignal, emit?: Emit): Promise<HookVerdict> => {
       const timeout = typeof hook.config.timeout === 'number' && hook.config.timeout > 0 ? Math.ceil(hook.config.timeout) : DEFAULT_TIMEOUT_SECONDS;
       const message = typeof hook.config.message === 'string' ? hook.config.message : null;
       const [opened] = await calls.asService<ApprovalRow>('select * from ai.request_approval($1, $2, $3, $4, $5, $6, $7, $8)',

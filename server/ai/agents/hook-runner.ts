@@ -23,6 +23,7 @@
 //          approval that cannot be asked denies: it fails closed.
 import { outboundRequest } from '../runtime/net/message.ts';
 import type { ToolServices } from '../tools/runner.ts';
+import type { Emit } from './events.ts';
 
 export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
 export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; sub_agent_id?: string; sub_agent_name?: string; task?: string; arguments?: unknown; result?: unknown; response?: string };
@@ -33,7 +34,7 @@ const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'OnDelegation']);
 
 type Ask = (hook: HookRow, payload: HookPayload) => Promise<HookVerdict>;
 
-export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, emit?: (event: Record<string, unknown>) => void, ask?: Ask) {
+export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, emit?: Emit, ask?: Ask) {
   const http = async (hook: HookRow, payload: HookPayload, signal: AbortSignal): Promise<HookVerdict> => {
     const url = hook.config.url;
     if (typeof url !== 'string') throw new Error('config.url is missing');

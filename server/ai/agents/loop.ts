@@ -5,14 +5,16 @@
 // caller's, through `fire` and `record`.
 import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
 import type { UsageContext } from '../usage/ledger.ts';
+import type { Emit } from './events.ts';
 import type { HookVerdict } from './hook-runner.ts';
+
+export type { Emit } from './events.ts';
 
 export type ToolOutcome = { ok: true; output: string } | { ok: false; error: string };
 /** A tool as the model sees it, and how to run it. */
 export type FunctionTool = Extract<ChatTool, { type: 'function' }>;
 export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome> };
 export type LoopToolCall = { id: string; name: string; arguments: unknown; ok: boolean; result?: string; error?: string; latency_ms: number };
-export type Emit = (event: Record<string, unknown>) => void;
 /** A message as the run record keeps it. */
 export type RecordedMessage = { role: 'assistant' | 'tool'; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms: number };
 

@@ -9,7 +9,6 @@
 // request itself: an approval may hold it after its client has gone, and a
 // workflow block runs one with no request at all.
 import type { RequestContext } from '../../../db/as-role.ts';
-import type { ApiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
@@ -21,8 +20,10 @@ import type { RunLifetime } from '../lifetime.ts';
 import { runLoop, type Emit, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
-import type { Compactor } from '../sessions/compaction.ts';
-import { messageRecorder, openSession, requireSession } from '../sessions/conversation.ts';
+import { requireSession } from '../sessions/conversation.ts';
+import type { SessionRuns } from '../sessions/session-run.ts';
+import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
+import { stepCap } from './tuning.ts';
 import type { ToolRunner, ToolServices } from '../tools/runner.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
@@ -35,26 +36,18 @@ export type RunResult = {
   steps: number; tool_calls: LoopToolCall[]; usage: { tokens_in: number; tokens_out: number; cost_usd: number };
 };
 
-const DEFAULT_MAX_STEPS = 10;
-/** A delegate tool's one argument. */
-export const TASK_SCHEMA = { type: 'object', properties: { task: { type: 'string', description: 'What the member should do, with everything it needs to know' } }, required: ['task'] };
-
 type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome>;
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
-const MAX_STEPS_CEILING = 100;
 
 /** The ledger's user for a caller (null: the project). */
 export const userOf = (caller: RequestContext): string | null => ledgerUser(actorOf(caller));
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
-export async function agentTuning(agent: AgentRow, settings: Settings, cap?: number) {
-  const { max_steps: asked, ...tuning } = agent.settings as { max_steps?: unknown } & Record<string, unknown>;
-  let maxSteps = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, MAX_STEPS_CEILING) : DEFAULT_MAX_STEPS;
-  if (cap !== undefined) maxSteps = Math.min(maxSteps, cap);
-  return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), maxSteps, tuning };
+export async function agentTuning(agent: Pick<AgentRow, 'model' | 'settings'>, settings: Settings, cap?: number) {
+  return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), ...stepCap(agent.settings, cap) };
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; compactor: Compactor; runnerId: string; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever>; secrets: ResourceSecrets }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; sessionRun: SessionRuns; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever>; secrets: ResourceSecrets }) {
   const { calls, models, tools, settings, mcp } = opts;
   const kbTools = knowledgeTools(calls, opts.retrieve, settings);
 
@@ -134,50 +127,38 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     run: async (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
       const { message } = input;
       const signal = life.signal;
-      const userId = userOf(caller);
-      const sid = await openSession(calls, caller, { agent_id: agent.id }, input.sessionId, message);
-      const [{ id: runId }] = (await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input, runner) values ($1, $2, $3, $4) returning id', [sid, agent.id, message, opts.runnerId])) as [{ id: string }];
-      const record = messageRecorder(calls, caller, sid, { column: 'run_id', id: runId });
-      // What the knowledge-base tools retrieved goes with the answer that used it.
-      const retrievals: ContextResult[] = [];
-      const store: typeof record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : record(m));
-      const finish = (status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
-        calls.asService('select ai.finish_agent_run($1, $2, $3, $4, $5, $6)', [runId, status, output, error, stop, steps]);
-
-      let steps = 0;
-      emit?.({ type: 'start', session_id: sid, run_id: runId });
-      const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
-      // An approval holds the run past its client: the answer may come after the stream has gone.
-      const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
-        const release = life.hold();
-        try {
-          return await opts.approvals.ask(hook, payload, signal, emit);
-        } finally {
-          release();
-        }
-      };
-      const firing = hookRunner(opts.hookServices, emit, ask);
-      const base = { agent_id: agent.id, session_id: sid, run_id: runId };
-      const fire = (event: string, extra: Record<string, unknown> = {}): Promise<HookVerdict> =>
-        (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
-      let close = async () => undefined as void;
-      try {
-        const history = await opts.compactor.history(caller, sid, { settings: agent.settings, system: agent.system_prompt, message, userId, runId, feature: 'agent', signal, emit });
-        await store({ role: 'user', content: message });
+      let toolCalls: LoopToolCall[] = [];
+      let fire: (event: string, extra?: Record<string, unknown>) => Promise<HookVerdict> = async () => ({ decision: 'allow' });
+      const done = await opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt }, life, emit, async (run) => {
+        // What the knowledge-base tools retrieved goes with the answer that used it.
+        const retrievals: ContextResult[] = [];
+        const record: typeof run.record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? run.record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : run.record(m));
+        const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
+        // An approval holds the run past its client: the answer may come after the stream has gone.
+        const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
+          const release = life.hold();
+          try {
+            return await opts.approvals.ask(hook, payload, signal, emit);
+          } finally {
+            release();
+          }
+        };
+        const firing = hookRunner(opts.hookServices, emit, ask);
+        const base = { agent_id: agent.id, session_id: run.sessionId, run_id: run.runId };
+        fire = (event, extra = {}) => (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
         await fire('OnRunStart', { message });
         const { model, maxSteps, tuning } = await agentTuning(agent, settings);
         // A sub-agent call: OnDelegation hooks may deny it, rewrite its task or ask a human first.
         const delegate: Delegate = async (sub, toolName, args, s, callId) => {
-          let task = args && typeof (args as { task?: unknown }).task === 'string' ? (args as { task: string }).task.trim() : '';
+          let task = taskOf(args);
           if (!task) return { ok: false, error: 'task is required: say what the sub-agent should do' };
           const verdict = await fire('OnDelegation', { tool_name: toolName, tool_call_id: callId, arguments: { task }, sub_agent_id: sub.id, sub_agent_name: sub.name, task });
           if (verdict.decision === 'deny') return { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
           if (typeof verdict.arguments?.task === 'string' && verdict.arguments.task.trim()) task = verdict.arguments.task.trim();
           const tag = { delegation_id: callId, agent_id: sub.id, agent_name: sub.name };
           emit?.({ type: 'delegation_started', ...tag, task });
-          const memberEmit: Emit | undefined = emit && ((e) => emit(e.type === 'content_delta' ? { type: 'delegation_delta', delegation_id: callId, delta: e.delta } : { ...e, delegation_id: callId }));
           try {
-            const result = await member(caller, sub, task, { signal: s, usage: { userId, feature: 'agent', runId }, stepPrefix: `${callId}/`, emit: memberEmit });
+            const result = await member(caller, sub, task, { signal: s, usage: run.usage, stepPrefix: `${callId}/`, emit: delegationEvents(emit, callId) });
             emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
             return { ok: true, output: result.output };
           } catch (err) {
@@ -186,31 +167,20 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
             return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
           }
         };
-        const offered = await toolset(caller, agent.id, { userId, feature: 'agent', runId }, signal, emit, delegate, (r) => retrievals.push(r));
-        close = offered.close;
-        const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...history, { role: 'user', content: message }];
-        const result = await runLoop({
-          models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record: store,
-          usage: { userId, feature: 'agent', runId }, onStep: (n) => { steps = n; }, ...(emit ? { emit } : {}),
-        });
-        steps = result.steps;
-        await finish('completed', result.output, null, result.stop, steps);
+        const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegate, (r) => retrievals.push(r));
+        try {
+          const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }];
+          const result = await runLoop({ models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep, ...(emit ? { emit } : {}) });
+          toolCalls = result.toolCalls;
+          return result;
+        } finally {
+          await offered.close().catch(() => undefined);
+        }
+      }, async (result) => {
         await fire('OnRunComplete', { response: result.output });
-        const [usage] = await calls.as<{ tokens_in: number; tokens_out: number; cost_usd: string }>(caller, 'select tokens_in, tokens_out, cost_usd from ai.agent_runs where id = $1', [runId]);
-        await calls.as(caller, 'update ai.sessions set updated_at = now() where id = $1', [sid]);
-        const answer: RunResult = {
-          session_id: sid, run_id: runId, status: 'completed', output: result.output, stop_reason: result.stop, steps, tool_calls: result.toolCalls,
-          usage: { tokens_in: usage!.tokens_in, tokens_out: usage!.tokens_out, cost_usd: Number(usage!.cost_usd) },
-        };
-        emit?.({ type: 'usage', ...answer.usage });
-        emit?.({ type: 'complete', session_id: sid, run_id: runId, output: result.output, stop_reason: result.stop, steps });
-        return answer;
-      } catch (err) {
-        await finish('failed', null, (err as Error).message, null, steps).catch(() => undefined);
-        throw Object.assign(err as ApiError, { details: { ...((err as ApiError).details as object | undefined), session_id: sid, run_id: runId } });
-      } finally {
-        await close().catch(() => undefined);
-      }
+      });
+      const { result } = done;
+      return { session_id: done.session_id, run_id: done.run_id, status: 'completed', output: result.output, stop_reason: result.stop, steps: result.steps, tool_calls: toolCalls, usage: done.usage };
     },
   };
 }

@@ -8,6 +8,7 @@ import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, intParam, parse, UUID } from '../parse.ts';
 import type { contextRetriever } from './retrieve.ts';
+import { contextHandlerStore } from './store.ts';
 
 const Body = z.object({
   query: z.string({ error: 'query is required' }).trim().min(1, 'query is required'),
@@ -20,16 +21,12 @@ const Body = z.object({
 
 export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof contextRetriever>): Router {
   const r = express.Router();
+  const handlers = contextHandlerStore(calls);
 
   r.get('/', route(async (req, res) => {
     const limit = intParam(req.query.limit, 'limit', 1, 200, 50);
     const offset = intParam(req.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
-    const items = await calls.call(req,
-      `select id, query, request -> 'knowledge_bases' as knowledge_bases, jsonb_array_length(result -> 'chunks') as chunk_count,
-              (result ->> 'token_count')::int as token_count, jsonb_array_length(result -> 'errors') as error_count, created_at
-         from ai.context_handlers order by created_at desc, id limit $1 offset $2`, [limit, offset]);
-    const [count] = await calls.call<{ n: string }>(req, 'select count(*) as n from ai.context_handlers', []);
-    res.json({ items, total: Number(count!.n), limit, offset });
+    res.json({ ...(await handlers.list(req, limit, offset)), limit, offset });
   }));
 
   r.post('/', route(async (req, res) => {
@@ -38,15 +35,12 @@ export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof
     if (result.errors.length === body.knowledge_bases.length) {
       throw aiErrors.retrievalFailed(`Retrieval failed for every knowledge base: ${result.errors.map((e) => `${e.knowledge_base_id}: ${e.error}`).join('; ')}`);
     }
-    const [row] = await calls.call<{ id: string; created_at: string }>(req,
-      'insert into ai.context_handlers (query, request, result) values ($1, $2, $3) returning id, created_at', [body.query, body, result]);
-    res.status(201).json({ id: row!.id, ...result, created_at: row!.created_at });
+    const row = await handlers.create(req, body.query, body, result);
+    res.status(201).json({ id: row.id, ...result, created_at: row.created_at });
   }));
 
   r.get('/:id', route(async (req, res) => {
-    const id = idOf(req.params.id, 'Context handler');
-    const [row] = await calls.call<{ id: string; result: Record<string, unknown>; created_at: string }>(req, 'select id, result, created_at from ai.context_handlers where id = $1', [id]);
-    if (!row) throw aiErrors.notFound('Context handler');
+    const row = await handlers.get(req, idOf(req.params.id, 'Context handler'));
     res.json({ id: row.id, ...row.result, created_at: row.created_at });
   }));
 

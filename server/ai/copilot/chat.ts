@@ -14,6 +14,9 @@ import { routeModel } from '../providers/vendors.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
+
+/** The copilot's own stream events (status, tool_call, tool_result, content_delta, complete), spec 4.15. */
+type CopilotEmit = (event: Record<string, unknown>) => void;
 import { AgentBody, AgentPatch } from '../agents/routes.ts';
 import { userOf } from '../agents/run.ts';
 import { CreateTool, UpdateTool } from '../tools/routes.ts';
@@ -85,7 +88,7 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
   };
 
   return {
-    chat: async (caller: RequestContext, session: CopilotSession, body: { message: string; workflow_state?: unknown; confirm_action_id?: string | undefined }, signal: AbortSignal, emit: Emit) => {
+    chat: async (caller: RequestContext, session: CopilotSession, body: { message: string; workflow_state?: unknown; confirm_action_id?: string | undefined }, signal: AbortSignal, emit: CopilotEmit) => {
       const userId = userOf(caller);
       emit({ type: 'status', message: 'Reading the workflow' });
       const given = body.workflow_state === undefined ? null : normaliseState(body.workflow_state);

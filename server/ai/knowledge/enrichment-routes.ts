@@ -3,10 +3,9 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, parse, UUID } from '../parse.ts';
-import type { KbRow } from './store.ts';
+import type { KbStore } from './store.ts';
 
 const Put = z.object({
   fields: z.array(z.unknown(), { error: 'fields is required: an array of {name, description, type, enum_values}' }),
@@ -16,36 +15,32 @@ const Put = z.object({
 });
 const Run = z.object({ incremental: z.boolean({ error: 'incremental must be a boolean' }).optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
 
-export function kbEnrichmentRoutes(calls: AiCalls, kbOf: (req: express.Request, id: string) => Promise<KbRow>): Router {
+export function kbEnrichmentRoutes(kbs: KbStore): Router {
   const r = express.Router({ mergeParams: true });
   const kbId = (req: express.Request) => idOf(req.params.id, 'Knowledge base');
 
   r.put('/enrichment', route(async (req, res) => {
     const id = kbId(req);
     const body = parse(Put, req.body);
-    const [row] = await calls.call<{ out: unknown }>(req, 'select ai.put_enrichment($1, $2, $3, $4, $5) as out',
-      [id, JSON.stringify(body.fields), body.llm_model ?? null, body.max_tokens ?? null, body.use_multimodal ?? null]);
-    res.json(row!.out);
+    res.json(await kbs.putEnrichment(req, id, body));
   }));
 
   r.get('/enrichment', route(async (req, res) => {
     const id = kbId(req);
-    await kbOf(req, id);
-    const [row] = await calls.call<{ config: unknown }>(req, 'select ai.enrichment_view($1) as config', [id]);
-    res.json({ config: row!.config });
+    await kbs.get(req, id);
+    res.json({ config: await kbs.enrichment(req, id) });
   }));
 
   r.delete('/enrichment', route(async (req, res) => {
     const id = kbId(req);
-    await calls.call(req, 'select ai.delete_enrichment($1)', [id]);
+    await kbs.deleteEnrichment(req, id);
     res.json({ message: 'Enrichment config and metadata table deleted', knowledge_base_id: id });
   }));
 
   r.post('/enrichment/run', route(async (req, res) => {
     const id = kbId(req);
     const body = parse(Run, req.body ?? {});
-    const [row] = await calls.call<{ out: unknown }>(req, 'select ai.request_enrichment($1, $2, $3) as out', [id, body.incremental ?? false, body.retry_failed ?? false]);
-    res.status(202).json(row!.out);
+    res.status(202).json(await kbs.runEnrichment(req, id, body.incremental ?? false, body.retry_failed ?? false));
   }));
 
   // Values per item from the metadata table; items whose enrichment failed are in item_errors.
@@ -56,8 +51,7 @@ export function kbEnrichmentRoutes(calls: AiCalls, kbOf: (req: express.Request, 
     if (!ids.length) throw aiErrors.validation('item_ids is required: item ids separated by commas');
     const bad = ids.find((s) => !UUID.test(s));
     if (bad) throw aiErrors.validation(`item_ids: ${bad} is not an item id`);
-    const [row] = await calls.call<{ out: unknown }>(req, 'select ai.enrichment_results($1, $2) as out', [id, ids.map((s) => s.toLowerCase())]);
-    res.json(row!.out);
+    res.json(await kbs.enrichmentResults(req, id, ids.map((s) => s.toLowerCase())));
   }));
 
   return r;

@@ -12,7 +12,8 @@ import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
+import { SOURCE_BUCKET } from '../sources/store.ts';
+import { PROJECT_CALLER } from '../actor.ts';
 import { pooled } from '../pooled.ts';
 import { parseModelJson } from './model-json.ts';
 import { Stopped } from '../failures.ts';
@@ -57,7 +58,7 @@ export function metadataEnrichment(opts: { calls: AiCalls; models: ModelRouter; 
     const rows = await calls.asService<{ object_path: string; content_type: string }>(
       `select object_path, content_type from ai.source_derivatives where source_id = $1 and kind = 'image' and coalesce(page, 1) = $2 order by idx limit ${MAX_IMAGES}`, [t.source_id, t.page ?? 1]);
     const out: string[] = [];
-    for (const r of rows) out.push(`data:${r.content_type};base64,${(await opts.storage.read(SERVICE, SOURCE_BUCKET, r.object_path, 20 * 1024 * 1024)).bytes.toString('base64')}`);
+    for (const r of rows) out.push(`data:${r.content_type};base64,${(await opts.storage.read(PROJECT_CALLER, SOURCE_BUCKET, r.object_path, 20 * 1024 * 1024)).bytes.toString('base64')}`);
     return out;
   };
 

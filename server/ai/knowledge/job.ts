@@ -13,7 +13,8 @@ import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
+import { SOURCE_BUCKET } from '../sources/store.ts';
+import { PROJECT_CALLER } from '../actor.ts';
 import type { Element } from '../sources/extract/types.ts';
 import { textElements } from './chunking.ts';
 import { embedder, signCode, vectorBytes } from './embedder.ts';
@@ -36,7 +37,7 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
   const derivative = async (sourceId: string, kind: string): Promise<string | null> => {
     const [d] = await calls.asService<{ object_path: string }>('select object_path from ai.source_derivatives where source_id = $1 and kind = $2 and idx = 0', [sourceId, kind]);
     if (!d) return null;
-    return (await storage.read(SERVICE, SOURCE_BUCKET, d.object_path, MAX_DERIVATIVE_BYTES)).bytes.toString('utf8');
+    return (await storage.read(PROJECT_CALLER, SOURCE_BUCKET, d.object_path, MAX_DERIVATIVE_BYTES)).bytes.toString('utf8');
   };
 
   const documentOf = async (row: Row): Promise<SourceDocument> => {

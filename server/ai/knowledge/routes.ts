@@ -58,8 +58,8 @@ export function knowledgeBaseRoutes(calls: AiCalls, search: ReturnType<typeof kn
     res.json({ message: 'Knowledge base deleted', id });
   }));
 
-  r.use('/:id', kbSourceRoutes(calls, kbs));
+  r.use('/:id', kbSourceRoutes(kbs));
   r.use('/:id', kbSearchRoutes(calls, search));
-  r.use('/:id', kbEnrichmentRoutes(calls, kbs.get));
+  r.use('/:id', kbEnrichmentRoutes(kbs));
   return r;
 }

@@ -13,7 +13,8 @@ import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { Embed } from './embedder.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
-import { SERVICE, SOURCE_BUCKET } from '../sources/store.ts';
+import { SOURCE_BUCKET } from '../sources/store.ts';
+import { PROJECT_CALLER } from '../actor.ts';
 import { enrichQuery, type Enrichment } from './retrieval/enrich.ts';
 import { fullText } from './retrieval/full-text.ts';
 import { bestOf, fuse } from './retrieval/hybrid.ts';
@@ -153,7 +154,7 @@ async function attachPageImages(calls: AiCalls, storage: InProcessStorage, setti
     e.images = await Promise.all(mine.map(async (i) => ({
       page, index: i.idx, content_type: i.content_type,
       ...(delivery === 'base64'
-        ? { base64: (await storage.read(SERVICE, SOURCE_BUCKET, i.object_path, MAX_IMAGE_BYTES)).bytes.toString('base64') }
+        ? { base64: (await storage.read(PROJECT_CALLER, SOURCE_BUCKET, i.object_path, MAX_IMAGE_BYTES)).bytes.toString('base64') }
         : { url: `/api/sources/${e.source_id}/derivatives/image/download?index=${i.idx}` }),
     })));
   }

@@ -5,7 +5,6 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, intParam, parse, UUID } from '../parse.ts';
 import type { KbStore } from './store.ts';
@@ -27,7 +26,7 @@ function choice(raw: unknown, what: string, allowed: string[]): string | null {
   return raw;
 }
 
-export function kbSourceRoutes(calls: AiCalls, kbs: KbStore): Router {
+export function kbSourceRoutes(kbs: KbStore): Router {
   const r = express.Router({ mergeParams: true });
   const kbId = (req: express.Request) => idOf(req.params.id, 'Knowledge base');
   const entry = kbs.entry;
@@ -48,21 +47,20 @@ export function kbSourceRoutes(calls: AiCalls, kbs: KbStore): Router {
   r.post('/sources', route(async (req, res) => {
     const id = kbId(req);
     const body = parse(AddSource, req.body);
-    const [row] = await calls.call<{ id: string }>(req, 'select (ai.add_kb_source($1, $2)).id', [id, body.source_id]);
-    res.status(202).json(await entry(req, id, row!.id));
+    res.status(202).json(await entry(req, id, await kbs.addSource(req, id, body.source_id)));
   }));
 
   r.post('/sources/:sid/cancel', route(async (req, res) => {
     const id = kbId(req);
     const sid = idOf(req.params.sid, 'Indexed source');
-    await calls.call(req, 'select ai.cancel_kb_source($1, $2)', [id, sid]);
+    await kbs.cancelSource(req, id, sid);
     res.json(await entry(req, id, sid));
   }));
 
   r.delete('/sources/:sid', route(async (req, res) => {
     const id = kbId(req);
     const sid = idOf(req.params.sid, 'Indexed source');
-    await calls.call(req, 'select ai.remove_kb_source($1, $2)', [id, sid]);
+    await kbs.removeSource(req, id, sid);
     res.json({ message: 'Indexed source deleted', deleted_indexed_source_id: sid, kb_id: id });
   }));
 
@@ -70,29 +68,27 @@ export function kbSourceRoutes(calls: AiCalls, kbs: KbStore): Router {
   r.post('/reindex', route(async (req, res) => {
     const id = kbId(req);
     const body = parse(Reindex, req.body ?? {});
-    const [row] = await calls.call<{ n: number }>(req, 'select ai.reindex_kb_sources($1, $2, $3) as n', [id, body.indexed_source_ids ?? null, body.failed_only ?? false]);
-    if (!row!.n) return void res.json({ status: 'noop', message: body.failed_only && !body.indexed_source_ids ? 'No failed sources to re-index' : 'No sources to re-index', knowledge_base_id: id });
-    res.status(202).json({ status: 'queued', count: row!.n, knowledge_base_id: id });
+    const count = await kbs.reindex(req, id, body.indexed_source_ids ?? null, body.failed_only ?? false);
+    if (!count) return void res.json({ status: 'noop', message: body.failed_only && !body.indexed_source_ids ? 'No failed sources to re-index' : 'No sources to re-index', knowledge_base_id: id });
+    res.status(202).json({ status: 'queued', count, knowledge_base_id: id });
   }));
 
   r.post('/build-bm25', route(async (req, res) => {
     const id = kbId(req);
-    const [row] = await calls.call<{ task_id: string }>(req, 'select ai.request_bm25_build($1) as task_id', [id]);
-    res.status(202).json({ task_id: row!.task_id, knowledge_base_id: id });
+    res.status(202).json({ task_id: await kbs.buildBm25(req, id), knowledge_base_id: id });
   }));
 
   // graph_index only (400 otherwise): the graph extracted again for one indexed source or all, every chunk or the failed ones.
   r.post('/graph-enrichment/run', route(async (req, res) => {
     const id = kbId(req);
     const body = parse(GraphRun, req.body ?? {});
-    const [row] = await calls.call<{ task_id: string }>(req, 'select ai.request_graph_enrichment($1, $2, $3)::text as task_id', [id, body.indexed_source_id ?? null, body.retry_failed ?? false]);
-    res.status(202).json({ status: 'queued', task_id: row!.task_id, knowledge_base_id: id, indexed_source_id: body.indexed_source_id ?? null, retry_failed: body.retry_failed ?? false });
+    const taskId = await kbs.runGraphEnrichment(req, id, body.indexed_source_id ?? null, body.retry_failed ?? false);
+    res.status(202).json({ status: 'queued', task_id: taskId, knowledge_base_id: id, indexed_source_id: body.indexed_source_id ?? null, retry_failed: body.retry_failed ?? false });
   }));
 
   r.get('/graph-enrichment/errors', route(async (req, res) => {
     const id = kbId(req);
-    const [row] = await calls.call<{ out: unknown }>(req, 'select ai.graph_errors($1) as out', [id]);
-    res.json({ knowledge_base_id: id, sources: row!.out });
+    res.json({ knowledge_base_id: id, sources: await kbs.graphErrors(req, id) });
   }));
 
   // Items of the given sources in source then position order, each with the strategy's extras spread in.

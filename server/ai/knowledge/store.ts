@@ -66,6 +66,30 @@ export function kbStore(calls: AiCalls) {
       const [count] = await calls.call<{ n: string }>(req, 'select count(*) as n from ai.kb_items where kb_id = $1 and source_id = any ($2)', [kb, sourceIds]);
       return { rows, total: Number(count!.n) };
     },
+
+    // Indexed sources' state changes, each one SQL function (sql/0042, 0043, 0047, 0063).
+    addSource: async (req: Request, kb: string, sourceId: string) =>
+      (await calls.call<{ id: string }>(req, 'select (ai.add_kb_source($1, $2)).id', [kb, sourceId]))[0]!.id,
+    cancelSource: (req: Request, kb: string, id: string) => calls.call(req, 'select ai.cancel_kb_source($1, $2)', [kb, id]),
+    removeSource: (req: Request, kb: string, id: string) => calls.call(req, 'select ai.remove_kb_source($1, $2)', [kb, id]),
+    /** How many sources were queued again (explicit ids win over failedOnly; neither: all). */
+    reindex: async (req: Request, kb: string, ids: string[] | null, failedOnly: boolean) =>
+      (await calls.call<{ n: number }>(req, 'select ai.reindex_kb_sources($1, $2, $3) as n', [kb, ids, failedOnly]))[0]!.n,
+    buildBm25: async (req: Request, kb: string) =>
+      (await calls.call<{ task_id: string }>(req, 'select ai.request_bm25_build($1) as task_id', [kb]))[0]!.task_id,
+    runGraphEnrichment: async (req: Request, kb: string, indexedSourceId: string | null, retryFailed: boolean) =>
+      (await calls.call<{ task_id: string }>(req, 'select ai.request_graph_enrichment($1, $2, $3)::text as task_id', [kb, indexedSourceId, retryFailed]))[0]!.task_id,
+    graphErrors: async (req: Request, kb: string) => (await calls.call<{ out: unknown }>(req, 'select ai.graph_errors($1) as out', [kb]))[0]!.out,
+
+    // Metadata enrichment (sql/0045, 0063).
+    putEnrichment: async (req: Request, kb: string, e: { fields: unknown[]; llm_model?: string | undefined; max_tokens?: number | undefined; use_multimodal?: boolean | undefined }) =>
+      (await calls.call<{ out: unknown }>(req, 'select ai.put_enrichment($1, $2, $3, $4, $5) as out', [kb, JSON.stringify(e.fields), e.llm_model ?? null, e.max_tokens ?? null, e.use_multimodal ?? null]))[0]!.out,
+    enrichment: async (req: Request, kb: string) => (await calls.call<{ config: unknown }>(req, 'select ai.enrichment_view($1) as config', [kb]))[0]!.config,
+    deleteEnrichment: (req: Request, kb: string) => calls.call(req, 'select ai.delete_enrichment($1)', [kb]),
+    runEnrichment: async (req: Request, kb: string, incremental: boolean, retryFailed: boolean) =>
+      (await calls.call<{ out: unknown }>(req, 'select ai.request_enrichment($1, $2, $3) as out', [kb, incremental, retryFailed]))[0]!.out,
+    enrichmentResults: async (req: Request, kb: string, itemIds: string[]) =>
+      (await calls.call<{ out: unknown }>(req, 'select ai.enrichment_results($1, $2) as out', [kb, itemIds]))[0]!.out,
   };
 }
 

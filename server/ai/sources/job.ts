@@ -20,7 +20,8 @@ import type { IsolatedPool } from '../runtime/extraction/pool.ts';
 import { Failure, Stopped } from '../failures.ts';
 import type { ExtractionInput } from './extract/thread.ts';
 import type { HostedEngines } from './extract/hosted.ts';
-import { SERVICE, SOURCE_BUCKET } from './store.ts';
+import { SOURCE_BUCKET } from './store.ts';
+import { PROJECT_CALLER } from '../actor.ts';
 import { visionEngine } from './extract/vision.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
@@ -66,11 +67,11 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
 
   const replaceDerivatives = async (id: string, derivatives: Derivative[]) => {
     const old = (await calls.asService<{ name: string }>('select name from storage.objects where bucket_id = $1 and name like $2', [SOURCE_BUCKET, `${id}/derivatives/%`])).map((r) => r.name);
-    await storage.remove(SERVICE, SOURCE_BUCKET, old);
+    await storage.remove(PROJECT_CALLER, SOURCE_BUCKET, old);
     await calls.asService('delete from ai.source_derivatives where source_id = $1', [id]);
     for (const d of derivatives) {
       const path = `${id}/derivatives/${d.kind}/${d.idx}.${d.ext}`;
-      await storage.write(SERVICE, SOURCE_BUCKET, path, d.bytes, d.contentType, true);
+      await storage.write(PROJECT_CALLER, SOURCE_BUCKET, path, d.bytes, d.contentType, true);
       await calls.asService('insert into ai.source_derivatives (source_id, kind, idx, object_path, content_type, size_bytes, page) values ($1, $2, $3, $4, $5, $6, $7)',
         [id, d.kind, d.idx, path, d.contentType, d.bytes.length, d.page]);
     }
@@ -85,7 +86,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
     try {
       const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null; origin_detail: { images?: Array<{ path: string; content_type: string }> } }>('select extension, object_path, extraction_model, owner_id, origin_detail from ai.sources where id = $1', [id]);
       if (!source) return;
-      const file = await storage.read(SERVICE, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
+      const file = await storage.read(PROJECT_CALLER, SOURCE_BUCKET, source.object_path, MAX_ORIGINAL_BYTES);
       const progress = async (done: number, total: number) => {
         const [r] = await calls.asService<{ ok: boolean }>('select ai.extraction_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
         if (!r?.ok) throw new Stopped();
@@ -107,7 +108,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       } else result = await local(opts.hosted.isHosted(model) ? 'auto' : model);
       // Files that came with the document (an imported page's images) are its images too.
       for (const a of source.origin_detail.images ?? []) {
-        const img = await storage.read(SERVICE, SOURCE_BUCKET, a.path, MAX_ORIGINAL_BYTES).catch(() => null);
+        const img = await storage.read(PROJECT_CALLER, SOURCE_BUCKET, a.path, MAX_ORIGINAL_BYTES).catch(() => null);
         if (img) result.images.push({ page: 1, bytes: img.bytes, contentType: a.content_type });
       }
       // Cancelled while the last page was read: keep nothing.

@@ -5,14 +5,13 @@
 // role once the caller's right to the source is established.
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import type { RequestContext } from '../../../db/as-role.ts';
+import { PROJECT_CALLER } from '../actor.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { ownedRows } from '../owned.ts';
 
 export const SOURCE_BUCKET = 'ai-sources';
-export const SERVICE: RequestContext = { role: 'service_role', claims: { role: 'service_role' } };
 export const EXTENSIONS = ['pdf', 'txt', 'md', 'docx', 'xlsx', 'xls', 'pptx', 'png', 'jpg', 'jpeg', 'webp', 'gif', 'tiff'] as const;
 export const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf', txt: 'text/plain; charset=utf-8', md: 'text/markdown; charset=utf-8', html: 'text/html; charset=utf-8',
@@ -71,8 +70,8 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
         [id, s.name, JSON.stringify(s.metadata), s.origin, JSON.stringify(detail), s.extension, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', s.bytes.length, path, s.extraction_model ?? null]);
       try {
         await calls.asService('select ai.ensure_source_bucket()', []);
-        await storage.write(SERVICE, SOURCE_BUCKET, path, s.bytes, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', true);
-        for (const a of attachments) await storage.write(SERVICE, SOURCE_BUCKET, a.path, a.bytes, a.contentType, true);
+        await storage.write(PROJECT_CALLER, SOURCE_BUCKET, path, s.bytes, CONTENT_TYPES[s.extension] ?? 'application/octet-stream', true);
+        for (const a of attachments) await storage.write(PROJECT_CALLER, SOURCE_BUCKET, a.path, a.bytes, a.contentType, true);
       } catch (err) {
         await calls.asService('delete from ai.sources where id = $1', [id]);
         throw err;
@@ -104,12 +103,12 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
       await get(req, id);
       await requireOwn(req, id);
       await calls.call(req, 'delete from ai.sources where id = $1', [id]);
-      await storage.remove(SERVICE, SOURCE_BUCKET, await objectsOf(id));
+      await storage.remove(PROJECT_CALLER, SOURCE_BUCKET, await objectsOf(id));
     },
     original: async (req: Request, id: string, limit: number) => {
       const s = await get(req, id);
       try {
-        return { source: s, file: await storage.read(SERVICE, SOURCE_BUCKET, s.object_path, limit) };
+        return { source: s, file: await storage.read(PROJECT_CALLER, SOURCE_BUCKET, s.object_path, limit) };
       } catch {
         throw aiErrors.notFound('Stored file');
       }
@@ -122,7 +121,7 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
       const [d] = await calls.call<{ object_path: string; content_type: string }>(req, 'select object_path, content_type from ai.source_derivatives where source_id = $1 and kind = $2 and idx = $3', [id, kind, idx]);
       if (!d) throw aiErrors.notFound(kind === 'page_text' ? 'Page' : 'Derivative');
       try {
-        return { contentType: d.content_type, file: await storage.read(SERVICE, SOURCE_BUCKET, d.object_path, limit) };
+        return { contentType: d.content_type, file: await storage.read(PROJECT_CALLER, SOURCE_BUCKET, d.object_path, limit) };
       } catch {
         throw aiErrors.notFound('Stored file');
       }

@@ -1,0 +1,29 @@
+// The events of an agent or orchestration run, as /run/stream sends them
+// (server-sent events, `data: <json>`), one union beside the workflow run's
+// events (workflows/engine/types.ts RunEvent). A member's events inside a
+// delegation carry its `delegation_id`; its text streams as delegation_delta.
+type Usage = { tokens_in: number; tokens_out: number; cost_usd: number };
+type StopReason = 'answered' | 'max_steps';
+
+export type AgentRunEvent = (
+  | { type: 'start'; session_id: string; run_id: string }
+  | { type: 'compaction'; model: string; summarized_messages: number; kept_messages: number; estimated_tokens_before: number; estimated_tokens_after: number }
+  | { type: 'compaction_error'; model: string; error: string }
+  | { type: 'content_delta'; delta: string; step?: number }
+  | { type: 'tool_call'; id: string; name: string; arguments: unknown; step: number }
+  | { type: 'tool_result'; id: string; name: string; ok: boolean; result?: string; error?: string; latency_ms: number }
+  | { type: 'retrieval'; knowledge_base_id: string; kb_name: string; query: string; queries: unknown; results: number; included: number; token_count: number }
+  | { type: 'mcp_error'; server: string; server_id: string; error: string }
+  | { type: 'hook'; hook_id: string; event: string; decision: string; reason?: string }
+  | { type: 'hook_error'; hook_id: string; event: string; error: string }
+  | { type: 'approval_requested'; approval_id: string; hook_id: string; event: string; run_id: string; session_id: string; tool_call?: { id: string | null; name: string; arguments: unknown }; message: string | null; expires_at: unknown }
+  | { type: 'approval_resolved'; approval_id: string; status: string }
+  | { type: 'entity_skipped'; entity_id: string; entity_type: string; reason: string }
+  | ({ type: 'delegation_started'; delegation_id: string; agent_id: string; agent_name: string; task: string; entity_id?: string })
+  | ({ type: 'delegation_completed'; delegation_id: string; agent_id: string; agent_name: string; ok: boolean } & Record<string, unknown>)
+  | { type: 'delegation_delta'; delegation_id: string; delta: string }
+  | ({ type: 'usage' } & Usage)
+  | { type: 'complete'; session_id: string; run_id: string; output: string; stop_reason: StopReason; steps: number }
+) & { delegation_id?: string };
+
+export type Emit = (event: AgentRunEvent) => void;

@@ -1,0 +1,75 @@
+// The skeleton every conversational run shares (an agent run, an
+// orchestration run): open or continue the session, start the run record,
+// read the history (compacted when it grows), store the user's message, run
+// the body (each runner's own loop), end the record, read its totals from the
+// ledger, and report usage and complete. A run that fails is recorded failed
+// and its error carries the session and run ids, so a client can look it up.
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { ApiError } from '../../errors.ts';
+import { actorOf, ledgerUser } from '../actor.ts';
+import type { Emit } from '../agents/events.ts';
+import type { AiCalls } from '../calls.ts';
+import type { RunLifetime } from '../lifetime.ts';
+import type { ChatMessage } from '../providers/router.ts';
+import type { Compactor } from './compaction.ts';
+import { messageRecorder, openSession } from './conversation.ts';
+import { runRecords, type RunOwner, type RunTotals } from './store.ts';
+
+/** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
+export type SessionRunContext = {
+  sessionId: string;
+  runId: string;
+  usage: { userId: string | null; feature: 'agent' | 'orchestration'; runId: string };
+  history: ChatMessage[];
+  record: ReturnType<typeof messageRecorder>;
+  signal: AbortSignal;
+  /** Told as each step starts (a failed run records how far it got). */
+  onStep: (step: number) => void;
+};
+
+/** What a body answers: its loop's end. */
+export type SessionRunEnd = { output: string; stop: 'answered' | 'max_steps'; steps: number };
+
+export type SessionRunInput = {
+  owner: RunOwner;
+  message: string;
+  sessionId?: string | undefined;
+  /** The settings (compaction's thresholds) and system prompt the history is measured with. */
+  settings: Record<string, unknown>;
+  system: string | null;
+};
+
+export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string }) {
+  const records = runRecords(deps.calls);
+  return async <T extends SessionRunEnd>(
+    caller: RequestContext, input: SessionRunInput, life: RunLifetime, emit: Emit | undefined,
+    body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
+  ): Promise<{ session_id: string; run_id: string; result: T; usage: RunTotals }> => {
+    const { owner, message } = input;
+    const userId = ledgerUser(actorOf(caller));
+    const feature = owner.kind;
+    const sessionId = await openSession(deps.calls, caller, owner.kind === 'agent' ? { agent_id: owner.agentId } : { orchestration_id: owner.orchestrationId }, input.sessionId, message);
+    const runId = await records.start(caller, owner, sessionId, message, deps.runnerId);
+    const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId });
+    let steps = 0;
+    emit?.({ type: 'start', session_id: sessionId, run_id: runId });
+    try {
+      const history = await deps.compactor.history(caller, sessionId, { settings: input.settings, system: input.system, message, userId, runId, feature, signal: life.signal, emit });
+      await record({ role: 'user', content: message });
+      const result = await body({ sessionId, runId, usage: { userId, feature, runId }, history, record, signal: life.signal, onStep: (n) => { steps = n; } });
+      steps = result.steps;
+      await records.finish(owner, runId, 'completed', result.output, null, result.stop, steps);
+      await after?.(result);
+      const usage = await records.totals(caller, owner, runId);
+      await records.touch(caller, sessionId);
+      emit?.({ type: 'usage', ...usage });
+      emit?.({ type: 'complete', session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps });
+      return { session_id: sessionId, run_id: runId, result, usage };
+    } catch (err) {
+      await records.finish(owner, runId, 'failed', null, (err as Error).message, null, steps).catch(() => undefined);
+      throw Object.assign(err as ApiError, { details: { ...((err as ApiError).details as object | undefined), session_id: sessionId, run_id: runId } });
+    }
+  };
+}
+
+export type SessionRuns = ReturnType<typeof sessionRuns>;

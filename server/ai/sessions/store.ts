@@ -1,0 +1,61 @@
+// Sessions in SQL (sql/0031_ai_sessions.sql and later), as the caller: the
+// routes' reads and the run records agent and orchestration runs keep. A
+// session is its owner's alone (another user's reads as absent).
+import type { Request } from 'express';
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+
+const SESSION = 'id, owner_id, agent_id, orchestration_id, title, summary, summary_through, compactions, compacted_at, created_at, updated_at';
+const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
+
+/** Which run table a conversational run is kept in, and what it belongs to. */
+export type RunOwner = { kind: 'agent'; agentId: string } | { kind: 'orchestration'; orchestrationId: string };
+export type RunTotals = { tokens_in: number; tokens_out: number; cost_usd: number };
+
+export function sessionStore(calls: AiCalls) {
+  return {
+    list: (req: Request) => calls.call<Record<string, unknown>>(req, `select ${SESSION} from ai.sessions order by updated_at desc, id limit 500`, []),
+    get: async (req: Request, id: string) => {
+      const [row] = await calls.call<Record<string, unknown>>(req, `select ${SESSION} from ai.sessions where id = $1`, [id]);
+      if (!row) throw aiErrors.notFound('Session');
+      return row;
+    },
+    messages: (req: Request, id: string) => calls.call<Record<string, unknown>>(req, `select id, run_id, role, content, tool_calls, tool_call_id, name, is_error, retrieved_context, created_at
+        from ai.session_messages where session_id = $1 order by id`, [id]),
+    runs: (req: Request, id: string) => calls.call(req, `select ${RUN} from ai.agent_runs where session_id = $1 order by started_at, id`, [id]),
+    /** Every retrieved_context entry of a run's answers, in order (404 for a run not in this session). */
+    retrievedContext: async (req: Request, id: string, runId: string): Promise<unknown[]> => {
+      const [run] = await calls.call(req, 'select id from ai.agent_runs where id = $1 and session_id = $2', [runId, id]);
+      if (!run) throw aiErrors.notFound('Run');
+      const [ctx] = await calls.call<{ entries: unknown[] }>(req, `select coalesce(jsonb_agg(e order by m.id, n), '[]') as entries
+          from ai.session_messages m, jsonb_array_elements(m.retrieved_context) with ordinality as x(e, n)
+         where m.session_id = $1 and m.run_id = $2 and m.role = 'assistant'`, [id, runId]);
+      return ctx!.entries;
+    },
+    remove: (req: Request, id: string) => calls.call(req, 'delete from ai.sessions where id = $1', [id]),
+  };
+}
+
+/** The run records of agent and orchestration runs (ai.agent_runs, ai.orchestration_runs). */
+export function runRecords(calls: AiCalls) {
+  const table = (o: RunOwner) => (o.kind === 'agent' ? 'ai.agent_runs' : 'ai.orchestration_runs');
+  return {
+    /** A new run, `running`, in the session; its runner is this process (the sweep fails runs of dead runners). */
+    start: async (caller: RequestContext, owner: RunOwner, sessionId: string, input: string, runner: string): Promise<string> => {
+      const [row] = owner.kind === 'agent'
+        ? await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input, runner) values ($1, $2, $3, $4) returning id', [sessionId, owner.agentId, input, runner])
+        : await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input, runner) values ($1, $2, $3, $4) returning id', [owner.orchestrationId, sessionId, input, runner]);
+      return row!.id;
+    },
+    /** Ends the run (ai.finish_agent_run / ai.finish_orchestration_run: one guarded statement, totals from the ledger). */
+    finish: (owner: RunOwner, runId: string, status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
+      calls.asService(`select ai.finish_${owner.kind}_run($1, $2, $3, $4, $5, $6)`, [runId, status, output, error, stop, steps]),
+    totals: async (caller: RequestContext, owner: RunOwner, runId: string): Promise<RunTotals> => {
+      const [row] = await calls.as<{ tokens_in: number; tokens_out: number; cost_usd: string }>(caller, `select tokens_in, tokens_out, cost_usd from ${table(owner)} where id = $1`, [runId]);
+      return { tokens_in: row!.tokens_in, tokens_out: row!.tokens_out, cost_usd: Number(row!.cost_usd) };
+    },
+    /** The session moves to the top of its owner's list. */
+    touch: (caller: RequestContext, sessionId: string) => calls.as(caller, 'update ai.sessions set updated_at = now() where id = $1', [sessionId]),
+  };
+}
