@@ -7,37 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseStream, untilEvent } from '../helpers/sse.ts';
 
 type Event = Record<string, unknown> & { type: string };
 type RunRecord = { id: string; status: string; output: string | null; approvals: Array<{ id: string; status: string; tool_name: string; arguments: unknown; decided_arguments: unknown; message: string }>; messages: Array<{ role: string; content: string; latency_ms: number | null }> };
 
 /** Server-sent events as they arrive. */
-async function* sse(res: Response): AsyncGenerator<Event> {
-  assert.equal(res.status, 200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    for (let i = buffer.indexOf('\n\n'); i >= 0; i = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      if (block.startsWith('data: ')) yield JSON.parse(block.slice(6)) as Event;
-    }
-  }
-}
-
-async function until(stream: AsyncGenerator<Event>, type: string, seen: Event[] = []): Promise<Event> {
-  // next(), not for-await: leaving a for-await loop would close the stream.
-  for (let r = await stream.next(); !r.done; r = await stream.next()) {
-    seen.push(r.value);
-    if (r.value.type === type) return r.value;
-  }
-  throw new Error(`the stream ended before ${type}: ${seen.map((e) => e.type).join(', ')}`);
-}
-
 describe('agent approvals', () => {
   let p: TestPlatform;
   let vendor: VendorServer;
@@ -72,9 +47,9 @@ describe('agent approvals', () => {
     const agent = await approvalAgent({ message: 'Run this code?' });
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'c1', name: 'code_execute', arguments: { code: 'return 1' } }] }, { text: 'Done.' });
-    const stream = sse(await post(ann, `/agents/${agent}/run/stream`, { message: 'compute' }));
-    const start = await until(stream, 'start');
-    const asked = await until(stream, 'approval_requested');
+    const stream = sseStream<Event>(await post(ann, `/agents/${agent}/run/stream`, { message: 'compute' }));
+    const start = await untilEvent(stream, 'start');
+    const asked = await untilEvent(stream, 'approval_requested');
     assert.deepEqual([asked.run_id, asked.session_id, asked.event, asked.message], [start.run_id, start.session_id, 'PreToolUse', 'Run this code?']);
     assert.deepEqual(asked.tool_call, { id: 'c1', name: 'code_execute', arguments: { code: 'return 1' } });
     assert.ok(Date.parse(asked.expires_at as string) - Date.now() > 200_000, 'the default timeout is 300 s');
@@ -97,7 +72,7 @@ describe('agent approvals', () => {
     assert.match(again.error, /already answered/);
 
     const rest: Event[] = [];
-    await until(stream, 'complete', rest);
+    await untilEvent(stream, 'complete', rest);
     assert.deepEqual(rest.filter((e) => e.type !== 'content_delta').map((e) => e.type), ['approval_resolved', 'hook', 'tool_result', 'usage', 'complete']);
     const result = rest.find((e) => e.type === 'tool_result')!;
     assert.equal(JSON.parse(result.result as string).result, 7, 'the approver’s arguments ran');
@@ -110,22 +85,22 @@ describe('agent approvals', () => {
     const agent = await approvalAgent({ timeout: 1 });
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'd1', name: 'code_execute', arguments: { code: 'return 1' } }] }, { text: 'Not allowed.' });
-    const stream = sse(await post(ann, `/agents/${agent}/run/stream`, { message: 'one' }));
-    const asked = await until(stream, 'approval_requested');
+    const stream = sseStream<Event>(await post(ann, `/agents/${agent}/run/stream`, { message: 'one' }));
+    const asked = await untilEvent(stream, 'approval_requested');
     await json(await post(ann, `/agents/${agent}/runs/${asked.run_id}/approvals/${asked.approval_id}`, { decision: 'deny' }), 200);
-    const denied = await until(stream, 'tool_result');
+    const denied = await untilEvent(stream, 'tool_result');
     assert.deepEqual([denied.ok, denied.error], [false, 'Denied by hook: the approver denied it']);
-    await until(stream, 'complete');
+    await untilEvent(stream, 'complete');
     assert.equal(vendor.chats()[1]!.body.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'd1').content, 'Error: Denied by hook: the approver denied it');
 
     vendor.script({ toolCalls: [{ id: 't1', name: 'code_execute', arguments: { code: 'return 2' } }] }, { text: 'Timed out.' });
-    const late = sse(await post(ann, `/agents/${agent}/run/stream`, { message: 'two' }));
-    const waited = await until(late, 'approval_requested');
-    const resolved = await until(late, 'approval_resolved');
+    const late = sseStream<Event>(await post(ann, `/agents/${agent}/run/stream`, { message: 'two' }));
+    const waited = await untilEvent(late, 'approval_requested');
+    const resolved = await untilEvent(late, 'approval_resolved');
     assert.equal(resolved.status, 'timed_out');
-    const timedOut = await until(late, 'tool_result');
+    const timedOut = await untilEvent(late, 'tool_result');
     assert.deepEqual([timedOut.ok, timedOut.error], [false, 'Denied by hook: no approval within 1 s']);
-    await until(late, 'complete');
+    await untilEvent(late, 'complete');
     const tooLate = await json<{ error: string }>(await post(ann, `/agents/${agent}/runs/${waited.run_id}/approvals/${waited.approval_id}`, { decision: 'approve' }), 409);
     assert.match(tooLate.error, /timed_out/);
   });
@@ -135,8 +110,8 @@ describe('agent approvals', () => {
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'g1', name: 'code_execute', arguments: { code: 'return 40 + 2' } }] }, { text: 'It is 42.' });
     const client = new AbortController();
-    const stream = sse(await fetch(`${p.url}/api/agents/${agent}/run/stream`, { method: 'POST', headers: aiApi(() => p).headers(ann), body: JSON.stringify({ message: 'compute' }), signal: client.signal }));
-    const asked = await until(stream, 'approval_requested');
+    const stream = sseStream<Event>(await fetch(`${p.url}/api/agents/${agent}/run/stream`, { method: 'POST', headers: aiApi(() => p).headers(ann), body: JSON.stringify({ message: 'compute' }), signal: client.signal }));
+    const asked = await untilEvent(stream, 'approval_requested');
     client.abort();
     await new Promise((r) => setTimeout(r, 300));
     const run = asked.run_id as string;
@@ -162,13 +137,13 @@ describe('agent approvals', () => {
     await json(await post(ann, `/agents/${lead}/hooks`, { event: 'OnDelegation', type: 'approval', config: { message: 'Let the helper do it?' }, matcher: 'delegate_to_helper' }), 201);
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_helper', arguments: { task: 'say hi' } }] }, { text: 'I did it myself.' });
-    const stream = sse(await post(ann, `/agents/${lead}/run/stream`, { message: 'greet' }));
-    const asked = await until(stream, 'approval_requested');
+    const stream = sseStream<Event>(await post(ann, `/agents/${lead}/run/stream`, { message: 'greet' }));
+    const asked = await untilEvent(stream, 'approval_requested');
     assert.deepEqual([asked.event, asked.message, asked.tool_call], ['OnDelegation', 'Let the helper do it?', { id: 'd1', name: 'delegate_to_helper', arguments: { task: 'say hi' } }]);
     await json(await post(ann, `/agents/${lead}/runs/${asked.run_id}/approvals/${asked.approval_id}`, { decision: 'deny' }), 200);
-    const result = await until(stream, 'tool_result');
+    const result = await untilEvent(stream, 'tool_result');
     assert.deepEqual([result.ok, result.error], [false, 'Denied by hook: the approver denied it']);
-    await until(stream, 'complete');
+    await untilEvent(stream, 'complete');
     assert.equal(vendor.chats().length, 2, 'the sub-agent’s model was never called');
   });
 });

@@ -9,6 +9,7 @@ import { createClient } from '@supabase/supabase-js';
 import { aiApi, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 type Run = { session_id: string; run_id: string; output: string };
 
@@ -46,7 +47,7 @@ describe('session compaction', () => {
 
     vendor.script({ text: 'Notes: the user sent a line of As.' }, { text: 'ok3' });
     const res = await post(ann, `/agents/${agent}/run/stream`, { message: c, session_id: first.session_id });
-    const events = (await res.text()).split('\n\n').filter((x) => x.startsWith('data: ')).map((x) => JSON.parse(x.slice(6)) as Record<string, any>);
+    const events = await sseEvents(res);
     const compaction = events.find((e) => e.type === 'compaction')!;
     assert.deepEqual([compaction.model, compaction.summarized_messages, compaction.kept_messages], ['gpt-4.1-nano', 2, 2]);
     assert.ok(compaction.estimated_tokens_before > 1000 && compaction.estimated_tokens_after < 1000);

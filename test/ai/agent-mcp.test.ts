@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { aiApi, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 type Run = { output: string; tool_calls: Array<{ name: string; arguments: unknown; ok: boolean; result?: string; error?: string }> };
 
@@ -136,7 +137,7 @@ describe('agent MCP tools', () => {
     vendor.reset();
     vendor.script({ text: 'Fine.' });
     const res = await post(ann, `/agents/${agent}/run/stream`, { message: 'hello' });
-    const events = (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, unknown>);
+    const events = await sseEvents(res);
     const names = vendor.chats()[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
     assert.deepEqual(names, ['calc__add', 'calc__fail', 'calc__slow'], 'neither the disabled nor the unreachable server’s tools');
     const error = events.find((e) => e.type === 'mcp_error')!;
@@ -155,7 +156,7 @@ describe('agent MCP tools', () => {
     vendor.reset();
     mcp.seenAuth.length = 0;
     vendor.script({ text: 'No tools.' });
-    const events = (await (await s.post(key, `/agents/${agent}/run/stream`, { message: 'hi' })).text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, unknown>);
+    const events = await sseEvents(await s.post(key, `/agents/${agent}/run/stream`, { message: 'hi' }));
     assert.match(events.find((e) => e.type === 'mcp_error')!.error as string, /private address/);
     assert.equal(mcp.seenAuth.length, 0, 'the server was never reached');
     assert.equal(vendor.chats()[0]!.body.tools, undefined);

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 type Run = { session_id: string; run_id: string; status: string; output: string; stop_reason: string; steps: number; tool_calls: Array<{ name: string; arguments: unknown; ok: boolean; result?: string; error?: string }>; usage: { tokens_in: number; tokens_out: number; cost_usd: number } };
 
@@ -144,7 +145,7 @@ describe('agent runs and sessions', () => {
   const events = async (res: Response) => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /text\/event-stream/);
-    return (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, unknown> & { type: string });
+    return sseEvents<Record<string, unknown> & { type: string }>(res);
   };
 
   it('streams a run: start, tool_call, tool_result, content deltas, usage and complete, and continues its session', async () => {

@@ -11,6 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { sseEvents } from '../helpers/sse.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean; items?: Schema; anyOf?: Schema[]; enum?: unknown[] };
 type Result = { id: string; text: string; meta: Record<string, unknown>; reranker_score: number | null; score: number; source_name: string };
@@ -61,14 +63,9 @@ describe('AI surface conformance', () => {
     const { 'content-type': _json, ...rest } = headers(ann);
     return json<{ id: string }>(await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form }), 201);
   };
-  const indexed = async (kb: string, count: number) => {
-    for (let i = 0; i < 300; i++) {
-      const list = await json<{ items: Array<{ index_status: string; error_message: string | null }> }>(await api(ann, `/knowledge-bases/${kb}/sources`), 200);
-      if (list.items.length === count && list.items.every((s) => !['pending', 'indexing'].includes(s.index_status))) return list.items;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.fail('indexing did not end');
-  };
+  const indexed = async (kb: string, count: number) => (await eventually('indexing ending',
+    () => api(ann, `/knowledge-bases/${kb}/sources`).then((res) => json<{ items: Array<{ index_status: string; error_message: string | null }> }>(res, 200)),
+    (list) => list.items.length === count && list.items.every((s) => !['pending', 'indexing'].includes(s.index_status)), { tries: 300 })).items;
 
   before(async () => {
     vendor = await startVendorServer();
@@ -154,7 +151,7 @@ describe('AI surface conformance', () => {
     const chat = async (message: string) => {
       const res = await post(ann, `/copilot/sessions/${session.id}/chat`, { message });
       assert.equal(res.status, 200);
-      return (await res.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as Record<string, any>);
+      return sseEvents(res);
     };
     vendor.reset();
     vendor.script({ text: 'Looking.' });

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 type Event = Record<string, any> & { type: string };
 
@@ -26,7 +27,7 @@ describe('workflow copilot', () => {
     const res = await post(token, `/copilot/sessions/${id}/chat`, body);
     assert.equal(res.status, 200, await res.clone().text());
     assert.match(res.headers.get('content-type')!, /text\/event-stream/);
-    return (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Event);
+    return sseEvents<Event>(res);
   };
   const toolNames = (events: Event[]) => events.filter((e) => e.type === 'tool_result').map((e) => e.name);
 

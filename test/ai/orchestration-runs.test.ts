@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 type Usage = { tokens_in: number; tokens_out: number; cost_usd: number };
 type Delegation = { id: string; agent_id: string; agent_name: string; task: string; status: string; output: string | null; error: string | null; stop_reason: string | null; steps: number; usage: Usage };
@@ -76,7 +77,7 @@ describe('orchestration runs', () => {
     );
     const res = await post(ann, `/orchestrations/${orchestration}/run/stream`, { message: 'What is the answer? Write it up.' });
     assert.equal(res.status, 200);
-    const events = (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Event);
+    const events = await sseEvents<Event>(res);
     const kinds = events.filter((e) => !['content_delta', 'delegation_delta'].includes(e.type)).map((e) => (e.delegation_id && e.type.startsWith('tool') ? `member ${e.type}` : e.type));
     assert.deepEqual(kinds, [
       'start', 'entity_skipped',

@@ -16,6 +16,7 @@ import * as XLSX from '@e965/xlsx';
 import { makeDocx, makePdf, makePptx, makeScannedPdf, textPixels } from '../helpers/documents.ts';
 import sharp from 'sharp';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 type Source = { id: string; name: string; metadata: Record<string, unknown>; extension: string; origin: string; extraction_status: string; extraction_message: string | null; progress: { pages_done: number; pages_total: number | null }; derivatives?: Array<{ kind: string; idx: number }> };
 
@@ -38,14 +39,8 @@ describe('sources', () => {
     return fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form });
   };
   /** The source once its extraction has ended. */
-  const settled = async (token: string, id: string): Promise<Source> => {
-    for (let i = 0; i < 200; i++) {
-      const s = await json<Source>(await api(token, `/sources/${id}`), 200);
-      if (!['pending', 'extracting'].includes(s.extraction_status)) return s;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.fail('the extraction did not end');
-  };
+  const settled = (token: string, id: string): Promise<Source> =>
+    eventually('the extraction ending', async () => json<Source>(await api(token, `/sources/${id}`), 200), (s) => !['pending', 'extracting'].includes(s.extraction_status));
   const derivative = async (token: string, id: string, type: string, index = 0) => {
     const res = await api(token, `/sources/${id}/derivatives/${type}/download?index=${index}`);
     assert.equal(res.status, 200, await res.clone().text());

@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 describe('webhook triggers and run streams', () => {
   let p: TestPlatform;
@@ -136,7 +137,7 @@ describe('webhook triggers and run streams', () => {
       const res = await api(`/${w.id}/execute/stream`, { method: 'POST', body: JSON.stringify(body) });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
-      return (await res.text()).split('\n\n').filter(Boolean).map((chunk) => JSON.parse(chunk.replace(/^data: /, '')) as { type: string; [k: string]: unknown });
+      return sseEvents<{ type: string; [k: string]: unknown }>(res);
     };
     const ok = await events({ variables: { x: 7 } });
     assert.deepEqual(ok.map((e) => e.type), ['run_started', 'block_started', 'block_completed', 'block_started', 'block_completed', 'run_completed']);

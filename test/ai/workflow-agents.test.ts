@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { sseEvents } from '../helpers/sse.ts';
 
 type Execution = { execution_id: string; status: string; output: Record<string, any>; error?: string };
 
@@ -73,7 +74,7 @@ describe('workflow agent and orchestration blocks', () => {
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'i1', name: 'code_execute', arguments: { code: 'return 7' } }] }, { text: 'Seven.' });
     const res = await post(ann, `/workflows/${id}/execute/stream`, { variables: { q: 'a number' } });
-    const events = (await res.text()).split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)) as Record<string, any>);
+    const events = await sseEvents(res);
     assert.equal(events.filter((e) => e.type === 'content_delta').map((e) => e.delta).join(''), 'Seven.');
     assert.ok(events.filter((e) => e.type === 'content_delta').every((e) => e.block_id === 'inline'));
     const done = events.find((e) => e.type === 'block_completed' && e.block_id === 'inline')!;

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 type Execution = { id: string; status: string; output: unknown; error: string | null; error_code: string | null };
 
@@ -21,14 +22,8 @@ describe('async workflow runs', () => {
     assert.equal((await api(`/${w.id}/graph`, { method: 'PUT', body: JSON.stringify({ blocks, edges }) })).status, 200);
     return w.id;
   };
-  const poll = async (id: string, eid: string, until: (e: Execution) => boolean) => {
-    for (let i = 0; i < 200; i++) {
-      const e = (await (await api(`/${id}/executions/${eid}`)).json()) as Execution;
-      if (until(e)) return e;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('the run did not get there in time');
-  };
+  const poll = (id: string, eid: string, until: (e: Execution) => boolean) =>
+    eventually('the run getting there', async () => (await (await api(`/${id}/executions/${eid}`)).json()) as Execution, until);
 
   before(async () => {
     hang = http.createServer(() => undefined);

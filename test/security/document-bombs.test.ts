@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi } from '../helpers/ai-api.ts';
 import { deflatedRepeat, makeDeflatedZip, makeDocx, makePdf, makePngHeader } from '../helpers/documents.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 type Source = { id: string; extraction_status: string; extraction_message: string | null };
 
@@ -41,14 +42,8 @@ describe('document bombs fail their source, not the server', () => {
     const { 'content-type': _json, ...rest } = headers(service());
     return json<Source>(await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: rest, body: form }), 201);
   };
-  const settled = async (id: string): Promise<Source> => {
-    for (let i = 0; i < 1200; i++) {
-      const s = await json<Source>(await api(service(), `/sources/${id}`), 200);
-      if (!['pending', 'extracting'].includes(s.extraction_status)) return s;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.fail('the extraction did not end');
-  };
+  const settled = (id: string): Promise<Source> =>
+    eventually('the extraction ending', async () => json<Source>(await api(service(), `/sources/${id}`), 200), (s) => !['pending', 'extracting'].includes(s.extraction_status), { tries: 1200 });
 
   let longPdf: Buffer;
   before(async () => {

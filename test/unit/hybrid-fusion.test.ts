@@ -5,7 +5,7 @@
 // 0, level with non-matches. RRF keeps its own test (knowledge-bases.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fuse } from '../../server/ai/knowledge/retrieval/hybrid.ts';
+import { bestOf, fuse } from '../../server/ai/knowledge/retrieval/hybrid.ts';
 import type { Scored } from '../../server/ai/knowledge/retrieval/types.ts';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
@@ -77,5 +77,21 @@ describe('hybrid fusion (weighted)', () => {
       const { vector, text } = lists(seed);
       for (const x of fuse(vector, text, { weight: 0.3, fusion: 'weighted' })) assert.ok(x.score >= 0 && x.score <= 1, `seed ${seed}: ${x.score}`);
     }
+  });
+
+  it('adds weight / (60 + rank) from each list with rrf', () => {
+    const vector = [{ id: 'a', score: 0.9 }, { id: 'b', score: 0.5 }];
+    const text = [{ id: 'b', score: 12 }, { id: 'c', score: 3 }];
+    const fused = fuse(vector, text, { weight: 0.25, fusion: 'rrf' });
+    const score = new Map(fused.map((x) => [x.id, x.score]));
+    assert.ok(Math.abs(score.get('a')! - 0.25 / 61) < 1e-15);
+    assert.ok(Math.abs(score.get('b')! - (0.25 / 62 + 0.75 / 61)) < 1e-15);
+    assert.ok(Math.abs(score.get('c')! - 0.75 / 62) < 1e-15);
+    assert.deepEqual(fused.map((x) => x.id), ['b', 'c', 'a']);
+  });
+
+  it('merges several queries\' lists by each item\'s best score, ties by id', () => {
+    assert.deepEqual(bestOf([[{ id: 'b', score: 0.2 }, { id: 'a', score: 0.5 }], [{ id: 'b', score: 0.5 }, { id: 'c', score: 0.1 }]]),
+      [{ id: 'a', score: 0.5 }, { id: 'b', score: 0.5 }, { id: 'c', score: 0.1 }]);
   });
 });
