@@ -112,3 +112,22 @@ export const aiErrors = {
   executionFailed: (message: string, executionId: string) => aiApiError('EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
   executionTimeout: (ms: number, executionId: string) => aiApiError('EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),
 };
+
+/** docs/ai/errors.md, written from the catalogue (`npm run docs`; a test keeps the file in step). */
+export function errorCatalogueMarkdown(): string {
+  const lines = [
+    '# AI surface error codes',
+    '',
+    '<!-- Written by `npm run docs` from server/ai/errors.ts: edit the catalogue there, not this file. -->',
+    '',
+    'Every code an `/api` route (and every SQL function behind one) can answer, grouped as PostgREST groups its',
+    'codes. Bodies are `{error}` or, on the workflow routes that declare it, `{error, error_code}` (spec part 7);',
+    'extra fields such as `details` sit beside `error`. Errors Postgres raises itself (a unique violation, a',
+    'check constraint) keep PostgREST\'s SQLSTATE map and answer the SQLSTATE as their code.',
+  ];
+  for (const [group, codes] of Object.entries(AI_ERROR_CATALOGUE)) {
+    lines.push('', `## ${group}`, '', '| code | status | meaning |', '|---|---|---|');
+    for (const [code, e] of Object.entries(codes)) lines.push(`| \`${code}\` | ${e.status} | ${e.meaning} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -3,6 +3,7 @@
 // sent back changes nothing), deletes and category resets, the typed
 // accessor seeing a change at once, and who may do what.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
@@ -130,5 +131,20 @@ describe('AI settings (/api/settings)', () => {
     assert.deepEqual(Object.keys(await missing.json()), ['error']);
     assert.equal((await api('/settings', { headers: { apikey: p.keys.serviceRoleKey } })).status, 401, 'no Authorization header');
     assert.equal((await api('/settings', { headers: as('not-a-jwt', p.keys.anonKey) })).status, 401);
+  });
+
+  it('is documented row for row: the table in docs/ai/settings.md is the registry\'s', async () => {
+    const { rows: categories } = await p.adminPool.query<{ name: string; label: string }>('select name, label from ai.setting_categories order by position');
+    const { rows } = await p.adminPool.query<{ key: string; category: string; type: string; default_value: string; min_value: string | null; max_value: string | null; options: string[] | null; pattern: string | null; description: string }>(
+      'select key, category, type, default_value, min_value::text, max_value::text, options, pattern, description from ai.settings_registry order by position, key');
+    const range = (r: (typeof rows)[number]) =>
+      r.options ? r.options.join(', ') : r.min_value !== null || r.max_value !== null ? `${r.min_value ?? ''} to ${r.max_value ?? ''}` : r.pattern ? `matches \`${r.pattern}\`` : '';
+    const expected = categories.map((c) => [
+      `**${c.label}** (\`${c.name}\`)`, '', '| key | type | default | range or options | what it does |', '|---|---|---|---|---|',
+      ...rows.filter((r) => r.category === c.name).map((r) => `| \`${r.key}\` | ${r.type} | ${r.default_value === '' ? '(empty)' : `\`${r.default_value}\``} | ${range(r)} | ${r.description} |`),
+    ].join('\n')).join('\n\n');
+    const doc = readFileSync(new URL('../../docs/ai/settings.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf('**Every setting:**') + '**Every setting:**'.length).trim();
+    assert.equal(table, expected, 'regenerate the table from the registry (this assertion\'s expected value) when a setting changes');
   });
 });

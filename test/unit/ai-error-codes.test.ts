@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AI_ERROR_CATALOGUE, catalogued } from '../../server/ai/errors.ts';
+import { AI_ERROR_CATALOGUE, catalogued, errorCatalogueMarkdown } from '../../server/ai/errors.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sqlDir = path.join(root, 'sql');
@@ -56,5 +56,9 @@ describe('AI error catalogue', () => {
     const allowed = new Set(['errors.ts', 'calls.ts'].map((f) => path.join(aiDir, f)));
     const offenders = sources(aiDir).filter((f) => !allowed.has(f) && /\bapiError\(/.test(readFileSync(f, 'utf8'))).map((f) => path.relative(root, f));
     assert.deepEqual(offenders, []);
+  });
+
+  it('is what docs/ai/errors.md says (npm run docs writes it)', () => {
+    assert.equal(readFileSync(path.join(root, 'docs', 'ai', 'errors.md'), 'utf8'), errorCatalogueMarkdown());
   });
 });

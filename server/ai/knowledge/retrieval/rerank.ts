@@ -4,7 +4,7 @@
 // relevance scores are kept.
 //
 // A reranker that answers badly never fails the search (decided once, for
-// every model-driven step of retrieval: see README, Knowledge bases): the
+// every model-driven step of retrieval: see docs/ai/knowledge-bases.md): the
 // scores are asked for as structured output (a JSON schema where the
 // provider takes one, JSON mode otherwise); a short list scores the
 // passages it covers, a long one is cut; a passage left without a score

@@ -5,7 +5,7 @@
 //   docling       POST {DOCLING_API_URL}/v1/convert/file (files), markdown
 //   llamaparse    POST {LLAMAPARSE_API_URL}/api/v1/parsing/upload, the job polled, its JSON result by page
 // The hosts are the operator's choice, so these calls skip the SSRF guard.
-// An engine that is not configured, or fails, throws HostedUnavailable: the
+// An engine that is not configured, or fails, throws Failure: the
 // job then runs the local chain and says so on the source.
 import type { Config } from '../../../config.ts';
 import { htmlToMarkdown, markdownElements, markdownToText } from './markdown.ts';

@@ -78,7 +78,7 @@ function inflatedSize(data: Buffer, name: string, budget: number, limits: ZipLim
   });
 }
 
-/** Checks a zip by inflating every part once; answers the inflated total. Throws Unreadable at the first limit passed. */
+/** Checks a zip by inflating every part once; answers the inflated total. Throws Failure at the first limit passed. */
 export async function checkZip(bytes: Buffer, limits: ZipLimits = ZIP_LIMITS): Promise<number> {
   let total = 0;
   for (const e of entriesOf(bytes, limits)) {

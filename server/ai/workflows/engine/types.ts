@@ -58,7 +58,7 @@ export type EngineServices = {
   agents: WorkflowAgents;
 };
 
-/** What the agent and orchestration blocks ask of the agents surface (server/ai/agents/in-workflow.ts). */
+/** What the agent and orchestration blocks ask of the agents surface (server/ai/workflow-agents.ts). */
 export type WorkflowAgents = {
   agent: (call: AgentBlockCall) => Promise<unknown>;
   orchestration: (call: AgentBlockCall) => Promise<unknown>;
