@@ -33,6 +33,9 @@ export function actorOf(ctx: RequestContext): Actor {
 /** The ledger's user column: the user's id, or null for the project. */
 export const ledgerUser = (actor: Actor): string | null => (actor.kind === 'user' ? actor.userId : null);
 
+/** The ledger's user column for a captured caller (null: the project). */
+export const callerUser = (ctx: RequestContext): string | null => ledgerUser(actorOf(ctx));
+
 /**
  * The actor a stored execution row names: `acts_as` is explicit ('user' with
  * its user_id, or 'project'); a row saying 'user' without an id is refused.

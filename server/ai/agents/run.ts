@@ -28,7 +28,7 @@ import type { ToolRunner, ToolServices } from '../tools/runner.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools.ts';
 import type { UsageContext } from '../usage/ledger.ts';
-import { actorOf, ledgerUser } from '../actor.ts';
+import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 
 export type RunResult = {
@@ -38,9 +38,6 @@ export type RunResult = {
 
 type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome>;
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
-
-/** The ledger's user for a caller (null: the project). */
-export const userOf = (caller: RequestContext): string | null => ledgerUser(actorOf(caller));
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
 export async function agentTuning(agent: Pick<AgentRow, 'model' | 'settings'>, settings: Settings, cap?: number) {

@@ -18,7 +18,7 @@ import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
 /** The copilot's own stream events (status, tool_call, tool_result, content_delta, complete), spec 4.15. */
 type CopilotEmit = (event: Record<string, unknown>) => void;
 import { AgentBody, AgentPatch } from '../agents/routes.ts';
-import { userOf } from '../agents/run.ts';
+import { callerUser } from '../actor.ts';
 import { CreateTool, UpdateTool } from '../tools/routes.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
@@ -89,7 +89,7 @@ export function copilotChat(opts: { calls: AiCalls; models: ModelRouter; setting
 
   return {
     chat: async (caller: RequestContext, session: CopilotSession, body: { message: string; workflow_state?: unknown; confirm_action_id?: string | undefined }, signal: AbortSignal, emit: CopilotEmit) => {
-      const userId = userOf(caller);
+      const userId = callerUser(caller);
       emit({ type: 'status', message: 'Reading the workflow' });
       const given = body.workflow_state === undefined ? null : normaliseState(body.workflow_state);
       const original: Graph = given ?? (await calls.as<{ graph: Graph }>(caller, 'select ai.graph_json($1) as graph', [session.workflow_id]))[0]!.graph;

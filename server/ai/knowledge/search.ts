@@ -14,7 +14,7 @@ import type { Settings } from '../settings/accessor.ts';
 import type { Embed } from './embedder.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { SOURCE_BUCKET } from '../sources/store.ts';
-import { PROJECT_CALLER } from '../actor.ts';
+import { callerUser, PROJECT_CALLER } from '../actor.ts';
 import { enrichQuery, type Enrichment } from './retrieval/enrich.ts';
 import { fullText } from './retrieval/full-text.ts';
 import { bestOf, fuse } from './retrieval/hybrid.ts';
@@ -62,7 +62,7 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
     const topK = Number(config.top_k ?? (await opts.settings.number('KB_DEFAULT_TOP_K')));
     const reranker = config.reranker && typeof config.reranker === 'object' ? (config.reranker as { model?: string; candidate_count?: number }) : null;
     const candidateCount = reranker ? Number(reranker.candidate_count ?? (await opts.settings.number('RERANKER_CANDIDATE_COUNT'))) : topK;
-    const usage = { userId: typeof ctx.claims.sub === 'string' ? ctx.claims.sub : null, feature: usageFeature, runId: kb.id, step: null };
+    const usage = { userId: callerUser(ctx), feature: usageFeature, runId: kb.id, step: null };
 
     // Query enrichment.
     const qe = (config.query_enrichment ?? {}) as { enabled?: boolean; model?: string };

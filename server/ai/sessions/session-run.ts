@@ -6,7 +6,7 @@
 // and its error carries the session and run ids, so a client can look it up.
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
-import { actorOf, ledgerUser } from '../actor.ts';
+import { callerUser } from '../actor.ts';
 import type { Emit } from '../agents/events.ts';
 import type { AiCalls } from '../calls.ts';
 import type { RunLifetime } from '../lifetime.ts';
@@ -46,7 +46,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
   ): Promise<{ session_id: string; run_id: string; result: T; usage: RunTotals }> => {
     const { owner, message } = input;
-    const userId = ledgerUser(actorOf(caller));
+    const userId = callerUser(caller);
     const feature = owner.kind;
     const sessionId = await openSession(deps.calls, caller, owner.kind === 'agent' ? { agent_id: owner.agentId } : { orchestration_id: owner.orchestrationId }, input.sessionId, message);
     const runId = await records.start(caller, owner, sessionId, message, deps.runnerId);
