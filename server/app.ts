@@ -8,11 +8,15 @@ import { healthHandler, type HealthState } from './health.ts';
 import { baseApp } from './http.ts';
 import { cors } from './cors.ts';
 
-/** A surface: its prefix, routes, the paths open without a key, and the error body its clients parse. */
-export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape };
+/**
+ * A surface: its prefix, routes, the paths open without a key, the error body
+ * its clients parse, and whether a bearer token alone may stand for the key
+ * (clients that send only Authorization, as OpenAI's do).
+ */
+export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape; bearerKey?: boolean };
 
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
-export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api'] as const;
+export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api/v1', '/api'] as const;
 
 export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
@@ -23,7 +27,9 @@ export function createApp(opts: { log: Logger; jwtSecret: string; health: Health
     const surfaces = (opts.surfaces ?? []).filter((s) => s.prefix === prefix);
     const handlers = surfaces.flatMap((s) => (s.router ? [s.router] : []));
     const shape = surfaces.find((s) => s.errorShape)?.errorShape ?? plainShape;
-    app.use(prefix, errorShape(shape), apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? [])), ...handlers, notFoundHandler);
+    // A prefix inside another that no surface claims (/api/v1 without the AI surface) is left to the outer one.
+    if (surfaces.length === 0 && SURFACE_PREFIXES.some((p) => prefix.startsWith(`${p}/`))) continue;
+    app.use(prefix, errorShape(shape), apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? []), { bearerKey: surfaces.some((s) => s.bearerKey) }), ...handlers, notFoundHandler);
   }
   app.get('/health', healthHandler(opts.health));
   app.use(notFoundHandler);

@@ -8,10 +8,12 @@ const ALLOW_HEADERS = [
   'authorization', 'apikey', 'content-type', 'x-client-info', 'x-supabase-api-version', 'accept-profile', 'content-profile', 'prefer', 'range',
   'x-upsert', 'x-metadata', 'cache-control', 'if-none-match',
   'tus-resumable', 'upload-length', 'upload-metadata', 'upload-offset', 'upload-defer-length', 'upload-concat', 'x-http-method-override', 'x-requested-with',
+  'x-session-id',
 ].join(', ');
 const EXPOSE_HEADERS = [
   'content-range', 'content-length', 'content-disposition', 'etag', 'location', 'preference-applied', 'x-supabase-api-version', 'x-render-cache',
   'upload-offset', 'upload-length', 'upload-metadata', 'upload-expires', 'tus-resumable', 'tus-version', 'tus-max-size', 'tus-extension',
+  'x-session-id',
 ].join(', ');
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 

@@ -40,12 +40,17 @@ export const gateErrors = {
   badJwt: (expired: boolean) => apiError(401, expired ? 'jwt_expired' : 'bad_jwt', expired ? 'JWT expired' : 'Invalid JWT'),
 };
 
-export function apiKeyGate(secret: string, open: OpenRoute[] = []): RequestHandler {
+/**
+ * `bearerKey`: the surface also takes a bearer token alone as its key (the
+ * OpenAI-compatible endpoint: OpenAI clients send only Authorization). The
+ * token is verified the same way, so this admits no one the key would not.
+ */
+export function apiKeyGate(secret: string, open: OpenRoute[] = [], opts: { bearerKey?: boolean } = {}): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (open.some((isOpen) => isOpen(req))) return next();
     // The header first: reading req.query parses the query string.
     const header = req.headers.apikey;
-    const apikey = typeof header === 'string' ? header : typeof req.query.apikey === 'string' ? req.query.apikey : undefined;
+    const apikey = typeof header === 'string' ? header : typeof req.query.apikey === 'string' ? req.query.apikey : opts.bearerKey ? bearerOf(req) : undefined;
     if (!apikey) return next(gateErrors.noApiKey());
     void (async () => {
       const key = await verifyToken(secret, apikey);

@@ -23,6 +23,7 @@ import { restRoutes } from './rest/routes.ts';
 import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { aiSurface, type AiSurface } from './ai/index.ts';
+import { openAiShape } from './ai/openai-compat/wire.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -155,6 +156,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
+      { prefix: '/api/v1', router: ai.openai, errorShape: openAiShape, bearerKey: true },
       { prefix: '/api', router: ai.router, open: ai.open },
       ...(opts.surfaces ?? []),
     ];

@@ -20,6 +20,7 @@ export const AI_ERROR_CATALOGUE = {
     SETTING_NOT_FOUND: { status: 404, meaning: 'The key is not one of the registry\'s settings.' },
     WEBHOOK_INACTIVE: { status: 403, meaning: 'The workflow is neither deployed nor armed for one webhook call.' },
     METHOD_NOT_ALLOWED: { status: 405, meaning: 'The resource does not take that method (a hook\'s event, a builtin tool).' },
+    model_not_found: { status: 404, meaning: 'The OpenAI-compatible endpoint\'s `model` names no agent or orchestration the caller may run.' },
   },
   validation: {
     VALIDATION_ERROR: { status: 400, meaning: 'A body, parameter or configuration breaks a rule; the message names it (and `details` may list fields).' },
@@ -106,6 +107,7 @@ export const aiErrors = {
   providerTimeout: (provider: string) => aiApiError('PROVIDER_TIMEOUT', `The ${provider} API did not answer in time`),
   cancelled: () => aiApiError('CANCELLED', 'The request was cancelled', { kind: 'invalid_request' }),
   badModel: (model: string) => aiApiError('VALIDATION_ERROR', `Invalid model id "${model}": use <model> (OpenAI, claude-* for Anthropic), gemini/<model> or openrouter/<org>/<model>`),
+  modelNotFound: (model: string) => aiApiError('model_not_found', `The model \`${model}\` does not exist or you do not have access to it: use agent/<name or id> or orchestration/<name or id> (GET /api/v1/models lists them)`),
   tooLarge: (message: string) => aiApiError('PAYLOAD_TOO_LARGE', message),
   rateLimited: (perMinute: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} executions per minute`),
   retrievalFailed: (message: string) => aiApiError('RETRIEVAL_FAILED', message),

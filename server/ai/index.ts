@@ -42,6 +42,7 @@ import { configRoutes } from './config/routes.ts';
 import { aiShape } from './errors.ts';
 import { orchestrationRoutes } from './orchestrations/routes.ts';
 import { orchestrationRunner } from './orchestrations/run.ts';
+import { openAiRoutes } from './openai-compat/routes.ts';
 import { keySource, providerKeyRoutes } from './providers/keys.ts';
 import { modelRouter, type ModelRouter } from './providers/router.ts';
 import { settingsAccessor, type Settings } from './settings/accessor.ts';
@@ -73,6 +74,8 @@ export type AiJobs = {
 
 export type AiSurface = {
   router: Router;
+  /** /api/v1: the OpenAI-compatible endpoint (a surface of its own: openAiShape, bearer as key). */
+  openai: Router;
   open: OpenRoute[];
   models: ModelRouter;
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
@@ -140,6 +143,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow });
+  // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
+  const openai = express.Router();
+  openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal }));
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs));
@@ -151,7 +157,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();
   return {
-    router, open: [webhookOpenRoute], models, settings, tools,
+    router, openai, open: [webhookOpenRoute], models, settings, tools,
     jobs: {
       runWorkflow: (id) => runs.runQueued(id, new AbortController().signal),
       extractSource,

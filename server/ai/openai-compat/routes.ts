@@ -1,0 +1,144 @@
+// /api/v1 (issue 30): agents and orchestrations behind OpenAI's chat
+// completions API, so any OpenAI client (the openai SDK, the Vercel AI SDK,
+// LiteLLM, Open WebUI) runs them with nothing to learn. A request needs only
+// `Authorization: Bearer <user token or service key>`, as those clients send
+// (the gateway lets this surface take the bearer as its key).
+//
+//   GET  /models             what the caller may run: agent/<name>, orchestration/<name>
+//   GET  /models/{model}     one of them
+//   POST /chat/completions   runs one: JSON, or chunks ending `data: [DONE]` with stream
+//
+// A call's last message is the turn the agent answers. Without an
+// `X-Session-Id` header a new session is made, holding the earlier user and
+// assistant messages as its history (system messages are the agent's own:
+// the client's are not sent); with one, that session (the caller's, of this
+// agent) continues and only the last message is read. The answer carries the
+// session in `X-Session-Id`. The agent's tools, knowledge bases, hooks and
+// approvals run inside the run; a request that brings its own `tools` is
+// refused (the agent's tool calls are never handed to the client).
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { route, toApiError } from '../../errors.ts';
+import type { AgentRunner } from '../agents/run.ts';
+import { contextOf, type AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
+import { runLifetime } from '../lifetime.ts';
+import type { OrchestrationRunner } from '../orchestrations/run.ts';
+import { parse, UUID } from '../parse.ts';
+import type { Emit } from '../agents/events.ts';
+import { openAiStore, type Runnable } from './store.ts';
+import { chunks, completion, modelIds, modelObject, openAiError, openAiShape, resolveModel } from './wire.ts';
+
+const Part = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
+const Message = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool'], { error: 'each message needs a role: system, developer, user or assistant' }),
+  content: z.union([z.string(), z.array(Part)]).nullable().optional(),
+}).passthrough();
+const Body = z.object({
+  model: z.string({ error: 'model is required: agent/<name or id> or orchestration/<name or id>' }).min(1, 'model is required'),
+  messages: z.array(Message, { error: 'messages is required: an array of {role, content}' }).min(1, 'messages must not be empty').max(1000, 'at most 1000 messages'),
+  stream: z.boolean({ error: 'stream must be a boolean' }).nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).passthrough().nullish(),
+  tools: z.array(z.unknown()).nullish(),
+}).passthrough();
+
+/** A message's text: a string, or its text parts joined (other parts refused). */
+function textOf(m: z.infer<typeof Message>, i: number): string {
+  if (typeof m.content === 'string') return m.content;
+  if (m.content == null) return '';
+  if (m.content.some((p) => p.type !== 'text' || typeof p.text !== 'string')) throw aiErrors.validation(`messages[${i}]: only text content is supported`);
+  return m.content.map((p) => p.text).join('');
+}
+
+export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; stop: AbortSignal }): Router {
+  const r = express.Router();
+  const store = openAiStore(opts.calls);
+  // Every error this router answers is OpenAI's body (the surface declares it for the gateway's too).
+  r.use((_req, res, next) => {
+    res.locals.errorShape = openAiShape;
+    next();
+  });
+
+  r.get('/models', route(async (req, res) => {
+    const ids = modelIds(await store.runnable(contextOf(req)));
+    res.json({ object: 'list', data: [...ids].map(([id, m]) => modelObject(id, m)) });
+  }));
+  r.get('/models/*model', route(async (req, res) => {
+    const model = ([] as string[]).concat(req.params.model as unknown as string[]).join('/');
+    const runnable = await store.runnable(contextOf(req));
+    const found = resolveModel(runnable, model);
+    if (!found) throw aiErrors.modelNotFound(model);
+    res.json(modelObject(model, found));
+  }));
+
+  r.post('/chat/completions', route(async (req, res) => {
+    const body = parse(Body, req.body ?? {});
+    if (body.tools && body.tools.length > 0) throw aiErrors.validation('tools are not supported here: the agent runs its own tools; send messages only');
+    const last = body.messages.at(-1)!;
+    if (last.role !== 'user') throw aiErrors.validation('the last message must be the user\'s: it is the turn the agent answers');
+    const caller = contextOf(req);
+    const target = resolveModel(await store.runnable(caller), body.model);
+    if (!target) throw aiErrors.modelNotFound(body.model);
+    const message = textOf(last, body.messages.length - 1).trim();
+    if (!message) throw aiErrors.validation('the last message has no text');
+    const sessionId = await sessionFor(req, target, body.messages.slice(0, -1), message);
+    res.setHeader('x-session-id', sessionId);
+    const run = (life: ReturnType<typeof runLifetime>, emit?: Emit) => target.kind === 'agent'
+      ? opts.agents.run(caller, target.row, { message, sessionId }, life, emit)
+      : opts.orchestrations.run(caller, target.row, { message, sessionId }, life, emit);
+    const created = Math.floor(Date.now() / 1000);
+    if (!body.stream) {
+      const done = await run(runLifetime(res, opts.stop));
+      return void res.json(completion(`chatcmpl-${done.run_id}`, body.model, created, done.output, done.stop_reason, done.usage));
+    }
+    await stream(res, body.model, created, body.stream_options?.include_usage === true, run);
+  }));
+
+  /** The session the turn runs in: the named one (the caller's, of this agent), or a new one holding the earlier turns. */
+  const sessionFor = async (req: Request, target: Runnable, earlier: Array<z.infer<typeof Message>>, message: string): Promise<string> => {
+    const named = req.headers['x-session-id'];
+    const caller = contextOf(req);
+    if (typeof named === 'string' && named) {
+      if (!UUID.test(named) || !(await store.sessionOf(caller, target, named.toLowerCase()))) throw aiErrors.notFound('Session');
+      return named.toLowerCase();
+    }
+    const turns = earlier.flatMap((m, i) => {
+      if (m.role === 'tool') throw aiErrors.validation(`messages[${i}]: tool messages are not supported here: the agent runs its own tools`);
+      return m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m, i) }] : [];
+    });
+    return store.seedSession(caller, target, turns, message);
+  };
+
+  /**
+   * Chunks as OpenAI sends them: the role, the answer's text as it comes (a
+   * member's text inside a delegation is not the answer and is not sent),
+   * the finish reason, usage when asked, then `data: [DONE]`. A failure
+   * before the first chunk is a plain HTTP error; after it, an error object.
+   */
+  const stream = async (res: Response, model: string, created: number, withUsage: boolean, run: (life: ReturnType<typeof runLifetime>, emit: Emit) => Promise<{ run_id: string; stop_reason: 'answered' | 'max_steps'; usage: { tokens_in: number; tokens_out: number } }>) => {
+    const life = runLifetime(res, opts.stop);
+    let shape: ReturnType<typeof chunks> | undefined;
+    const send = (data: unknown) => {
+      if (!life.gone()) res.write(`data: ${JSON.stringify(data)}\n\n`);
+    };
+    const emit: Emit = (e) => {
+      if (e.type === 'start') {
+        shape = chunks(`chatcmpl-${e.run_id}`, model, created);
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+        send(shape.role());
+      } else if (e.type === 'content_delta' && !e.delegation_id && shape) send(shape.content(e.delta));
+    };
+    try {
+      const done = await run(life, emit);
+      send(shape!.finish(done.stop_reason));
+      if (withUsage) send(shape!.usage(done.usage));
+      if (!life.gone()) res.write('data: [DONE]\n\n');
+    } catch (err) {
+      if (!shape) throw err;
+      send(openAiError(toApiError(err)));
+    }
+    res.end();
+  };
+
+  return r;
+}
