@@ -16,7 +16,7 @@ import { cors } from './cors.ts';
 export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape; bearerKey?: boolean };
 
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
-export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api/v1', '/api'] as const;
+export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api/v1', '/api/mcp', '/api'] as const;
 
 export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
   const app = baseApp(opts.log, opts.trustProxy);

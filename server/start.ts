@@ -24,6 +24,7 @@ import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { aiSurface, type AiSurface } from './ai/index.ts';
 import { openAiShape } from './ai/openai-compat/wire.ts';
+import { aiShape } from './ai/errors.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -157,6 +158,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
       { prefix: '/api/v1', router: ai.openai, errorShape: openAiShape, bearerKey: true },
+      { prefix: '/api/mcp', router: ai.mcp, errorShape: aiShape, bearerKey: true },
       { prefix: '/api', router: ai.router, open: ai.open },
       ...(opts.surfaces ?? []),
     ];

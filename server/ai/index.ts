@@ -43,6 +43,8 @@ import { aiShape } from './errors.ts';
 import { orchestrationRoutes } from './orchestrations/routes.ts';
 import { orchestrationRunner } from './orchestrations/run.ts';
 import { openAiRoutes } from './openai-compat/routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { mcpStore } from './mcp/store.ts';
 import { keySource, providerKeyRoutes } from './providers/keys.ts';
 import { modelRouter, type ModelRouter } from './providers/router.ts';
 import { settingsAccessor, type Settings } from './settings/accessor.ts';
@@ -76,6 +78,8 @@ export type AiSurface = {
   router: Router;
   /** /api/v1: the OpenAI-compatible endpoint (a surface of its own: openAiShape, bearer as key). */
   openai: Router;
+  /** /api/mcp: the MCP server (a surface of its own, bearer as key). */
+  mcp: Router;
   open: OpenRoute[];
   models: ModelRouter;
   /** Agent tool calls (builtin and custom), for agent runs and their tests. */
@@ -147,6 +151,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const openai = express.Router();
   openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal }));
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
+  // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
+  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search }, listener: adminPool, log, stop: stopping.signal });
+  const mcpSurface = express.Router();
+  mcpSurface.use(requireIdentity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs));
   // Runs (workflow, agent, orchestration) a dead process left running are failed now, and every minute.
@@ -157,7 +165,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref();
   return {
-    router, openai, open: [webhookOpenRoute], models, settings, tools,
+    router, openai, mcp: mcpSurface, open: [webhookOpenRoute], models, settings, tools,
     jobs: {
       runWorkflow: (id) => runs.runQueued(id, new AbortController().signal),
       extractSource,
@@ -169,6 +177,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     stop: async () => {
       clearInterval(sweeper);
       stopping.abort(new Error('The server is stopping'));
+      await mcpServer.close();
       await parsers.close();
       await sandbox.close();
     },

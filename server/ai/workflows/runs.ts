@@ -8,6 +8,7 @@
 // says whom it acts as (acts_as, sql/0051): never a missing user read as the project.
 import type { Request } from 'express';
 import type { Config } from '../../config.ts';
+import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
@@ -87,6 +88,19 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     runDraft: async (req: Request, r: { workflowId: string; variables: Record<string, unknown>; trigger: 'manual' | 'stream'; signal: AbortSignal; emit?: (e: RunEvent) => void }) => {
       const row = await recordExecution(req, r.workflowId, r.trigger, r.variables);
       return run(row, r.variables, 'manual', storedActor(row), r.signal, r.emit ?? (() => undefined));
+    },
+
+    /**
+     * The deployed version, run as a caller captured earlier (the MCP
+     * server's workflow tools): recorded as a manual run of the active
+     * version; 404 unless the caller can read the workflow and it is deployed.
+     */
+    runDeployed: async (caller: RequestContext, workflowId: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<RunResult> => {
+      const [row] = await calls.as<Execution>(caller, `insert into ai.workflow_executions (workflow_id, trigger, variables, version, graph)
+        select w.id, 'manual', $2, w.active_version, v.graph from ai.workflows w join ai.workflow_versions v on v.workflow_id = w.id and v.version = w.active_version
+         where w.id = $1 and w.deployed returning id, graph, version, user_id, acts_as`, [workflowId, JSON.stringify(variables)]);
+      if (!row) throw aiErrors.workflowNotFound();
+      return run(row, variables, 'manual', storedActor(row), signal, () => undefined);
     },
 
     /** Queues the draft as it is now for graphile-worker (job ai_workflow_run); answers the execution id at once. */

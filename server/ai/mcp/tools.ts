@@ -1,0 +1,106 @@
+// The tools one caller is offered over MCP, built fresh each time they are
+// listed or called (so the list is always what the access model allows now):
+//
+//   workflow_<name>   a deployed workflow's active version, run as the caller;
+//                     its input schema from the starter's `config.inputs`
+//                     (a JSON Schema object, or a list of {name, type,
+//                     description?, required?}); without one, any object
+//   agent_<name>      {message, session_id?}: one agent run, answering its reply
+//   search_<name>     {query, top_k?}: a knowledge base's search
+//
+// Names keep [A-Za-z0-9_-] (others become _), at most 64 characters; a name
+// taken twice gets _2, _3, ... in list order (the caller's and the project's
+// resources are listed oldest first).
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { AgentRunner } from '../agents/run.ts';
+import { Failure } from '../failures.ts';
+import { detachedLifetime } from '../lifetime.ts';
+import type { knowledgeSearch } from '../knowledge/search.ts';
+import type { WorkflowRuns } from '../workflows/runs.ts';
+import type { DeployedWorkflow, McpStore } from './store.ts';
+
+type JsonSchema = Record<string, unknown>;
+export type McpTool = { name: string; description: string; inputSchema: JsonSchema; call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>> };
+export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch> };
+
+const ANY_OBJECT: JsonSchema = { type: 'object', additionalProperties: true };
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array']);
+
+/** A starter's declared inputs as a JSON Schema object. */
+export function inputSchemaOf(starter: Record<string, unknown> | null): JsonSchema {
+  const inputs = starter?.inputs;
+  if (inputs && typeof inputs === 'object' && !Array.isArray(inputs) && (inputs as JsonSchema).type === 'object') return inputs as JsonSchema;
+  if (!Array.isArray(inputs) || inputs.length === 0) return ANY_OBJECT;
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const input of inputs as Array<Record<string, unknown>>) {
+    if (typeof input?.name !== 'string' || !input.name) continue;
+    properties[input.name] = {
+      type: typeof input.type === 'string' && TYPES.has(input.type) ? input.type : 'string',
+      ...(typeof input.description === 'string' ? { description: input.description } : {}),
+    };
+    if (input.required === true) required.push(input.name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+/** Names MCP clients accept, unique in the list. */
+function namer() {
+  const taken = new Set<string>();
+  return (prefix: string, name: string): string => {
+    const base = `${prefix}_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 60);
+    let out = base;
+    for (let i = 2; taken.has(out); i++) out = `${base}_${i}`;
+    taken.add(out);
+    return out;
+  };
+}
+
+const AGENT_INPUT: JsonSchema = {
+  type: 'object',
+  properties: { message: { type: 'string', description: 'What to ask the agent' }, session_id: { type: 'string', description: 'Continue this session (from an earlier answer)' } },
+  required: ['message'],
+};
+const SEARCH_INPUT: JsonSchema = {
+  type: 'object',
+  properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 100, description: 'How many results (the knowledge base\'s own default otherwise)' } },
+  required: ['query'],
+};
+
+export async function toolsFor(caller: RequestContext, s: McpServices): Promise<McpTool[]> {
+  const name = namer();
+  const [workflows, agents, kbs] = await Promise.all([s.store.workflows(caller), s.store.agents(caller), s.store.knowledgeBases(caller)]);
+  const workflow = (w: DeployedWorkflow): McpTool => ({
+    name: name('workflow', w.name),
+    description: w.description || `Run the workflow "${w.name}" (its deployed version) and answer its output`,
+    inputSchema: inputSchemaOf(w.starter),
+    call: async (args, signal) => {
+      const done = await s.runs.runDeployed(caller, w.id, args, signal);
+      return { execution_id: done.execution_id, output: done.output };
+    },
+  });
+  return [
+    ...workflows.map(workflow),
+    ...agents.map((a): McpTool => ({
+      name: name('agent', a.name),
+      description: a.system_prompt ? `Ask the agent "${a.name}": ${a.system_prompt.slice(0, 300)}` : `Ask the agent "${a.name}"`,
+      inputSchema: AGENT_INPUT,
+      call: async (args, signal) => {
+        if (typeof args.message !== 'string' || !args.message.trim()) throw new Failure('message is required');
+        const sessionId = typeof args.session_id === 'string' && args.session_id ? args.session_id.toLowerCase() : undefined;
+        const run = await s.agents.run(caller, a, { message: args.message, sessionId }, detachedLifetime(signal));
+        return { output: run.output, session_id: run.session_id, run_id: run.run_id, stop_reason: run.stop_reason, usage: run.usage };
+      },
+    })),
+    ...kbs.map((kb): McpTool => ({
+      name: name('search', kb.name),
+      description: kb.description ? `Search the knowledge base "${kb.name}": ${kb.description}` : `Search the knowledge base "${kb.name}"`,
+      inputSchema: SEARCH_INPUT,
+      call: async (args) => {
+        if (typeof args.query !== 'string' || !args.query.trim()) throw new Failure('query is required');
+        const answer = await s.search(caller, kb.id, { query: args.query, ...(typeof args.top_k === 'number' ? { top_k: args.top_k } : {}) });
+        return { knowledge_base_id: kb.id, results: answer.results };
+      },
+    })),
+  ];
+}
