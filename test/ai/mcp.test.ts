@@ -2,7 +2,7 @@
 // Streamable HTTP, a Bearer token its only credential: each user is offered
 // their own and the project's deployed workflows, agents and knowledge-base
 // searches, never another user's; calling each kind answers structured
-// results; undeploying a workflow sends notifications/tools/list_changed and
+// results; their knowledge bases' sources are resources; undeploying a workflow sends notifications/tools/list_changed and
 // takes it off the list; a session is bound to the user who opened it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -109,6 +109,19 @@ describe('MCP server (/api/mcp)', () => {
     const refused = await client.callTool({ name: 'agent_helper', arguments: {} });
     assert.equal(refused.isError, true);
     assert.match(JSON.stringify(refused.content), /message is required/);
+  });
+
+  it('offers the sources of the caller\'s knowledge bases as resources, read as their extracted markdown', async () => {
+    const annClient = await connect(ann);
+    const { resources } = await annClient.listResources();
+    assert.deepEqual(resources.map((r) => [r.name, r.mimeType]), [['otters.txt', 'text/markdown']]);
+    assert.match(resources[0]!.uri, /^pgbase:\/\/knowledge-bases\/[0-9a-f-]{36}\/sources\/[0-9a-f-]{36}$/);
+    assert.match(resources[0]!.description!, /in the knowledge base "Animal facts"/);
+    const read = await annClient.readResource({ uri: resources[0]!.uri });
+    assert.match((read.contents[0] as { text: string }).text, /Otters hold hands while they sleep/);
+    const bobClient = await connect(bob);
+    assert.deepEqual((await bobClient.listResources()).resources, [], 'bob sees none of ann\'s sources');
+    await assert.rejects(bobClient.readResource({ uri: resources[0]!.uri }), /No resource pgbase:/, 'nor reads one by its address');
   });
 
   it('tells connected clients when a workflow is undeployed, and stops offering it', async () => {

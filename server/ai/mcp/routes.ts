@@ -11,7 +11,8 @@
 // workflow is deployed or undeployed, or an agent or knowledge base is made,
 // renamed or removed, SQL says so on NOTIFY ai_tools_changed
 // (sql/0064) and every session here is sent notifications/tools/list_changed.
-// Idle sessions are closed after 30 minutes.
+// Idle sessions are closed after 30 minutes. The sources of the caller's
+// knowledge bases are offered as resources (resources.ts).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type Router } from 'express';
@@ -19,12 +20,13 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { ApiError, route } from '../../errors.ts';
 import { contextOf } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { Failure } from '../failures.ts';
+import { listSourceResources, readSourceResource } from './resources.ts';
 import { toolsFor, type McpServices } from './tools.ts';
 
 const IDLE_MS = 30 * 60_000;
@@ -38,7 +40,16 @@ const plain = (req: Request) => req as unknown as IncomingMessage;
 const ownerOf = (caller: RequestContext) => (caller.role === 'service_role' ? 'project' : `user:${String(caller.claims.sub)}`);
 
 function mcpServer(caller: RequestContext, services: McpServices, log: Logger): Server {
-  const server = new Server({ name: 'pgbase', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server({ name: 'pgbase', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {} } });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listSourceResources(caller, services) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return await readSourceResource(caller, services, request.params.uri);
+    } catch (err) {
+      // The SDK answers a thrown error as a JSON-RPC error with its message: only words meant for the client.
+      throw err instanceof Failure || err instanceof ApiError ? err : new Error('The resource could not be read');
+    }
+  });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await toolsFor(caller, services)).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));

@@ -12,6 +12,7 @@
 // taken twice gets _2, _3, ... in list order (the caller's and the project's
 // resources are listed oldest first).
 import type { RequestContext } from '../../../db/as-role.ts';
+import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AgentRunner } from '../agents/run.ts';
 import { Failure } from '../failures.ts';
 import { detachedLifetime } from '../lifetime.ts';
@@ -21,7 +22,7 @@ import type { DeployedWorkflow, McpStore } from './store.ts';
 
 type JsonSchema = Record<string, unknown>;
 export type McpTool = { name: string; description: string; inputSchema: JsonSchema; call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>> };
-export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch> };
+export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch>; storage: InProcessStorage };
 
 const ANY_OBJECT: JsonSchema = { type: 'object', additionalProperties: true };
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array']);
