@@ -122,7 +122,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   // Runs held past their client (awaiting approval) end when the server stops.
   const stopping = new AbortController();
   const approvals = approvalDesk(calls);
-  const mcp = mcpTools({ calls, masterKey, settings, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) });
+  // Agents' own MCP servers (the client side; /api/mcp below is our server).
+  const mcpClients = mcpTools({ calls, masterKey, settings, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) });
   const compaction = compactor({ calls, models, settings });
   const indexing = knowledgeIndexing({ calls, storage: opts.storage, models, settings, log });
   const enrich = metadataEnrichment({ calls, storage: opts.storage, models, settings, log });
@@ -131,7 +132,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const retrieveContext = contextRetriever({ search, settings });
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
   const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId });
-  const agentRuns = agentRunner({ calls, models, tools, mcp, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
+  const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, stopping.signal));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, sessionRun });
   mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, stopping.signal));
