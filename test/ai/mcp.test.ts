@@ -137,6 +137,19 @@ describe('MCP server (/api/mcp)', () => {
     assert.equal(gone.isError, true);
   });
 
+  it('follows tool changes again after its listening connection is killed', async () => {
+    const client = await connect(ann);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
+    await new Promise((r) => setTimeout(r, 200));
+    const { rows } = await p.adminPool.query(`select pg_terminate_backend(pid) as killed from pg_stat_activity where query = 'listen ai_tools_changed' and datname = current_database()`);
+    assert.ok(rows.length >= 1 && rows.every((r) => r.killed), 'the LISTEN connection was found and killed');
+    await eventually('a new LISTEN connection', async () => (await p.adminPool.query(`select count(*)::int as n from pg_stat_activity where query = 'listen ai_tools_changed' and datname = current_database()`)).rows[0].n, (n) => n === 1);
+    await json(await post(ann, '/agents', { name: 'newcomer', model: 'gpt-4.1-mini' }), 201);
+    await eventually('tools/list_changed after the reconnect', async () => changed, (n) => n > 0);
+    assert.ok((await names(client)).includes('agent_newcomer'));
+  });
+
   it('binds a session to the user who opened it and needs only a Bearer token', async () => {
     const client = await connect(ann);
     const transport = (client as unknown as { _transport: { sessionId?: string } })._transport;

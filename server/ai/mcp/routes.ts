@@ -107,25 +107,37 @@ export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log:
   r.delete('/', existing);
 
   // What may be offered changed somewhere: every session here lists again.
-  let listening: pg.PoolClient | undefined;
+  // One pool connection LISTENs; when it dies (a restart, a dropped database)
+  // it is given back once, however many errors it reports, and another is
+  // taken unless the server is stopping.
+  let dropListener: (() => void) | undefined;
   const listen = async () => {
     if (opts.stop.aborted) return;
+    let client: pg.PoolClient;
     try {
-      const client = await opts.listener.connect();
-      client.on('notification', () => {
-        for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
-      });
-      client.on('error', () => {
-        listening = undefined;
-        client.release(true);
-        setTimeout(() => void listen(), 1000).unref();
-      });
-      await client.query('listen ai_tools_changed');
-      listening = client;
+      client = await opts.listener.connect();
     } catch (err) {
       log.warn({ error: (err as Error).message }, 'tool changes not followed; retrying');
       setTimeout(() => void listen(), 5000).unref();
+      return;
     }
+    let released = false;
+    const drop = () => {
+      if (released) return;
+      released = true;
+      if (dropListener === drop) dropListener = undefined;
+      client.release(true);
+    };
+    dropListener = drop;
+    client.on('notification', () => {
+      for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
+    });
+    client.on('error', () => {
+      const wasListening = !released;
+      drop();
+      if (wasListening && !opts.stop.aborted) setTimeout(() => void listen(), 1000).unref();
+    });
+    await client.query('listen ai_tools_changed').catch(() => undefined);
   };
   void listen();
   const sweep = setInterval(() => {
@@ -139,8 +151,7 @@ export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log:
       clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       sessions.clear();
-      listening?.release(true);
-      listening = undefined;
+      dropListener?.();
     },
   };
 }
