@@ -49,7 +49,7 @@ try {
   };
   const compat = () => load({ url: `${platform.url}/api/v1/chat/completions`, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: { model: 'agent/bench', messages: [{ role: 'user', content: message }] } });
   const native = () => load({ url: `${platform.url}/api/agents/${agent.id}/run`, headers, body: { message } });
-  const floor = () => load({ url: `${vendor.url}/chat/completions`, headers: { authorization: `Bearer ${GOOD_KEY}`, 'content-type': 'application/json' }, body: { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: message }] } });
+  const floor = () => load({ url: `${vendor.env.OPENAI_BASE_URL}/chat/completions`, headers: { authorization: `Bearer ${GOOD_KEY}`, 'content-type': 'application/json' }, body: { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: message }] } });
   await compat();
   await native();
   const rows = { compat: [] as number[], native: [] as number[], floor: [] as number[], ratio: [] as number[], p50: [] as number[] };

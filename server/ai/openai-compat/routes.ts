@@ -27,7 +27,7 @@ import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import { parse, UUID } from '../parse.ts';
 import type { Emit } from '../agents/events.ts';
 import { openAiStore, type Runnable } from './store.ts';
-import { chunks, completion, modelIds, modelObject, openAiError, openAiShape, resolveModel } from './wire.ts';
+import { chunks, completion, modelIds, modelObject, openAiError, openAiShape } from './wire.ts';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
 const Message = z.object({
@@ -65,8 +65,7 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
   }));
   r.get('/models/*model', route(async (req, res) => {
     const model = ([] as string[]).concat(req.params.model as unknown as string[]).join('/');
-    const runnable = await store.runnable(contextOf(req));
-    const found = resolveModel(runnable, model);
+    const found = await store.find(contextOf(req), model);
     if (!found) throw aiErrors.modelNotFound(model);
     res.json(modelObject(model, found));
   }));
@@ -77,7 +76,7 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     const last = body.messages.at(-1)!;
     if (last.role !== 'user') throw aiErrors.validation('the last message must be the user\'s: it is the turn the agent answers');
     const caller = contextOf(req);
-    const target = resolveModel(await store.runnable(caller), body.model);
+    const target = await store.find(caller, body.model);
     if (!target) throw aiErrors.modelNotFound(body.model);
     const message = textOf(last, body.messages.length - 1).trim();
     if (!message) throw aiErrors.validation('the last message has no text');

@@ -25,18 +25,38 @@ export function openAiStore(calls: AiCalls) {
         ...orchestrations.map(({ mine, ...row }) => ({ kind: 'orchestration' as const, row, mine, created_at: row.created_at })),
       ];
     },
+    /** One model id's agent or orchestration (`<kind>/<id>` or `<kind>/<name>`, the caller's own first), in one query. */
+    find: async (caller: RequestContext, model: string): Promise<Runnable | undefined> => {
+      const slash = model.indexOf('/');
+      const kind = model.slice(0, slash);
+      const ref = model.slice(slash + 1);
+      if (slash < 0 || (kind !== 'agent' && kind !== 'orchestration') || !ref) return undefined;
+      const id = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref) ? ref.toLowerCase() : null;
+      const columns = kind === 'agent' ? 'id, owner_id, name, model, system_prompt, settings, created_at, updated_at' : 'id, name, strategy, model, system_prompt, settings, created_at';
+      const [row] = await calls.as<Record<string, unknown> & { mine: boolean; created_at: Date }>(caller,
+        `select ${columns}, owner_id is not null and ai.owns(owner_id) as mine from ai.${kind === 'agent' ? 'agents' : 'orchestrations'}
+          where id = $1 or name = $2 order by (id = $1) is true desc, (owner_id is not null and ai.owns(owner_id)) desc, created_at, id limit 1`, [id, ref]);
+      if (!row) return undefined;
+      const { mine, ...rest } = row;
+      return { kind, row: rest, mine, created_at: row.created_at } as Runnable;
+    },
     /**
      * A new session holding the earlier turns a client sent (user and
      * assistant messages, in order), so the run reads them as its history.
      */
-    seedSession: async (caller: RequestContext, target: Runnable, turns: Array<{ role: 'user' | 'assistant'; content: string }>, title: string): Promise<string> =>
-      calls.transactionAs(caller, async (c) => {
-        const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';
-        const { rows } = await c.query<{ id: string }>(`insert into ai.sessions (${column}, title) values ($1, $2) returning id`, [target.row.id, title.length > 80 ? `${title.slice(0, 77)}...` : title]);
-        const id = rows[0]!.id;
-        for (const t of turns) await c.query('insert into ai.session_messages (session_id, role, content) values ($1, $2, $3)', [id, t.role, t.content]);
+    seedSession: async (caller: RequestContext, target: Runnable, turns: Array<{ role: 'user' | 'assistant'; content: string }>, title: string): Promise<string> => {
+      const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';
+      const values = [target.row.id, title.length > 80 ? `${title.slice(0, 77)}...` : title];
+      const insert = `insert into ai.sessions (${column}, title) values ($1, $2) returning id`;
+      // Alone, one statement; with earlier turns, one transaction (the messages' policy must see the new session).
+      if (turns.length === 0) return (await calls.as<{ id: string }>(caller, insert, values))[0]!.id;
+      return calls.transactionAs(caller, async (c) => {
+        const id = (await c.query<{ id: string }>(insert, values)).rows[0]!.id;
+        await c.query(`insert into ai.session_messages (session_id, role, content)
+          select $1, t.e ->> 'role', t.e ->> 'content' from jsonb_array_elements($2::jsonb) with ordinality as t(e, n) order by t.n`, [id, JSON.stringify(turns)]);
         return id;
-      }),
+      });
+    },
     /** 404 unless the session is the caller's and belongs to this agent or orchestration. */
     sessionOf: async (caller: RequestContext, target: Runnable, sessionId: string): Promise<boolean> => {
       const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';

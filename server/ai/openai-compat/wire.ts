@@ -26,16 +26,6 @@ export function modelIds(runnable: Runnable[]): Map<string, Runnable> {
   return ids;
 }
 
-/** `agent/<name>` or `agent/<id>` (ids compared case-insensitively); the caller's own first when two share a name. */
-export function resolveModel(runnable: Runnable[], model: string): Runnable | undefined {
-  const slash = model.indexOf('/');
-  if (slash < 0) return undefined;
-  const kind = model.slice(0, slash);
-  const ref = model.slice(slash + 1);
-  const ofKind = runnable.filter((r) => r.kind === kind);
-  return ofKind.find((r) => r.row.id === ref.toLowerCase()) ?? ofKind.find((r) => r.row.name === ref);
-}
-
 export const modelObject = (id: string, r: Runnable) => ({
   id, object: 'model' as const, created: Math.floor(new Date(r.created_at).getTime() / 1000), owned_by: r.mine ? 'user' : 'project',
 });
