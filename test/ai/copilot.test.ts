@@ -123,6 +123,7 @@ describe('workflow copilot', () => {
   it('runs every other tool as the user: registry, schema, assets, SQL under RLS (no writes, no other schemas), run logs', async () => {
     const agent = (await json<{ id: string }>(await post(ann, '/agents', { name: 'long prompt', system_prompt: 'p'.repeat(1500) }), 201)).id;
     const run = await json<{ execution_id: string }>(await post(ann, `/workflows/${workflow}/execute`, { variables: { name: 'Ann' } }), 200);
+    const kb = (await json<{ id: string }>(await post(ann, '/knowledge-bases', { name: 'Field notes', description: 'What we saw' }), 201)).id;
     vendor.reset();
     vendor.script(
       { toolCalls: [
@@ -135,6 +136,7 @@ describe('workflow copilot', () => {
         { id: 't7', name: 'execute_public_sql', arguments: { query: 'select email from auth.users' } },
         { id: 't8', name: 'execute_public_sql', arguments: { query: 'select 1) q; delete from notes; select * from (select 1' } },
         { id: 't9', name: 'get_workflow_run_logs', arguments: { execution_id: run.execution_id } },
+        { id: 't10', name: 'get_asset_details', arguments: { type: 'knowledge_base', id: kb } },
       ] },
       { text: 'Done looking.' },
     );
@@ -143,8 +145,11 @@ describe('workflow copilot', () => {
     assert.match(results.t1!, /"type":"code"/, 'an alias is looked up as its type');
     const schema = JSON.parse(results.t2!) as Array<{ name: string; columns: Array<{ name: string }> }>;
     assert.deepEqual(schema.find((t) => t.name === 'notes')!.columns.map((c) => c.name), ['id', 'owner', 'body']);
-    const assets = JSON.parse(results.t3!) as { agents: Array<{ id: string }>; workflows: Array<{ id: string }> };
+    const assets = JSON.parse(results.t3!) as { agents: Array<{ id: string }>; workflows: Array<{ id: string }>; knowledge_bases: Array<{ id: string; name: string; strategy: string }> };
     assert.ok(assets.agents.some((a) => a.id === agent) && assets.workflows.some((w) => w.id === workflow));
+    assert.deepEqual(assets.knowledge_bases.map((k) => [k.id, k.name, k.strategy]), [[kb, 'Field notes', 'chunk_embed']]);
+    const kbDetails = JSON.parse(results.t10!) as { name: string; retrieval_config: { method: string }; sources: unknown[] };
+    assert.deepEqual([kbDetails.name, kbDetails.retrieval_config.method, kbDetails.sources], ['Field notes', 'hybrid', []]);
     const details = JSON.parse(results.t4!) as { system_prompt: string; note: string };
     assert.equal(details.system_prompt, `${'p'.repeat(1000)}[cut]`, 'SYSTEM_PROMPT_TRUNCATE');
     assert.deepEqual(JSON.parse(results.t5!).rows, [{ body: 'ann\'s note' }], 'RLS applies');

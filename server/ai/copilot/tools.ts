@@ -5,7 +5,7 @@
 //                         go back to the model to fix; nothing is saved
 //   get_block_info        the block registry: config schema and examples per type
 //   get_db_schema         the public schema from the REST schema cache
-//   list_project_assets   agents, tools, workflows (and knowledge bases, once they exist) the user can see
+//   list_project_assets   agents, tools, workflows and knowledge bases the user can see
 //   get_asset_details     one of them; an agent's system prompt cut at SYSTEM_PROMPT_TRUNCATE
 //   execute_public_sql    one SELECT over `public` only, as the user (RLS applies),
 //                         functions from an allow-list (sql/0055), read-only, rolled
@@ -60,7 +60,7 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
     if (want('agent')) out.agents = await calls.as(caller, 'select id, name, model, owner_id is null as project from ai.agents order by name limit 200', []);
     if (want('tool')) out.tools = await calls.as(caller, 'select id, name, description, type from ai.tools order by name limit 200', []);
     if (want('workflow')) out.workflows = await calls.as(caller, 'select id, name, description from ai.workflows order by name limit 200', []);
-    if (want('knowledge_base')) out.knowledge_bases = [];
+    if (want('knowledge_base')) out.knowledge_bases = await calls.as(caller, 'select id, name, description, strategy, owner_id is null as project from ai.knowledge_bases order by name limit 200', []);
     return out;
   };
 
@@ -124,7 +124,14 @@ export function copilotTools(opts: { calls: AiCalls; settings: Settings; schema:
           const [w] = await calls.as(turn.caller, 'select id, name, description, ai.graph_json(id) as graph from ai.workflows where id = $1', [id]);
           return w ? ok(w) : fail('No such workflow');
         }
-        if (type === 'knowledge_base') return fail('Knowledge bases are not available yet');
+        if (type === 'knowledge_base') {
+          const [kb] = await calls.as(turn.caller, `select id, name, description, strategy, indexing_config, ai.kb_retrieval_config(id) as retrieval_config, ai.kb_status(id) as status, created_at
+              from ai.knowledge_bases where id = $1`, [id]);
+          if (!kb) return fail('No such knowledge base');
+          const sources = await calls.as(turn.caller, `select s.name, s.extension, k.index_status from ai.kb_sources k join ai.sources s on s.id = k.source_id
+              where k.kb_id = $1 order by k.created_at, k.id limit 100`, [id]);
+          return ok({ ...kb, sources });
+        }
         return fail('type must be agent, tool, workflow or knowledge_base');
       },
     },
