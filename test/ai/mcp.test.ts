@@ -129,7 +129,7 @@ describe('MCP server (/api/mcp)', () => {
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
     assert.ok((await names(client)).includes('workflow_greet'));
-    await new Promise((r) => setTimeout(r, 200)); // the client's notification stream opens after initialize
+    await new Promise((r) => setTimeout(r, 1000)); // the client's notification stream (a GET) opens after initialize; a notice sent before it is lost
     await json(await post(ann, `/workflows/${greet}/undeploy`, {}), 200);
     await eventually('tools/list_changed', async () => changed, (n) => n > 0);
     assert.ok(!(await names(client)).includes('workflow_greet'));
@@ -141,12 +141,17 @@ describe('MCP server (/api/mcp)', () => {
     const client = await connect(ann);
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
-    await new Promise((r) => setTimeout(r, 200));
-    const { rows } = await p.adminPool.query(`select pg_terminate_backend(pid) as killed from pg_stat_activity where query = 'listen ai_tools_changed' and datname = current_database()`);
-    assert.ok(rows.length >= 1 && rows.every((r) => r.killed), 'the LISTEN connection was found and killed');
-    await eventually('a new LISTEN connection', async () => (await p.adminPool.query(`select count(*)::int as n from pg_stat_activity where query = 'listen ai_tools_changed' and datname = current_database()`)).rows[0].n, (n) => n === 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    const listeners = async () => (await p.adminPool.query<{ pid: number }>(`select pid from pg_stat_activity where query = 'listen ai_tools_changed' and datname = current_database()`)).rows.map((r) => r.pid);
+    const killed = await listeners();
+    assert.equal(killed.length, 1, 'one LISTEN connection');
+    await p.adminPool.query('select pg_terminate_backend($1)', [killed[0]]);
+    // A new connection listens, and (changes may have been missed meanwhile) every session is told to list again.
+    await eventually('a new LISTEN connection', listeners, (pids) => pids.length === 1 && pids[0] !== killed[0]);
+    await eventually('tools/list_changed on listening again', async () => changed, (n) => n > 0);
+    const before = changed;
     await json(await post(ann, '/agents', { name: 'newcomer', model: 'gpt-4.1-mini' }), 201);
-    await eventually('tools/list_changed after the reconnect', async () => changed, (n) => n > 0);
+    await eventually('tools/list_changed for the new agent', async () => changed, (n) => n > before);
     assert.ok((await names(client)).includes('agent_newcomer'));
   });
 

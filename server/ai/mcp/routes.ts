@@ -109,8 +109,13 @@ export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log:
   // What may be offered changed somewhere: every session here lists again.
   // One pool connection LISTENs; when it dies (a restart, a dropped database)
   // it is given back once, however many errors it reports, and another is
-  // taken unless the server is stopping.
+  // taken unless the server is stopping. Changes made while none listened
+  // are unknown, so a new listener tells every session to list again.
   let dropListener: (() => void) | undefined;
+  let listened = false;
+  const changed = () => {
+    for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
+  };
   const listen = async () => {
     if (opts.stop.aborted) return;
     let client: pg.PoolClient;
@@ -129,15 +134,19 @@ export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log:
       client.release(true);
     };
     dropListener = drop;
-    client.on('notification', () => {
-      for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
-    });
+    client.on('notification', changed);
     client.on('error', () => {
       const wasListening = !released;
       drop();
       if (wasListening && !opts.stop.aborted) setTimeout(() => void listen(), 1000).unref();
     });
-    await client.query('listen ai_tools_changed').catch(() => undefined);
+    try {
+      await client.query('listen ai_tools_changed');
+    } catch {
+      return; // the connection died meanwhile: its error handler listens again
+    }
+    if (listened) changed();
+    listened = true;
   };
   void listen();
   const sweep = setInterval(() => {
