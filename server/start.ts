@@ -142,7 +142,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
-    const ai = aiSurface({ config, requestPool, adminPool, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache), storage: storage.inProcess, schema: schemaCache, log });
+    const ai = aiSurface({ config, requestPool, adminPool, adminUrl: target.adminUrl, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache), storage: storage.inProcess, schema: schemaCache, log });
     cleanups.push(() => ai.stop());
     // The worker starts once every surface its jobs call is built (and stops before them).
     if (config.WORKER === 'in-process') {

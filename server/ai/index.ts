@@ -90,7 +90,7 @@ export type AiSurface = {
   stop: () => Promise<void>;
 };
 
-export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; masterKey: string; runnerId: string; rest: InProcessRest; storage: InProcessStorage; schema: { relationsIn: (schema: string) => Relation[] }; log: Logger }): AiSurface {
+export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPool: pg.Pool; adminUrl: string; masterKey: string; runnerId: string; rest: InProcessRest; storage: InProcessStorage; schema: { relationsIn: (schema: string) => Relation[] }; log: Logger }): AiSurface {
   const { config, requestPool, adminPool, masterKey } = opts;
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
@@ -153,7 +153,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal }));
   mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
-  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage }, listener: adminPool, log, stop: stopping.signal });
+  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage }, adminUrl: opts.adminUrl, log });
   const mcpSurface = express.Router();
   mcpSurface.use(requireIdentity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.

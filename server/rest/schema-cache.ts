@@ -4,6 +4,7 @@
 // itself when the database restarts.
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { listenChannel, type Listener } from '../../db/listener.ts';
 import { readCatalogue, type DbFunction, type ForeignKey, type Relation } from './catalogue.ts';
 
 export class SchemaCache {
@@ -14,8 +15,7 @@ export class SchemaCache {
   get fks(): ForeignKey[] {
     return this.foreignKeys;
   }
-  private listener: pg.Client | undefined;
-  private stopped = false;
+  private listener: (Listener & { ready: Promise<void> }) | undefined;
   private readonly url: string;
   private readonly schemas: string[];
   private readonly log: Logger;
@@ -92,42 +92,22 @@ export class SchemaCache {
     return this.loading;
   }
 
-  /** Listens for reload requests; reconnects with backoff if the connection drops. */
+  /** Listens for reload requests (db/listener.ts reconnects; anything changed while away is read again). */
   async listen(): Promise<void> {
-    let delay = 500;
-    const connect = async (): Promise<void> => {
-      if (this.stopped) return;
-      const client = new pg.Client({ connectionString: this.url, application_name: 'pgbase:schema-cache' });
-      client.on('error', () => undefined);
-      client.on('end', () => {
-        if (this.stopped) return;
-        this.log.warn('schema cache listener lost its connection; reconnecting');
-        setTimeout(() => void connect().catch(() => undefined), delay).unref();
-        delay = Math.min(delay * 2, 10_000);
-      });
-      client.on('notification', (msg) => {
-        if (msg.channel === 'pgrst' && (msg.payload === 'reload schema' || msg.payload === '')) {
-          this.load()
-            .then(() => Promise.all(this.reloadListeners.map((l) => l())))
-            .catch((err: Error) => this.log.error({ error: err.message }, 'schema reload failed'));
-        }
-      });
-      try {
-        await client.connect();
-        await client.query('listen pgrst');
-        this.listener = client;
-        delay = 500;
-        // Anything changed while we were away.
-        await this.load();
-      } catch {
-        await client.end().catch(() => undefined);
-      }
-    };
-    await connect();
+    const reload = () => this.load()
+      .then(() => Promise.all(this.reloadListeners.map((l) => l())))
+      .catch((err: Error) => this.log.error({ error: err.message }, 'schema reload failed'));
+    this.listener = listenChannel({
+      url: this.url, channel: 'pgrst', name: 'schema-cache', log: this.log,
+      onNotify: (payload) => {
+        if (payload === 'reload schema' || payload === '') void reload();
+      },
+      onListening: () => this.load(),
+    });
+    await this.listener.ready;
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 }

@@ -16,13 +16,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type Router } from 'express';
-import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../../../db/as-role.ts';
+import { listenChannel } from '../../../db/listener.ts';
 import { ApiError, route } from '../../errors.ts';
+import { callerUser } from '../actor.ts';
 import { contextOf } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { Failure } from '../failures.ts';
@@ -36,8 +37,8 @@ type Session = { transport: StreamableHTTPServerTransport; server: Server; owner
 /** The request as the transport takes it: our `req.auth` is the gateway's, not the SDK's AuthInfo (its handlers use the caller bound to the session). */
 const plain = (req: Request) => req as unknown as IncomingMessage;
 
-/** Who a caller is, for binding a session to them: the project, or a user's id. */
-const ownerOf = (caller: RequestContext) => (caller.role === 'service_role' ? 'project' : `user:${String(caller.claims.sub)}`);
+/** Who a caller is, for binding a session to them: a user's id, or the project. */
+const ownerOf = (caller: RequestContext) => callerUser(caller) ?? 'project';
 
 function mcpServer(caller: RequestContext, services: McpServices, log: Logger): Server {
   const server = new Server({ name: 'pgbase', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {} } });
@@ -70,7 +71,7 @@ function mcpServer(caller: RequestContext, services: McpServices, log: Logger): 
   return server;
 }
 
-export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log: Logger; stop: AbortSignal }): { router: Router; close: () => Promise<void> } {
+export function mcpRoutes(opts: { services: McpServices; adminUrl: string; log: Logger }): { router: Router; close: () => Promise<void> } {
   const log = opts.log.child({ component: 'mcp' });
   const sessions = new Map<string, Session>();
   const r = express.Router();
@@ -106,49 +107,13 @@ export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log:
   r.get('/', existing);
   r.delete('/', existing);
 
-  // What may be offered changed somewhere: every session here lists again.
-  // One pool connection LISTENs; when it dies (a restart, a dropped database)
-  // it is given back once, however many errors it reports, and another is
-  // taken unless the server is stopping. Changes made while none listened
-  // are unknown, so a new listener tells every session to list again.
-  let dropListener: (() => void) | undefined;
-  let listened = false;
+  // What may be offered changed somewhere (sql/0064): every session here lists
+  // again; so does a listener that reconnected, as changes made while it was
+  // away are unknown.
   const changed = () => {
     for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
   };
-  const listen = async () => {
-    if (opts.stop.aborted) return;
-    let client: pg.PoolClient;
-    try {
-      client = await opts.listener.connect();
-    } catch (err) {
-      log.warn({ error: (err as Error).message }, 'tool changes not followed; retrying');
-      setTimeout(() => void listen(), 5000).unref();
-      return;
-    }
-    let released = false;
-    const drop = () => {
-      if (released) return;
-      released = true;
-      if (dropListener === drop) dropListener = undefined;
-      client.release(true);
-    };
-    dropListener = drop;
-    client.on('notification', changed);
-    client.on('error', () => {
-      const wasListening = !released;
-      drop();
-      if (wasListening && !opts.stop.aborted) setTimeout(() => void listen(), 1000).unref();
-    });
-    try {
-      await client.query('listen ai_tools_changed');
-    } catch {
-      return; // the connection died meanwhile: its error handler listens again
-    }
-    if (listened) changed();
-    listened = true;
-  };
-  void listen();
+  const listener = listenChannel({ url: opts.adminUrl, channel: 'ai_tools_changed', name: 'mcp-tools', log, onNotify: changed, onListening: (again) => (again ? changed() : undefined) });
   const sweep = setInterval(() => {
     for (const [id, s] of sessions) if (Date.now() - s.seen > IDLE_MS) void s.transport.close().finally(() => sessions.delete(id));
   }, 60_000);
@@ -160,7 +125,7 @@ export function mcpRoutes(opts: { services: McpServices; listener: pg.Pool; log:
       clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       sessions.clear();
-      dropListener?.();
+      await listener.stop();
     },
   };
 }
