@@ -15,7 +15,8 @@
 // agent) continues and only the last message is read. The answer carries the
 // session in `X-Session-Id`. The agent's tools, knowledge bases, hooks and
 // approvals run inside the run; a request that brings its own `tools` is
-// refused (the agent's tool calls are never handed to the client).
+// refused (the agent's tool calls are never handed to the client). Errors are
+// OpenAI's body: the surface declares openAiShape (server/start.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { route, toApiError } from '../../errors.ts';
@@ -27,7 +28,7 @@ import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import { parse, UUID } from '../parse.ts';
 import type { Emit } from '../agents/events.ts';
 import { openAiStore, type Runnable } from './store.ts';
-import { chunks, completion, modelIds, modelObject, openAiError, openAiShape } from './wire.ts';
+import { chunks, completion, modelIds, modelObject, openAiError } from './wire.ts';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
 const Message = z.object({
@@ -53,11 +54,6 @@ function textOf(m: z.infer<typeof Message>, i: number): string {
 export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; stop: AbortSignal }): Router {
   const r = express.Router();
   const store = openAiStore(opts.calls);
-  // Every error this router answers is OpenAI's body (the surface declares it for the gateway's too).
-  r.use((_req, res, next) => {
-    res.locals.errorShape = openAiShape;
-    next();
-  });
 
   r.get('/models', route(async (req, res) => {
     const ids = modelIds(await store.runnable(contextOf(req)));

@@ -5,6 +5,8 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';
 import type { OrchestrationRow } from '../orchestrations/run.ts';
+import { UUID } from '../parse.ts';
+import { sessionTitle } from '../sessions/conversation.ts';
 
 export type Runnable =
   | { kind: 'agent'; row: AgentRow; mine: boolean; created_at: Date }
@@ -31,7 +33,7 @@ export function openAiStore(calls: AiCalls) {
       const kind = model.slice(0, slash);
       const ref = model.slice(slash + 1);
       if (slash < 0 || (kind !== 'agent' && kind !== 'orchestration') || !ref) return undefined;
-      const id = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref) ? ref.toLowerCase() : null;
+      const id = UUID.test(ref) ? ref.toLowerCase() : null;
       const columns = kind === 'agent' ? 'id, owner_id, name, model, system_prompt, settings, created_at, updated_at' : 'id, name, strategy, model, system_prompt, settings, created_at';
       const [row] = await calls.as<Record<string, unknown> & { mine: boolean; created_at: Date }>(caller,
         `select ${columns}, owner_id is not null and ai.owns(owner_id) as mine from ai.${kind === 'agent' ? 'agents' : 'orchestrations'}
@@ -46,7 +48,7 @@ export function openAiStore(calls: AiCalls) {
      */
     seedSession: async (caller: RequestContext, target: Runnable, turns: Array<{ role: 'user' | 'assistant'; content: string }>, title: string): Promise<string> => {
       const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';
-      const values = [target.row.id, title.length > 80 ? `${title.slice(0, 77)}...` : title];
+      const values = [target.row.id, sessionTitle(title)];
       const insert = `insert into ai.sessions (${column}, title) values ($1, $2) returning id`;
       // Alone, one statement; with earlier turns, one transaction (the messages' policy must see the new session).
       if (turns.length === 0) return (await calls.as<{ id: string }>(caller, insert, values))[0]!.id;

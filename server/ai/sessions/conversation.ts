@@ -20,6 +20,9 @@ export function chatMessageOf(m: StoredMessage): ChatMessage {
   return { role: 'user', content: m.content ?? '' };
 }
 
+/** A new session's title: its first message, cut to 80 characters. */
+export const sessionTitle = (message: string) => (message.length > 80 ? `${message.slice(0, 77)}...` : message);
+
 /** The session to run in: the one named (the caller's), or a new one titled after the message. */
 export async function openSession(calls: AiCalls, caller: RequestContext, owner: { agent_id: string } | { orchestration_id: string }, sessionId: string | undefined, message: string): Promise<string> {
   if (sessionId) {
@@ -27,7 +30,7 @@ export async function openSession(calls: AiCalls, caller: RequestContext, owner:
     if (!row) throw aiErrors.notFound('Session');
     return row.id;
   }
-  const title = message.length > 80 ? `${message.slice(0, 77)}...` : message;
+  const title = sessionTitle(message);
   const [column, id] = 'agent_id' in owner ? ['agent_id', owner.agent_id] : ['orchestration_id', owner.orchestration_id];
   return (await calls.as<{ id: string }>(caller, `insert into ai.sessions (${column}, title) values ($1, $2) returning id`, [id, title]))[0]!.id;
 }
