@@ -7,7 +7,8 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 
-export type Listener = { stop: () => Promise<void> };
+/** `ready`: the first connect has been tried (it never rejects: a failure retries). */
+export type Listener = { ready: Promise<void>; stop: () => Promise<void> };
 
 export function listenChannel(opts: {
   url: string;
@@ -17,10 +18,13 @@ export function listenChannel(opts: {
   log: Logger;
   onNotify: (payload: string) => void;
   onListening?: (again: boolean) => void | Promise<void>;
-}): Listener & { ready: Promise<void> } {
+  /** The first reconnect's wait (doubling up to 10 s); 500 ms unless given. */
+  firstDelayMs?: number;
+}): Listener {
+  const firstDelay = opts.firstDelayMs ?? 500;
   let stopped = false;
   let current: pg.Client | undefined;
-  let delay = 500;
+  let delay = firstDelay;
   let connects = 0;
   const connect = async (): Promise<void> => {
     if (stopped) return;
@@ -49,7 +53,7 @@ export function listenChannel(opts: {
       return;
     }
     current = client;
-    delay = 500;
+    delay = firstDelay;
     await Promise.resolve(opts.onListening?.(connects++ > 0)).catch((err: Error) => opts.log.warn({ listener: opts.name, error: err.message }, 'listener catch-up failed'));
   };
   return {

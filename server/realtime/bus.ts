@@ -4,7 +4,8 @@
 // A plain pg client rather than @graphile/pg-pubsub: that package is a
 // PostGraphile subscriptions plugin, and all this needs is LISTEN with
 // reconnects.
-import pg from 'pg';
+import type pg from 'pg';
+import { listenChannel, type Listener } from '../../db/listener.ts';
 import type { Logger } from 'pino';
 import type { Broadcast } from './hub.ts';
 
@@ -48,10 +49,9 @@ export function fromRelay(body: Record<string, unknown>): Broadcast | undefined 
 export class RealtimeBus {
   /** How many other server processes are alive; 0 means nothing needs relaying out. */
   peers = 0;
-  private client: pg.Client | undefined;
+  private listener: Listener | undefined;
   private stopped = false;
   private heartbeat: NodeJS.Timeout | undefined;
-  private reconnectDelay = 100;
   private outgoing: Array<Record<string, unknown>> = [];
   private flushing = false;
   // Events whose body waits in realtime.relay_payloads are fetched in order:
@@ -91,38 +91,19 @@ export class RealtimeBus {
     }
   }
 
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.opts.url, application_name: 'pgbase:realtime' });
-    client.on('notification', (n) => {
-      if (n.channel !== 'realtime' || n.payload === undefined) return;
-      const first = n.payload.indexOf(' ');
-      const second = n.payload.indexOf(' ', first + 1);
-      if (first < 0 || second < 0) return;
-      this.inbox.push({ kind: n.payload.slice(0, first), body: n.payload.slice(second + 1) });
-      this.drain();
+  /** Relayed events, in arrival order (db/listener.ts keeps the connection; events sent while it is down are missed). */
+  private listen(): Promise<void> {
+    this.listener = listenChannel({
+      url: this.opts.url, channel: 'realtime', name: 'realtime', log: this.opts.log, firstDelayMs: 100,
+      onNotify: (payload) => {
+        const first = payload.indexOf(' ');
+        const second = payload.indexOf(' ', first + 1);
+        if (first < 0 || second < 0) return;
+        this.inbox.push({ kind: payload.slice(0, first), body: payload.slice(second + 1) });
+        this.drain();
+      },
     });
-    client.on('error', (err) => this.opts.log.warn({ error: err.message }, 'realtime listener connection error'));
-    client.on('end', () => {
-      if (this.client === client) this.client = undefined;
-      if (!this.stopped) this.reconnect();
-    });
-    await client.connect();
-    await client.query('listen realtime');
-    this.client = client;
-    this.reconnectDelay = 100;
-  }
-
-  private reconnect(): void {
-    const delay = this.reconnectDelay;
-    this.reconnectDelay = Math.min(this.reconnectDelay * 2, 5000);
-    this.opts.log.warn({ retryInMs: delay }, 'realtime listener lost its connection: events sent meanwhile are missed');
-    setTimeout(() => {
-      if (this.stopped) return;
-      this.listen().catch((err: Error) => {
-        this.opts.log.warn({ error: err.message }, 'realtime listener could not reconnect');
-        this.reconnect();
-      });
-    }, delay).unref();
+    return this.listener.ready;
   }
 
   private drain(): void {
@@ -195,9 +176,7 @@ export class RealtimeBus {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
+    await this.listener?.stop();
     await this.opts.pool.query('select realtime.node_leave($1)', [this.opts.nodeId]).catch(() => undefined);
   }
 }

@@ -15,7 +15,7 @@ export class SchemaCache {
   get fks(): ForeignKey[] {
     return this.foreignKeys;
   }
-  private listener: (Listener & { ready: Promise<void> }) | undefined;
+  private listener: Listener | undefined;
   private readonly url: string;
   private readonly schemas: string[];
   private readonly log: Logger;
