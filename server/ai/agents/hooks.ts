@@ -29,7 +29,7 @@ export type HookParent = {
 
 const HOOK_TYPES = ['http', 'rule', 'approval'] as const;
 
-const hookBody = (strict: boolean) => z.object({
+export const hookBody = (strict: boolean) => z.object({
   event: z.string({ error: 'event is required' }).min(1, 'event is required').max(100),
   type: strict
     ? z.enum(HOOK_TYPES, { error: 'type is required: http, rule or approval' })

@@ -10,7 +10,7 @@ import { idOf, parse, UUID } from '../parse.ts';
 import type { agentStore } from './store.ts';
 
 type Agents = ReturnType<typeof agentStore>;
-const Assign = z.object({ knowledge_base_id: z.string({ error: 'knowledge_base_id is required' }).regex(UUID, 'knowledge_base_id must be a knowledge base id').transform((s) => s.toLowerCase()) });
+export const KnowledgeBaseAssignBody = z.object({ knowledge_base_id: z.string({ error: 'knowledge_base_id is required' }).regex(UUID, 'knowledge_base_id must be a knowledge base id').transform((s) => s.toLowerCase()) });
 const ASSIGNMENT = `a.id, a.agent_id, a.kb_id as knowledge_base_id, k.name, k.description, k.strategy as indexing_strategy, ai.kb_tool_name(k.name) as tool_name, a.created_at`;
 
 export function agentKnowledgeBaseRoutes(r: Router, calls: AiCalls, agents: Agents): void {
@@ -22,7 +22,7 @@ export function agentKnowledgeBaseRoutes(r: Router, calls: AiCalls, agents: Agen
 
   r.post('/:id/knowledge-bases', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
-    const body = parse(Assign, req.body);
+    const body = parse(KnowledgeBaseAssignBody, req.body);
     await agents.requireOwn(req, id);
     const [made] = await calls.call<{ id: string }>(req, 'select (ai.assign_knowledge_base($1, $2)).id', [id, body.knowledge_base_id]);
     const [row] = await calls.call(req, `select ${ASSIGNMENT} from ai.agent_knowledge_bases a join ai.knowledge_bases k on k.id = a.kb_id where a.id = $1`, [made!.id]);

@@ -21,19 +21,19 @@ const Url = z.string({ error: 'url is required' }).max(2048).refine((u) => {
     return false;
   }
 }, 'url must be an http or https URL');
-const Fields = z.object({
+export const McpServerBody = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
   url: Url,
   transport: z.enum(['streamable_http', 'sse'], { error: 'transport must be streamable_http or sse' }).default('streamable_http'),
   headers: z.record(z.string(), z.string({ error: 'header values must be strings' }), { error: 'headers must be an object' }).optional(),
   enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
 });
-const Update = z.object({
-  name: Fields.shape.name.optional(),
+export const McpServerChange = z.object({
+  name: McpServerBody.shape.name.optional(),
   url: Url.optional(),
   transport: z.enum(['streamable_http', 'sse'], { error: 'transport must be streamable_http or sse' }).optional(),
-  headers: Fields.shape.headers,
-  enabled: Fields.shape.enabled,
+  headers: McpServerBody.shape.headers,
+  enabled: McpServerBody.shape.enabled,
 });
 
 export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, masterKey: string): void {
@@ -51,7 +51,7 @@ export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, maste
 
   r.post('/:id/mcp-servers', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
-    const body = parse(Fields, req.body);
+    const body = parse(McpServerBody, req.body);
     await agents.requireOwn(req, id);
     const row = await calls.transaction(req, async (c) => {
       const { rows: [made] } = await c.query<{ id: string }>('insert into ai.agent_mcp_servers (agent_id, name, url, transport, enabled) values ($1, $2, $3, $4, $5) returning id',
@@ -65,7 +65,7 @@ export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, maste
   r.put('/:id/mcp-servers/:serverId', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
     const serverId = idOf(req.params.serverId, 'MCP server');
-    const body = parse(Update, req.body);
+    const body = parse(McpServerChange, req.body);
     if (Object.keys(body).length === 0) throw aiErrors.validation('No fields to update: send url, transport, name, headers or enabled');
     await one(req, id, serverId);
     await agents.requireOwn(req, id);

@@ -26,15 +26,15 @@ export const AgentBody = z.object({
   settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).optional(),
 });
 export const AgentPatch = AgentBody.partial();
-const RunBody = z.object({
+export const AgentRunBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000, 'message is longer than 200,000 characters'),
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
-const ApprovalBody = z.object({
+export const ApprovalBody = z.object({
   decision: z.enum(['approve', 'deny'], { error: 'decision must be "approve" or "deny"' }),
   arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).optional(),
 });
-const Assign = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
+export const ToolAssignBody = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
 
 export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, stop: AbortSignal): Router {
   const r = express.Router();
@@ -86,7 +86,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
       });
       return void res.status(201).json(await agents.assign(req, id, delegateToolName(sub.name), 'agent', null, subId));
     }
-    const { tool_name: name } = parse(Assign, body);
+    const { tool_name: name } = parse(ToolAssignBody, body);
     await agents.requireOwn(req, id);
     if (builtinTool(name)) return void res.status(201).json(await agents.assign(req, id, name, 'builtin', null));
     const custom = await agents.customTool(req, name);
@@ -119,7 +119,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   // A run: {message, session_id?}; without session_id a session is created for the caller.
   r.post('/:id/run', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
-    const body = parse(RunBody, req.body);
+    const body = parse(AgentRunBody, req.body);
     const agent = await agents.get(req, id);
     const life = runLifetime(res, stop);
     res.json(await runner.run(contextOf(req), agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life));
@@ -131,7 +131,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   // error (a failure after the stream began; earlier ones are plain HTTP errors).
   r.post('/:id/run/stream', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
-    const body = parse(RunBody, req.body);
+    const body = parse(AgentRunBody, req.body);
     const agent = await agents.get(req, id);
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();

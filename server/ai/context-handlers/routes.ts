@@ -10,7 +10,7 @@ import { idOf, intParam, parse, UUID } from '../parse.ts';
 import type { contextRetriever } from './retrieve.ts';
 import { contextHandlerStore } from './store.ts';
 
-const Body = z.object({
+export const ContextRequestBody = z.object({
   query: z.string({ error: 'query is required' }).trim().min(1, 'query is required'),
   knowledge_bases: z.array(z.object({
     id: z.string({ error: 'each knowledge base needs an id' }).regex(UUID, 'each knowledge base id must be a UUID').transform((s) => s.toLowerCase()),
@@ -30,7 +30,7 @@ export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof
   }));
 
   r.post('/', route(async (req, res) => {
-    const body = parse(Body, req.body);
+    const body = parse(ContextRequestBody, req.body);
     const result = await retrieve(contextOf(req), body);
     if (result.errors.length === body.knowledge_bases.length) {
       throw aiErrors.retrievalFailed(`Retrieval failed for every knowledge base: ${result.errors.map((e) => `${e.knowledge_base_id}: ${e.error}`).join('; ')}`);

@@ -12,13 +12,13 @@ import type { Settings } from '../settings/accessor.ts';
 import type { CopilotChat } from './chat.ts';
 import { copilotStore } from './store.ts';
 
-const WorkflowRef = z.object({ workflow_id: z.string({ error: 'workflow_id is required' }).min(1, 'workflow_id is required') });
-const ChatBody = z.object({
+export const CopilotSessionBody = z.object({ workflow_id: z.string({ error: 'workflow_id is required' }).min(1, 'workflow_id is required') });
+export const CopilotChatBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(100_000, 'message is longer than 100,000 characters'),
   workflow_state: z.record(z.string(), z.unknown(), { error: 'workflow_state must be an object of nodes and edges' }).optional(),
   confirm_action_id: z.string().optional(),
 });
-const ModelBody = z.object({ model: z.string({ error: 'model is required' }).trim().min(1, 'model is required') });
+export const CopilotModelBody = z.object({ model: z.string({ error: 'model is required' }).trim().min(1, 'model is required') });
 
 export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Settings, stop: AbortSignal): Router {
   const r = express.Router();
@@ -27,7 +27,7 @@ export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Setti
 
   // The caller's session for a workflow: made if none exists (201), else the existing one (200).
   r.post('/sessions', route(async (req, res) => {
-    const opened = await copilot.open(req, await copilot.workflow(req, parse(WorkflowRef, req.body ?? {}).workflow_id));
+    const opened = await copilot.open(req, await copilot.workflow(req, parse(CopilotSessionBody, req.body ?? {}).workflow_id));
     res.status(opened.made ? 201 : 200).json(opened.session);
   }));
   // The caller's session for a workflow, or 404 (nothing is made).
@@ -58,7 +58,7 @@ export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Setti
 
   // The chat: server-sent events of spec 6.2. Bad input and unknown sessions are plain HTTP errors.
   r.post('/sessions/:id/chat', route(async (req, res) => {
-    const body = parse(ChatBody, req.body ?? {});
+    const body = parse(CopilotChatBody, req.body ?? {});
     const s = await session(req);
     await streamEvents(res, stop, (life, send) => chat.chat(contextOf(req), s, body, life.signal, send));
   }));
@@ -67,7 +67,7 @@ export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Setti
     res.json({ model: await settings.string('copilot_model'), default: await copilot.defaultModel(), options: await copilot.models(req) });
   }));
   r.put('/settings/model', route(async (req, res) => {
-    const { model } = parse(ModelBody, req.body ?? {});
+    const { model } = parse(CopilotModelBody, req.body ?? {});
     await copilot.setModel(req, model);
     res.json({ model });
   }));

@@ -7,13 +7,13 @@ import { aiErrors } from '../errors.ts';
 import { idOf, parse, UUID } from '../parse.ts';
 import type { KbStore } from './store.ts';
 
-const Put = z.object({
+export const EnrichmentBody = z.object({
   fields: z.array(z.unknown(), { error: 'fields is required: an array of {name, description, type, enum_values}' }),
   llm_model: z.string({ error: 'llm_model must be a string' }).min(1, 'llm_model must not be empty').optional(),
   max_tokens: z.number({ error: 'max_tokens must be an integer' }).int('max_tokens must be an integer').optional(),
   use_multimodal: z.boolean({ error: 'use_multimodal must be a boolean' }).optional(),
 });
-const Run = z.object({ incremental: z.boolean({ error: 'incremental must be a boolean' }).optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
+export const EnrichmentRunBody = z.object({ incremental: z.boolean({ error: 'incremental must be a boolean' }).optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
 
 export function kbEnrichmentRoutes(kbs: KbStore): Router {
   const r = express.Router({ mergeParams: true });
@@ -21,7 +21,7 @@ export function kbEnrichmentRoutes(kbs: KbStore): Router {
 
   r.put('/enrichment', route(async (req, res) => {
     const id = kbId(req);
-    const body = parse(Put, req.body);
+    const body = parse(EnrichmentBody, req.body);
     res.json(await kbs.putEnrichment(req, id, body));
   }));
 
@@ -39,7 +39,7 @@ export function kbEnrichmentRoutes(kbs: KbStore): Router {
 
   r.post('/enrichment/run', route(async (req, res) => {
     const id = kbId(req);
-    const body = parse(Run, req.body ?? {});
+    const body = parse(EnrichmentRunBody, req.body ?? {});
     res.status(202).json(await kbs.runEnrichment(req, id, body.incremental ?? false, body.retry_failed ?? false));
   }));
 

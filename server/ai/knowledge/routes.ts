@@ -16,13 +16,13 @@ import { kbEnrichmentRoutes } from './enrichment-routes.ts';
 import { kbStore } from './store.ts';
 
 const Config = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be an object` });
-const KbBody = z.object({
+export const KnowledgeBaseBody = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(500),
   description: z.string({ error: 'description must be a string' }).max(10000).nullable().optional(),
   indexing_config: Config('indexing_config').optional(),
   retrieval_config: Config('retrieval_config').optional(),
 });
-const KbPatch = KbBody.partial().strict();
+export const KnowledgeBasePatch = KnowledgeBaseBody.partial().strict();
 
 export function knowledgeBaseRoutes(calls: AiCalls, search: ReturnType<typeof knowledgeSearch>): Router {
   const r = express.Router();
@@ -33,7 +33,7 @@ export function knowledgeBaseRoutes(calls: AiCalls, search: ReturnType<typeof kn
   }));
 
   r.post('/', route(async (req, res) => {
-    res.status(201).json(await kbs.create(req, parse(KbBody, req.body)));
+    res.status(201).json(await kbs.create(req, parse(KnowledgeBaseBody, req.body)));
   }));
 
   // With its sources (the first page of the list of 4.13) and their status counts.
@@ -46,7 +46,7 @@ export function knowledgeBaseRoutes(calls: AiCalls, search: ReturnType<typeof kn
 
   r.patch('/:id', route(async (req, res) => {
     const id = idOf(req.params.id, 'Knowledge base');
-    const body = parse(KbPatch, req.body);
+    const body = parse(KnowledgeBasePatch, req.body);
     if (Object.keys(body).length === 0) throw aiErrors.validation('No fields to update: send name, description, indexing_config or retrieval_config');
     res.json(await kbs.update(req, id, body));
   }));

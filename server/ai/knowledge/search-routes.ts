@@ -35,7 +35,7 @@ export function overridesOf(body: SearchRequest): Record<string, unknown> & { qu
   return { ...rest, reranker: { ...(body.reranker ?? {}), ...(reranker_model ? { model: reranker_model } : {}), ...(reranker_candidate_count ? { candidate_count: reranker_candidate_count } : {}) } };
 }
 
-const Evaluate = z.object({
+export const EvaluateBody = z.object({
   queries: z.array(z.object({
     query: z.string({ error: 'each query needs query text' }).trim().min(1, 'each query needs query text'),
     relevant_source_ids: z.array(z.string().regex(UUID, 'relevant_source_ids must be source ids'), { error: 'each query needs relevant_source_ids' }).min(1, 'each query needs at least one relevant source id'),
@@ -57,7 +57,7 @@ export function kbSearchRoutes(calls: AiCalls, search: ReturnType<typeof knowled
 
   r.post('/evaluate', route(async (req, res) => {
     const id = idOf(req.params.id, 'Knowledge base');
-    const body = parse(Evaluate, req.body);
+    const body = parse(EvaluateBody, req.body);
     res.json(await evaluateMethods(calls, search, contextOf(req), id, body));
   }));
 

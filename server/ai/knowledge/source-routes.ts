@@ -11,10 +11,10 @@ import type { KbStore } from './store.ts';
 
 const STATUSES = ['pending', 'indexing', 'indexed', 'failed', 'cancelled'];
 const Id = (what: string) => z.string({ error: `${what} must be an id` }).regex(UUID, `${what} must be an id`).transform((s) => s.toLowerCase());
-const AddSource = z.object({ source_id: Id('source_id') });
-const Reindex = z.object({ indexed_source_ids: z.array(Id('indexed_source_ids[]'), { error: 'indexed_source_ids must be an array of ids' }).optional(), failed_only: z.boolean({ error: 'failed_only must be a boolean' }).optional() });
-const GraphRun = z.object({ indexed_source_id: Id('indexed_source_id').optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
-const Items = z.object({
+export const AddSourceBody = z.object({ source_id: Id('source_id') });
+export const ReindexBody = z.object({ indexed_source_ids: z.array(Id('indexed_source_ids[]'), { error: 'indexed_source_ids must be an array of ids' }).optional(), failed_only: z.boolean({ error: 'failed_only must be a boolean' }).optional() });
+export const GraphRunBody = z.object({ indexed_source_id: Id('indexed_source_id').optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
+export const ItemsBody = z.object({
   source_ids: z.array(Id('source_ids[]'), { error: 'source_ids is required: a non-empty array of source ids' }).min(1, 'source_ids must not be empty'),
   limit: z.number({ error: 'limit must be an integer from 1 to 10000' }).int('limit must be an integer from 1 to 10000').min(1, 'limit must be an integer from 1 to 10000').max(10000, 'limit must be at most 10000').optional(),
   offset: z.number({ error: 'offset must be an integer of 0 or more' }).int('offset must be an integer of 0 or more').min(0, 'offset must be an integer of 0 or more').optional(),
@@ -46,7 +46,7 @@ export function kbSourceRoutes(kbs: KbStore): Router {
 
   r.post('/sources', route(async (req, res) => {
     const id = kbId(req);
-    const body = parse(AddSource, req.body);
+    const body = parse(AddSourceBody, req.body);
     res.status(202).json(await entry(req, id, await kbs.addSource(req, id, body.source_id)));
   }));
 
@@ -67,7 +67,7 @@ export function kbSourceRoutes(kbs: KbStore): Router {
   // Explicit ids win over failed_only; an empty body re-indexes every source.
   r.post('/reindex', route(async (req, res) => {
     const id = kbId(req);
-    const body = parse(Reindex, req.body ?? {});
+    const body = parse(ReindexBody, req.body ?? {});
     const count = await kbs.reindex(req, id, body.indexed_source_ids ?? null, body.failed_only ?? false);
     if (!count) return void res.json({ status: 'noop', message: body.failed_only && !body.indexed_source_ids ? 'No failed sources to re-index' : 'No sources to re-index', knowledge_base_id: id });
     res.status(202).json({ status: 'queued', count, knowledge_base_id: id });
@@ -81,7 +81,7 @@ export function kbSourceRoutes(kbs: KbStore): Router {
   // graph_index only (400 otherwise): the graph extracted again for one indexed source or all, every chunk or the failed ones.
   r.post('/graph-enrichment/run', route(async (req, res) => {
     const id = kbId(req);
-    const body = parse(GraphRun, req.body ?? {});
+    const body = parse(GraphRunBody, req.body ?? {});
     const taskId = await kbs.runGraphEnrichment(req, id, body.indexed_source_id ?? null, body.retry_failed ?? false);
     res.status(202).json({ status: 'queued', task_id: taskId, knowledge_base_id: id, indexed_source_id: body.indexed_source_id ?? null, retry_failed: body.retry_failed ?? false });
   }));
@@ -91,10 +91,10 @@ export function kbSourceRoutes(kbs: KbStore): Router {
     res.json({ knowledge_base_id: id, sources: await kbs.graphErrors(req, id) });
   }));
 
-  // Items of the given sources in source then position order, each with the strategy's extras spread in.
+  // ItemsBody of the given sources in source then position order, each with the strategy's extras spread in.
   r.post('/items', route(async (req, res) => {
     const id = kbId(req);
-    const body = parse(Items, req.body);
+    const body = parse(ItemsBody, req.body);
     await kbs.get(req, id);
     const limit = body.limit ?? 1000;
     const offset = body.offset ?? 0;

@@ -35,7 +35,7 @@ const Message = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool'], { error: 'each message needs a role: system, developer, user or assistant' }),
   content: z.union([z.string(), z.array(Part)]).nullable().optional(),
 }).passthrough();
-const Body = z.object({
+export const ChatCompletionBody = z.object({
   model: z.string({ error: 'model is required: agent/<name or id> or orchestration/<name or id>' }).min(1, 'model is required'),
   messages: z.array(Message, { error: 'messages is required: an array of {role, content}' }).min(1, 'messages must not be empty').max(1000, 'at most 1000 messages'),
   stream: z.boolean({ error: 'stream must be a boolean' }).nullish(),
@@ -67,7 +67,7 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
   }));
 
   r.post('/chat/completions', route(async (req, res) => {
-    const body = parse(Body, req.body ?? {});
+    const body = parse(ChatCompletionBody, req.body ?? {});
     if (body.tools && body.tools.length > 0) throw aiErrors.validation('tools are not supported here: the agent runs its own tools; send messages only');
     const last = body.messages.at(-1)!;
     if (last.role !== 'user') throw aiErrors.validation('the last message must be the user\'s: it is the turn the agent answers');

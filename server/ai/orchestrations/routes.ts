@@ -17,26 +17,26 @@ import { orchestrationStore } from './store.ts';
 import { requireSession } from '../sessions/conversation.ts';
 
 
-const Orchestration = z.object({
+export const OrchestrationBody = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200),
   strategy: z.string({ error: 'strategy must be a string' }).trim().min(1, 'strategy must not be empty').max(50, 'strategy is at most 50 characters').optional(),
   model: z.string().max(200).nullable().optional(),
   system_prompt: z.string().max(100_000).nullable().optional(),
   settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).optional(),
 });
-const OrchestrationChange = Orchestration.partial();
+export const OrchestrationChange = OrchestrationBody.partial();
 
 const Position = z.number({ error: 'position must be an integer' }).int('position must be an integer').min(-2147483648).max(2147483647);
 const Config = z.record(z.string(), z.unknown(), { error: 'config must be an object' });
 const RoleDescription = z.string({ error: 'role_description must be a string' }).max(10_000).nullable();
-const Entity = z.object({
+export const EntityBody = z.object({
   entity_type: z.string({ error: 'entity_type is required' }).trim().min(1, 'entity_type is required').max(50, 'entity_type is at most 50 characters'),
   entity_ref_id: z.string({ error: 'entity_ref_id is required' }).trim().min(1, 'entity_ref_id is required').max(200),
   role_description: RoleDescription.optional(),
   config: Config.optional(),
   position: Position.optional(),
 });
-const EntityChange = z.object({ role_description: RoleDescription.optional(), config: Config.optional(), position: Position.optional() });
+export const EntityChange = z.object({ role_description: RoleDescription.optional(), config: Config.optional(), position: Position.optional() });
 
 /** Part 9's alias: an entity's `role` is its `role_description` (accepted, never emitted). */
 function withRoleAlias(body: unknown): unknown {
@@ -49,7 +49,7 @@ function withRoleAlias(body: unknown): unknown {
   return b;
 }
 
-const RunBody = z.object({
+export const OrchestrationRunBody = z.object({
   message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000, 'message is longer than 200,000 characters'),
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
@@ -67,7 +67,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     res.json(await store.list(req));
   }));
   r.post('/', route(async (req, res) => {
-    res.status(201).json(await store.create(req, parse(Orchestration, req.body)));
+    res.status(201).json(await store.create(req, parse(OrchestrationBody, req.body)));
   }));
   r.get('/:id', route(async (req, res) => {
     const id = idOf(req.params.id, 'Orchestration');
@@ -93,7 +93,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
   }));
   r.post('/:id/entities', route(async (req, res) => {
     const id = idOf(req.params.id, 'Orchestration');
-    const body = parse(Entity, withRoleAlias(req.body));
+    const body = parse(EntityBody, withRoleAlias(req.body));
     await store.requireOwn(req, id);
     // An agent member must be an agent the caller can see; other types are kept as given and skipped at run time.
     if (body.entity_type === 'agent' && !(UUID.test(body.entity_ref_id) && (await store.agentVisible(req, body.entity_ref_id.toLowerCase())))) {
@@ -123,7 +123,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
   // A run: {message, session_id?}, as agent runs take.
   r.post('/:id/run', route(async (req, res) => {
     const id = idOf(req.params.id, 'Orchestration');
-    const body = parse(RunBody, req.body);
+    const body = parse(OrchestrationRunBody, req.body);
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
     res.json(await runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, runLifetime(res, stop)));
   }));
@@ -133,7 +133,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
   // tool_result, usage, complete, or error.
   r.post('/:id/run/stream', route(async (req, res) => {
     const id = idOf(req.params.id, 'Orchestration');
-    const body = parse(RunBody, req.body);
+    const body = parse(OrchestrationRunBody, req.body);
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();

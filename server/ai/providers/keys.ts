@@ -15,8 +15,8 @@ type KeyRecord = { id: string; provider: string; masked_key: string; is_valid: b
 const RECORD = 'id, provider, masked_key, is_valid, last_validated_at, created_at, updated_at';
 
 const providerField = z.string({ error: 'provider is required' }).refine(isProvider, { message: `provider must be one of ${PROVIDERS.join(', ')}` });
-const KeyBody = z.object({ provider: providerField, api_key: z.string({ error: 'api_key is required' }).min(1, 'api_key is required') });
-const BatchBody = z.record(z.string(), z.string().nullable()).refine((b) => Object.keys(b).every(isProvider), {
+export const ProviderKeyBody = z.object({ provider: providerField, api_key: z.string({ error: 'api_key is required' }).min(1, 'api_key is required') });
+export const ProviderKeyBatch = z.record(z.string(), z.string().nullable()).refine((b) => Object.keys(b).every(isProvider), {
   message: `keys must be provider names: ${PROVIDERS.join(', ')}`,
 });
 
@@ -70,14 +70,14 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
   }));
 
   r.post('/validate', route(async (req, res) => {
-    const body = parse(KeyBody, req.body);
+    const body = parse(ProviderKeyBody, req.body);
     const verdict = await check(body.provider as Provider, body.api_key);
     res.json(verdict.outcome === 'accepted' ? { is_valid: true } : { is_valid: false, error: verdict.reason });
   }));
 
   // One key: asked of the vendor first; refused means nothing is stored (an existing key stays).
   r.post('/', route(async (req, res) => {
-    const body = parse(KeyBody, req.body);
+    const body = parse(ProviderKeyBody, req.body);
     await keys.requireService(req);
     const provider = body.provider as Provider;
     const verdict = await check(provider, body.api_key);
@@ -88,7 +88,7 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
 
   // Any subset at once: null or empty values are left alone; one refusal stores none.
   r.put('/', route(async (req, res) => {
-    const body = parse(BatchBody, req.body);
+    const body = parse(ProviderKeyBatch, req.body);
     await keys.requireService(req);
     const given = (Object.entries(body) as Array<[Provider, string | null]>).filter(([, key]) => typeof key === 'string' && key !== '') as Array<[Provider, string]>;
     const verdicts = await Promise.all(given.map(async ([provider, key]) => [provider, key, await check(provider, key)] as const));

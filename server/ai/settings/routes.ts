@@ -7,8 +7,8 @@ import type { AiCalls } from '../calls.ts';
 import { parse } from '../parse.ts';
 import { settingsStore } from './store.ts';
 
-const PutBody = z.object({ settings: z.record(z.string(), z.unknown()) });
-const ResetBody = z.object({ category: z.string().min(1, 'category is required') });
+export const SettingsPutBody = z.object({ settings: z.record(z.string(), z.unknown()) });
+export const SettingsResetBody = z.object({ category: z.string().min(1, 'category is required') });
 
 export function settingsRoutes(calls: AiCalls, masterKey: string): Router {
   const r = express.Router();
@@ -27,7 +27,7 @@ export function settingsRoutes(calls: AiCalls, masterKey: string): Router {
   }));
 
   r.put('/', route(async (req, res) => {
-    const body = parse(PutBody, req.body);
+    const body = parse(SettingsPutBody, req.body);
     res.json({ updated: await settings.put(req, body.settings) });
   }));
 
@@ -37,7 +37,7 @@ export function settingsRoutes(calls: AiCalls, masterKey: string): Router {
   }));
 
   r.post('/reset-category', route(async (req, res) => {
-    const body = parse(ResetBody, req.body);
+    const body = parse(SettingsResetBody, req.body);
     res.json({ category: body.category, reset: await settings.resetCategory(req, body.category) });
   }));
 

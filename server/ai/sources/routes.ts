@@ -17,15 +17,15 @@ import type { urlImporter } from './url-import.ts';
 const STATUSES = ['pending', 'extracting', 'extracted', 'attention_required', 'failed', 'cancelled'];
 const DERIVATIVES = ['markdown', 'text', 'page_text', 'image'];
 const Metadata = z.record(z.string(), z.unknown(), { error: 'metadata must be an object' });
-const Patch = z.object({ name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(500).optional(), metadata: Metadata.optional() });
-const FromStorage = z.object({
+export const SourcePatch = z.object({ name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(500).optional(), metadata: Metadata.optional() });
+export const FromStorageBody = z.object({
   bucket: z.string({ error: 'bucket is required' }).min(1, 'bucket is required'),
   path: z.string({ error: 'path is required' }).min(1, 'path is required'),
   name: z.string().trim().min(1).max(500).optional(),
   metadata: Metadata.optional(),
   extraction_model: z.string().optional(),
 });
-const Reextract = z.object({ extraction_model: z.string({ error: 'extraction_model must be a string' }).optional() });
+export const ReextractBody = z.object({ extraction_model: z.string({ error: 'extraction_model must be a string' }).optional() });
 
 type Upload = { filename: string | null; bytes: Buffer | null; fields: Record<string, string> };
 
@@ -102,7 +102,7 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
   }));
 
   r.post('/import-from-storage', json, route(async (req, res) => {
-    const body = parse(FromStorage, req.body ?? {});
+    const body = parse(FromStorageBody, req.body ?? {});
     const extension = extensionOf(body.path);
     let file;
     try {
@@ -152,14 +152,14 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
 
   r.patch('/:id', json, route(async (req, res) => {
     const id = idOf(req.params.id, 'Source');
-    const body = parse(Patch, req.body ?? {});
+    const body = parse(SourcePatch, req.body ?? {});
     if (body.name === undefined && body.metadata === undefined) throw aiErrors.validation('No fields to update: send name or metadata');
     res.json(sourceView(await sources.update(req, id, body)));
   }));
 
   r.post('/:id/reextract', json, route(async (req, res) => {
     const id = idOf(req.params.id, 'Source');
-    const body = parse(Reextract, req.body ?? {});
+    const body = parse(ReextractBody, req.body ?? {});
     res.json(sourceView(await sources.reextract(req, id, body.extraction_model)));
   }));
 

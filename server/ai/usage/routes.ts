@@ -8,7 +8,7 @@ import type { AiCalls } from '../calls.ts';
 import { parse } from '../parse.ts';
 import { usageReport } from './ledger.ts';
 
-const Query = z.object({
+export const UsageQuery = z.object({
   from: z.iso.datetime({ offset: true, message: 'from must be an ISO 8601 timestamp' }).optional(),
   to: z.iso.datetime({ offset: true, message: 'to must be an ISO 8601 timestamp' }).optional(),
   feature: z.string().min(1).optional(),
@@ -20,7 +20,7 @@ const Query = z.object({
 export function usageRoutes(calls: AiCalls): Router {
   const r = express.Router();
   r.get('/', route(async (req, res) => {
-    const q = parse(Query, req.query);
+    const q = parse(UsageQuery, req.query);
     res.json(await usageReport(calls, req, q));
   }));
   return r;

@@ -8,12 +8,12 @@ import { parse } from '../../parse.ts';
 import type { workflowStore, WorkflowRow } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 
-const CreateWorkflow = z.object({
+export const CreateWorkflow = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name must be at most 200 characters'),
   description: z.string().max(10_000).nullable().optional(),
 });
-const UpdateWorkflow = CreateWorkflow.partial();
-const Page = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) });
+export const UpdateWorkflow = CreateWorkflow.partial();
+export const WorkflowPage = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) });
 
 export const workflowJson = (w: WorkflowRow) => ({
   id: w.id, name: w.name, description: w.description, owner_id: w.owner_id, deployed: w.deployed, active_version: w.active_version,
@@ -22,7 +22,7 @@ export const workflowJson = (w: WorkflowRow) => ({
 
 export function crudRoutes(r: Router, workflows: ReturnType<typeof workflowStore>, json: RequestHandler): void {
   r.get('/', route(async (req, res) => {
-    const q = parse(Page, req.query);
+    const q = parse(WorkflowPage, req.query);
     const page = await workflows.list(req, q.limit, q.offset);
     res.json({ items: page.items.map(workflowJson), total: page.total, limit: q.limit, offset: q.offset });
   }));

@@ -13,7 +13,7 @@ import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 import { runLifetime } from '../../lifetime.ts';
 
-const ExecuteBody = z.object({
+export const ExecuteBody = z.object({
   variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object' }).optional(),
   input: z.record(z.string(), z.unknown(), { error: 'input must be an object' }).optional(),
   mode: z.enum(['sync', 'async'], { error: 'mode is sync or async' }).optional(),

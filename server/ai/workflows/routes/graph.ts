@@ -9,7 +9,7 @@ import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 
 // The shape of blocks and edges is checked in SQL, which names the block or edge at fault.
-const GraphBody = z.object({ blocks: z.custom<unknown>((v) => v !== undefined, { message: 'blocks is required' }), edges: z.unknown().optional() });
+export const GraphBody = z.object({ blocks: z.custom<unknown>((v) => v !== undefined, { message: 'blocks is required' }), edges: z.unknown().optional() });
 
 export function graphRoutes(r: Router, workflows: ReturnType<typeof workflowStore>, json: RequestHandler): void {
   r.put('/:id/graph', errorShape(aiCodedShape), json, route(async (req, res) => {
