@@ -42,6 +42,8 @@ import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { platformRoutes } from './platform-api/routes.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
+import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
+import { openApiOpenRoute, openApiRoutes } from './openapi/routes.ts';
 
 export type Platform = {
   config: Config;
@@ -59,6 +61,8 @@ export type Platform = {
   worker: WorkerHandle | undefined;
   realtime: RealtimeService;
   health: HealthState;
+  /** The routes mounted under a surface prefix (and the prefixes inside it), as its routers answer them. */
+  routesUnder: (prefix: string) => MountedRoute[];
   /** Things to close during shutdown after HTTP has drained (WebSocket servers, ...). */
   onShutdown: (hook: () => Promise<void>) => void;
   stop: () => Promise<void>;
@@ -156,6 +160,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl, features: { aggregates: config.REST_AGGREGATES_ENABLED === 'true', plan: config.REST_PLAN_ENABLED === 'true' } }), errorShape: restShape },
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
+      // The /api reference first: it needs no key (the gateway asks openApiOpenRoute).
+      { prefix: '/api', router: openApiRoutes(), open: [openApiOpenRoute] },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
       { prefix: '/api/v1', router: ai.openai, errorShape: openAiShape, bearerKey: true },
       { prefix: '/api/mcp', router: ai.mcp, errorShape: aiShape, bearerKey: true },
@@ -186,6 +192,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       embedded: target.embedded,
       ai: { models: ai.models, settings: ai.settings, tools: ai.tools },
       onShutdown: (hook) => shutdownHooks.push(hook),
+      routesUnder: (prefix) => surfaces.filter((s) => s.prefix === prefix || s.prefix.startsWith(`${prefix}/`)).flatMap((s) => mountedRoutes(s.prefix, s.router ? [s.router] : [])),
       stop: () => {
         stopping ??= (async () => {
           log.info('shutting down');

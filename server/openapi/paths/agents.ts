@@ -1,0 +1,71 @@
+// /api/agents and /api/orchestrations (spec 4.9, 4.10).
+import { z } from 'zod';
+import { AgentBody, AgentPatch, AgentRunBody, ApprovalBody, ToolAssignBody } from '../../ai/agents/routes.ts';
+import { KnowledgeBaseAssignBody } from '../../ai/agents/knowledge-bases.ts';
+import { McpServerBody, McpServerChange } from '../../ai/agents/mcp-servers.ts';
+import { hookBody } from '../../ai/agents/hooks.ts';
+import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
+import { events, family, json, type Operation } from '../operation.ts';
+import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, Id, KnowledgeBaseAssignment, McpServer, Orchestration, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
+
+const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });
+const orchestrations = family({ tag: 'Orchestrations', errorBody: 'ai', access: 'project' });
+const streamed = 'Server-sent events, one JSON object per `data:` line, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors';
+
+// Read by hand in the route (agents/routes.ts): a sub-agent is assigned by agent_id instead of tool_name.
+const AssignBody = z.union([ToolAssignBody, z.object({ agent_id: Id.meta({ description: 'An agent offered as the tool delegate_to_<name>' }) })]);
+// Read by hand in the route: only a body with config_override changes anything.
+const OverrideBody = z.object({ config_override: z.record(z.string(), z.unknown()) });
+
+function hookOperations(f: ReturnType<typeof family>, base: string, what: string, strict: boolean): Operation[] {
+  return [
+    f.get(`${base}/{id}/hooks`, `List the ${what}'s hooks`, { operationId: `list${what}Hooks`, answers: [json(200, 'Hooks by position', z.array(Hook))], errors: [404] }),
+    f.post(`${base}/{id}/hooks`, `Add a hook to the ${what}`, { operationId: `create${what}Hook`, body: hookBody(strict), answers: [json(201, 'The hook', Hook)], errors: [400, 404] }),
+    f.put(`${base}/{id}/hooks/{hookId}`, 'Hooks are immutable', { operationId: `put${what}Hook`, answers: [], errors: [405] }),
+    f.patch(`${base}/{id}/hooks/{hookId}`, 'Hooks are immutable', { operationId: `patch${what}Hook`, answers: [], errors: [405] }),
+    f.delete(`${base}/{id}/hooks/{hookId}`, `Delete a hook of the ${what}`, { operationId: `delete${what}Hook`, answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  ];
+}
+
+export const agentOperations: Operation[] = [
+  agents.get('/api/agents', 'List the agents you can see', { operationId: 'listAgents', answers: [json(200, 'Your agents and the project\'s', z.array(Agent))] }),
+  agents.post('/api/agents', 'Create an agent', { operationId: 'createAgent', body: AgentBody, answers: [json(201, 'The agent', Agent)], errors: [400] }),
+  agents.get('/api/agents/{id}', 'Read an agent', { operationId: 'getAgent', answers: [json(200, 'The agent', Agent)], errors: [404] }),
+  agents.patch('/api/agents/{id}', 'Change an agent', { operationId: 'updateAgent', body: AgentPatch, answers: [json(200, 'The agent', Agent)], errors: [400, 404] }),
+  agents.delete('/api/agents/{id}', 'Delete an agent', { operationId: 'deleteAgent', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  agents.get('/api/agents/{id}/tools', 'List the agent\'s tool assignments', { operationId: 'listAgentTools', answers: [json(200, 'Assignments', z.array(ToolAssignment))], errors: [404] }),
+  agents.post('/api/agents/{id}/tools', 'Assign a builtin or custom tool (tool_name) or a sub-agent (agent_id)', { operationId: 'assignAgentTool', body: AssignBody, answers: [json(201, 'The assignment', ToolAssignment)], errors: [400, 404] }),
+  agents.patch('/api/agents/{id}/tools/{assignmentId}', 'Set a builtin tool\'s config_override', { operationId: 'updateAgentTool', body: OverrideBody, answers: [json(200, 'The assignment', ToolAssignment)], errors: [400, 404] }),
+  agents.delete('/api/agents/{id}/tools/{assignmentId}', 'Remove a tool assignment', { operationId: 'unassignAgentTool', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  agents.post('/api/agents/{id}/run', 'Run the agent on a message', {
+    operationId: 'runAgent', description: 'Without session_id a session is created for the caller. The answer comes when the run ends (an approval may hold it).',
+    body: AgentRunBody, answers: [json(200, 'The run\'s result', AgentRunResult)], errors: [400, 402, 404, 502, 504],
+  }),
+  agents.post('/api/agents/{id}/run/stream', 'Run the agent, streaming its events', { operationId: 'streamAgentRun', body: AgentRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
+  agents.get('/api/agents/{id}/runs/{runId}', 'Read a run: status, output, usage, messages and approvals', { operationId: 'getAgentRun', answers: [json(200, 'The run', RunRecord)], errors: [404] }),
+  agents.post('/api/agents/{id}/runs/{runId}/approvals/{approvalId}', 'Answer an approval_requested event', { operationId: 'decideApproval', body: ApprovalBody, bodyOptional: true, answers: [json(200, 'The approval', Approval)], errors: [400, 404, 409] }),
+  agents.get('/api/agents/{id}/mcp-servers', 'List the agent\'s MCP servers', { operationId: 'listAgentMcpServers', answers: [json(200, 'Servers', z.array(McpServer))], errors: [404] }),
+  agents.post('/api/agents/{id}/mcp-servers', 'Add an MCP server to the agent', { operationId: 'createAgentMcpServer', body: McpServerBody, answers: [json(201, 'The server', McpServer)], errors: [400, 404] }),
+  agents.put('/api/agents/{id}/mcp-servers/{serverId}', 'Change an MCP server', { operationId: 'updateAgentMcpServer', body: McpServerChange, answers: [json(200, 'The server', McpServer)], errors: [400, 404] }),
+  agents.delete('/api/agents/{id}/mcp-servers/{serverId}', 'Remove an MCP server', { operationId: 'deleteAgentMcpServer', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  agents.get('/api/agents/{id}/knowledge-bases', 'List the agent\'s knowledge bases', { operationId: 'listAgentKnowledgeBases', answers: [json(200, 'Assignments', z.array(KnowledgeBaseAssignment))], errors: [404] }),
+  agents.post('/api/agents/{id}/knowledge-bases', 'Give the agent a knowledge base (a search tool)', { operationId: 'assignAgentKnowledgeBase', body: KnowledgeBaseAssignBody, answers: [json(201, 'The assignment', KnowledgeBaseAssignment)], errors: [400, 404] }),
+  agents.delete('/api/agents/{id}/knowledge-bases/{assignmentId}', 'Take a knowledge base from the agent', { operationId: 'unassignAgentKnowledgeBase', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  ...hookOperations(agents, '/api/agents', 'Agent', false),
+];
+
+export const orchestrationOperations: Operation[] = [
+  orchestrations.get('/api/orchestrations', 'List the orchestrations you can see', { operationId: 'listOrchestrations', answers: [json(200, 'Orchestrations', z.array(Orchestration))] }),
+  orchestrations.post('/api/orchestrations', 'Create an orchestration', { operationId: 'createOrchestration', body: OrchestrationBody, answers: [json(201, 'The orchestration', Orchestration)], errors: [400] }),
+  orchestrations.get('/api/orchestrations/{id}', 'Read an orchestration with its entities', { operationId: 'getOrchestration', answers: [json(200, 'The orchestration', Orchestration.extend({ entities: z.array(Entity) }))], errors: [404] }),
+  orchestrations.put('/api/orchestrations/{id}', 'Change an orchestration', { operationId: 'updateOrchestration', body: OrchestrationChange, answers: [json(200, 'The orchestration', Orchestration)], errors: [400, 404] }),
+  orchestrations.delete('/api/orchestrations/{id}', 'Delete an orchestration', { operationId: 'deleteOrchestration', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  orchestrations.get('/api/orchestrations/{id}/entities', 'List the members by position', { operationId: 'listEntities', answers: [json(200, 'Entities', z.array(Entity))], errors: [404] }),
+  orchestrations.post('/api/orchestrations/{id}/entities', 'Add a member (`role` is accepted for role_description)', { operationId: 'createEntity', body: EntityBody, answers: [json(201, 'The entity', Entity)], errors: [400, 404] }),
+  orchestrations.put('/api/orchestrations/{id}/entities/{entityId}', 'Change a member\'s role_description, config or position', { operationId: 'updateEntity', body: EntityChange, bodyOptional: true, answers: [json(200, 'The entity', Entity)], errors: [400, 404] }),
+  orchestrations.delete('/api/orchestrations/{id}/entities/{entityId}', 'Remove a member', { operationId: 'deleteEntity', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
+  orchestrations.post('/api/orchestrations/{id}/run', 'Run the orchestration on a message', { operationId: 'runOrchestration', body: OrchestrationRunBody, answers: [json(200, 'The run\'s result', AgentRunResult)], errors: [400, 402, 404, 502, 504] }),
+  orchestrations.post('/api/orchestrations/{id}/run/stream', 'Run the orchestration, streaming its events and its delegations\'', { operationId: 'streamOrchestrationRun', body: OrchestrationRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
+  orchestrations.get('/api/orchestrations/runs/{runId}', 'Read an orchestration run with its delegations', { operationId: 'getOrchestrationRun', answers: [json(200, 'The run', RunRecord.extend({ delegations: z.array(AnyObject) }))], errors: [404] }),
+  ...hookOperations(orchestrations, '/api/orchestrations', 'Orchestration', true),
+];
