@@ -1,0 +1,34 @@
+// Answers checked against the document: an openapi-fetch middleware that
+// validates every JSON answer against the schema the document gives for its
+// path, method and status (Ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect).
+// An answer whose status the document does not list is a finding too.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Middleware } from 'openapi-fetch';
+
+type Responses = Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+type Doc = { paths: Record<string, Record<string, { responses: Responses }>>; components: { schemas: Record<string, unknown> } };
+
+export function conformance(doc: Doc) {
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'openapi', components: doc.components });
+  const findings: string[] = [];
+  const checked: string[] = [];
+  const middleware: Middleware = {
+    async onResponse({ request, schemaPath, response }) {
+      const method = request.method.toLowerCase();
+      const where = `${request.method} ${schemaPath} ${response.status}`;
+      const answer = doc.paths[schemaPath]?.[method]?.responses[String(response.status)];
+      if (!answer) return void findings.push(`${where}: status not in the document`);
+      if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return;
+      const ref = answer.content?.['application/json']?.schema.$ref;
+      if (!ref) return void findings.push(`${where}: JSON answered where the document says none`);
+      const validate = ajv.getSchema(`openapi${ref}`)!;
+      const body: unknown = await response.clone().json();
+      checked.push(where);
+      if (!validate(body)) findings.push(`${where}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`);
+    },
+  };
+  return { middleware, findings, checked };
+}
