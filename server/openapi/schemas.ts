@@ -35,6 +35,10 @@ export const AgentRunResult = name('AgentRunResult', z.looseObject({
   session_id: Id, run_id: Id, status: z.literal('completed'), output: z.string(), stop_reason: z.enum(['answered', 'max_steps']), steps: z.number().int(),
   tool_calls: z.array(z.looseObject({ name: z.string() })), usage: RunUsage,
 }));
+export const OrchestrationRunResult = name('OrchestrationRunResult', z.looseObject({
+  session_id: Id, run_id: Id, status: z.literal('completed'), output: z.string(), stop_reason: z.enum(['answered', 'max_steps']), steps: z.number().int(),
+  delegations: z.array(z.looseObject({ agent_id: Id, agent_name: z.string(), task: z.string(), output: z.string().nullable() })), usage: RunUsage,
+}));
 export const RunRecord = name('RunRecord', row({
   session_id: Id, status: z.enum(['running', 'waiting_approval', 'completed', 'failed']), output: z.string().nullable(), error: z.string().nullable(), stop_reason: z.string().nullable(),
   steps: z.number().int(), ...usage, started_at: Timestamp, finished_at: Timestamp.nullable(),

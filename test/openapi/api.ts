@@ -677,6 +677,28 @@ export interface components {
       usage: components["schemas"]["RunUsage"];
       [key: string]: unknown;
     };
+    OrchestrationRunResult: {
+      /** Format: uuid */
+      session_id: string;
+      /** Format: uuid */
+      run_id: string;
+      /** @constant */
+      status: "completed";
+      output: string;
+      /** @enum {string} */
+      stop_reason: "answered" | "max_steps";
+      steps: number;
+      delegations: ({
+          /** Format: uuid */
+          agent_id: string;
+          agent_name: string;
+          task: string;
+          output: string | null;
+          [key: string]: unknown;
+        })[];
+      usage: components["schemas"]["RunUsage"];
+      [key: string]: unknown;
+    };
     RunRecord: {
       /** Format: uuid */
       id: string;
@@ -4447,7 +4469,7 @@ export interface operations {
       /** @description The run's result */
       200: {
         content: {
-          "application/json": components["schemas"]["AgentRunResult"];
+          "application/json": components["schemas"]["OrchestrationRunResult"];
         };
       };
       /** @description The request breaks a rule (the message names it) */

@@ -21,13 +21,22 @@ export function conformance(doc: Doc) {
       const where = `${request.method} ${schemaPath} ${response.status}`;
       const answer = doc.paths[schemaPath]?.[method]?.responses[String(response.status)];
       if (!answer) return void findings.push(`${where}: status not in the document`);
-      if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return;
-      const ref = answer.content?.['application/json']?.schema.$ref;
-      if (!ref) return void findings.push(`${where}: JSON answered where the document says none`);
+      const type = response.headers.get('content-type') ?? '';
+      const media = /^application\/json/.test(type) ? 'application/json' : /^text\/event-stream/.test(type) ? 'text/event-stream' : null;
+      if (!media) return;
+      const ref = answer.content?.[media]?.schema.$ref;
+      if (!ref) return void findings.push(`${where}: ${media} answered where the document says none`);
       const validate = ajv.getSchema(`openapi${ref}`)!;
-      const body: unknown = await response.clone().json();
-      checked.push(where);
-      if (!validate(body)) findings.push(`${where}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`);
+      const text = await response.clone().text();
+      // A stream's events are its `data:` lines (OpenAI's streams end with `data: [DONE]`, which is not an event).
+      const bodies: unknown[] = media === 'application/json'
+        ? [JSON.parse(text)]
+        : [...text.matchAll(/^data: (.*)$/gm)].map((m) => m[1]!).filter((d) => d !== '[DONE]').map((d) => JSON.parse(d) as unknown);
+      if (bodies.length === 0) findings.push(`${where}: an empty stream`);
+      for (const body of bodies) {
+        checked.push(where);
+        if (!validate(body)) findings.push(`${where}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`);
+      }
     },
   };
   return { middleware, findings, checked };

@@ -138,4 +138,47 @@ export async function surveyFlow(api: TypedClient, ids: { agent: string; run: st
   ok(await api.GET('/api/ai-provider-keys/platform_supported'));
   ok(await api.GET('/api/usage'));
   ok(await api.GET('/api/v1/models'));
+  failed(await api.PUT('/api/settings', { body: { settings: { COPILOT_TEMPERATURE: '0.5' } } }), 403);
+}
+
+/** Streams, the other run kinds and the clients' surfaces, then deletes: their answers too go through the conformance check. */
+export async function moreFlow(api: TypedClient, ids: { agent: string; workflow: string; source: string; kb: string }): Promise<void> {
+  const agent = { id: ids.agent };
+  const stream = await api.POST('/api/agents/{id}/run/stream', { params: { path: agent }, body: { message: 'Stream please' }, parseAs: 'text' });
+  assert.match(ok(stream), /"type":"complete"/);
+  const workflow = { id: ids.workflow };
+  assert.match(ok(await api.POST('/api/workflows/{id}/execute/stream', { params: { path: workflow }, body: { variables: { name: 'Bo' } }, parseAs: 'text' })), /"type":"run_completed"/);
+  const queued = ok(await api.POST('/api/workflows/{id}/execute', { params: { path: workflow }, body: { variables: { name: 'Cy' }, mode: 'async' } }));
+  assert.equal(queued.status, 'queued');
+  ok(await api.POST('/api/workflows/{id}/executions/{eid}/cancel', { params: { path: { ...workflow, eid: queued.execution_id } } }));
+  ok(await api.POST('/api/workflows/{id}/undeploy', { params: { path: workflow } }));
+
+  const team = ok(await api.POST('/api/orchestrations', { body: { name: 'typed pair' } }));
+  ok(await api.POST('/api/orchestrations/{id}/run', { params: { path: { id: team.id } }, body: { message: 'Coordinate' } }));
+  const completion = ok(await api.POST('/api/v1/chat/completions', { body: { model: 'agent/typed', messages: [{ role: 'user', content: 'Hi' }] } }));
+  assert.equal(completion.object, 'chat.completion');
+  // parseAs text: openapi-fetch answers the body as text, though its type names the JSON one.
+  assert.match(String(ok(await api.POST('/api/v1/chat/completions', { body: { model: 'agent/typed', messages: [{ role: 'user', content: 'Hi' }], stream: true }, parseAs: 'text' }))), /data: \[DONE\]/);
+  failed(await api.POST('/api/v1/chat/completions', { body: { model: 'agent/nobody', messages: [{ role: 'user', content: 'Hi' }] } }), 404);
+
+  const copilot = ok(await api.POST('/api/copilot/sessions', { body: { workflow_id: ids.workflow } }));
+  ok(await api.GET('/api/copilot/sessions', { params: { query: { workflow_id: ids.workflow } } }));
+  ok(await api.GET('/api/copilot/sessions/{id}/messages', { params: { path: { id: copilot.id } } }));
+  ok(await api.DELETE('/api/copilot/sessions/{id}', { params: { path: { id: copilot.id } } }));
+
+  const kb = { id: ids.kb };
+  ok(await api.GET('/api/sources/{id}/page-texts', { params: { path: { id: ids.source } } }));
+  ok(await api.POST('/api/knowledge-bases/{id}/items', { params: { path: kb }, body: { source_ids: [ids.source] } }));
+  ok(await api.GET('/api/knowledge-bases/{id}/enrichment', { params: { path: kb } }));
+  ok(await api.POST('/api/knowledge-bases/{id}/reindex', { params: { path: kb }, body: { failed_only: true } }));
+
+  const tools = ok(await api.GET('/api/agents/{id}/tools', { params: { path: agent } }));
+  ok(await api.DELETE('/api/agents/{id}/tools/{assignmentId}', { params: { path: { ...agent, assignmentId: tools[0]!.id } } }));
+  const hooks = ok(await api.GET('/api/agents/{id}/hooks', { params: { path: agent } }));
+  failed(await api.PUT('/api/agents/{id}/hooks/{hookId}', { params: { path: { ...agent, hookId: hooks[0]!.id } } }), 405);
+  ok(await api.DELETE('/api/agents/{id}/hooks/{hookId}', { params: { path: { ...agent, hookId: hooks[0]!.id } } }));
+  const servers = ok(await api.GET('/api/agents/{id}/mcp-servers', { params: { path: agent } }));
+  ok(await api.PUT('/api/agents/{id}/mcp-servers/{serverId}', { params: { path: { ...agent, serverId: servers[0]!.id } }, body: { enabled: false } }));
+  ok(await api.DELETE('/api/agents/{id}/mcp-servers/{serverId}', { params: { path: { ...agent, serverId: servers[0]!.id } } }));
+  ok(await api.DELETE('/api/orchestrations/{id}', { params: { path: { id: team.id } } }));
 }

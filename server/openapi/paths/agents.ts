@@ -6,7 +6,7 @@ import { McpServerBody, McpServerChange } from '../../ai/agents/mcp-servers.ts';
 import { hookBody } from '../../ai/agents/hooks.ts';
 import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
-import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, Id, KnowledgeBaseAssignment, McpServer, Orchestration, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
+import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, Id, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunResult, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
 
 const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });
 const orchestrations = family({ tag: 'Orchestrations', errorBody: 'ai', access: 'project' });
@@ -64,7 +64,7 @@ export const orchestrationOperations: Operation[] = [
   orchestrations.post('/api/orchestrations/{id}/entities', 'Add a member (`role` is accepted for role_description)', { operationId: 'createEntity', body: EntityBody, answers: [json(201, 'The entity', Entity)], errors: [400, 404] }),
   orchestrations.put('/api/orchestrations/{id}/entities/{entityId}', 'Change a member\'s role_description, config or position', { operationId: 'updateEntity', body: EntityChange, bodyOptional: true, answers: [json(200, 'The entity', Entity)], errors: [400, 404] }),
   orchestrations.delete('/api/orchestrations/{id}/entities/{entityId}', 'Remove a member', { operationId: 'deleteEntity', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
-  orchestrations.post('/api/orchestrations/{id}/run', 'Run the orchestration on a message', { operationId: 'runOrchestration', body: OrchestrationRunBody, answers: [json(200, 'The run\'s result', AgentRunResult)], errors: [400, 402, 404, 502, 504] }),
+  orchestrations.post('/api/orchestrations/{id}/run', 'Run the orchestration on a message', { operationId: 'runOrchestration', body: OrchestrationRunBody, answers: [json(200, 'The run\'s result', OrchestrationRunResult)], errors: [400, 402, 404, 502, 504] }),
   orchestrations.post('/api/orchestrations/{id}/run/stream', 'Run the orchestration, streaming its events and its delegations\'', { operationId: 'streamOrchestrationRun', body: OrchestrationRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
   orchestrations.get('/api/orchestrations/runs/{runId}', 'Read an orchestration run with its delegations', { operationId: 'getOrchestrationRun', answers: [json(200, 'The run', RunRecord.extend({ delegations: z.array(AnyObject) }))], errors: [404] }),
   ...hookOperations(orchestrations, '/api/orchestrations', 'Orchestration', true),
