@@ -1,6 +1,6 @@
 // Input at the edge: one zod schema per route, and the first problem as a
 // 400 VALIDATION_ERROR naming the field.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { validate } from '../validation.ts';
 import { aiErrors } from './errors.ts';
 
@@ -18,10 +18,17 @@ export function idOf(raw: unknown, what: string): string {
   return raw.toLowerCase();
 }
 
-/** An integer query parameter from min to max; absent, the fallback (400 naming it otherwise). */
-export function intParam(raw: unknown, what: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min) throw aiErrors.validation(`${what} must be an integer of ${min} or more`);
-  if (Number(raw) > max) throw aiErrors.validation(`${what} must be at most ${max}`);
-  return Number(raw);
+/** An integer in the query string from min to max (an absent one is left to `.default` or `.optional`). */
+export function queryInt(what: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  const rule = `${what} must be an integer of ${min} or more`;
+  // Coerced, so the document says integer; an empty or non-numeric value is refused first (Number('') is 0).
+  const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `${min} to ${max}`;
+  return z.string({ error: rule }).regex(/^\d+$/, rule).meta({ description: `An integer, ${range}` }).pipe(z.coerce.number<string>().int(rule).min(min, rule).max(max, `${what} must be at most ${max}`));
+}
+
+/** One of `allowed` in the query string; empty counts as absent. */
+export function queryChoice<const T extends readonly [string, ...string[]]>(what: string, allowed: T) {
+  const rule = `${what} must be one of ${allowed.join(', ')}`;
+  return z.string({ error: rule }).refine((v) => v === '' || allowed.includes(v), rule).meta({ enum: [...allowed] })
+    .transform((v) => (v === '' ? undefined : (v as T[number]))).optional();
 }

@@ -94,7 +94,7 @@ describe('knowledge bases at work', () => {
     assert.deepEqual(results.item_errors, [{ item_id: order[2]!.id, error: 'topic: expected one of space, animals, food, got "music"' }]);
     assert.deepEqual(results.results.map((r: any) => [r.item_id, r.values.topic, r.values.mentions_numbers, r.values.headline]),
       order.filter((_, n) => n !== 2).map((o) => [o.id, topicOf[o.name], false, `about ${o.name}`]));
-    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment/results`), 400), { error: 'item_ids is required: item ids separated by commas' });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/enrichment/results`), 400), { error: 'item_ids: item_ids is required: item ids separated by commas' });
     const { rows: [table] } = await p.adminPool.query(`select count(*)::int as n from ai.kb_meta_${kb.id.replaceAll('-', '')} where topic is not null`);
     assert.equal(table.n, 3, 'a DBA reads the values in the metadata table');
 

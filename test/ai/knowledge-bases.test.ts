@@ -92,9 +92,9 @@ describe('knowledge bases', () => {
     assert.deepEqual([page.items.map((e) => e.source_name), page.total, page.limit, page.offset], [['cats.txt', 'late.txt'], 4, 2, 1]);
     assert.deepEqual((await entries(ann, kb.id, '?q=ROCK')).items.map((e) => e.source_name), ['rockets.md']);
     assert.equal((await entries(ann, kb.id, '?status=failed')).total, 0);
-    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/sources?limit=201`), 400), { error: 'limit must be at most 200' });
-    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/sources?status=done`), 400), { error: 'status must be one of pending, indexing, indexed, failed, cancelled' });
-    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/sources?sort=size`), 400), { error: 'sort must be one of name, created_at' });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/sources?limit=201`), 400), { error: 'limit: limit must be at most 200' });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/sources?status=done`), 400), { error: 'status: status must be one of pending, indexing, indexed, failed, cancelled' });
+    assert.deepEqual(await json(await api(ann, `/knowledge-bases/${kb.id}/sources?sort=size`), 400), { error: 'sort: sort must be one of name, created_at' });
 
     // Items: provenance in meta, in position order.
     const items = await json<{ items: Array<{ id: string; source_id: string; text: string; meta: Record<string, any>; embedded: boolean }>; total: number }>(

@@ -1764,10 +1764,6 @@ export interface components {
     AssignAgentToolBody: {
       tool_name: string;
     } | {
-      /**
-       * Format: uuid
-       * @description An agent offered as the tool delegate_to_<name>
-       */
       agent_id: string;
     };
     UpdateAgentToolBody: {
@@ -6123,7 +6119,8 @@ export interface operations {
   getSourcePageTexts: {
     parameters: {
       query?: {
-        page?: number;
+        /** @description An integer, 1 or more */
+        page?: string;
       };
       path: {
         id: string;
@@ -6309,7 +6306,8 @@ export interface operations {
   downloadSourceDerivative: {
     parameters: {
       query?: {
-        index?: number;
+        /** @description An integer, 0 or more */
+        index?: string;
       };
       path: {
         id: string;
@@ -6565,8 +6563,10 @@ export interface operations {
         status?: "pending" | "indexing" | "indexed" | "failed" | "cancelled";
         sort?: "name" | "created_at";
         order?: "asc" | "desc";
-        limit?: number;
-        offset?: number;
+        /** @description An integer, 1 to 200 */
+        limit?: string;
+        /** @description An integer, 0 or more */
+        offset?: string;
       };
       path: {
         id: string;
@@ -7307,7 +7307,7 @@ export interface operations {
   getEnrichmentResults: {
     parameters: {
       query: {
-        /** @description Comma-separated item ids */
+        /** @description Item ids separated by commas */
         item_ids: string;
       };
       path: {
@@ -7386,8 +7386,10 @@ export interface operations {
   listContextHandlers: {
     parameters: {
       query?: {
-        limit?: number;
-        offset?: number;
+        /** @description An integer, 1 to 200 */
+        limit?: string;
+        /** @description An integer, 0 or more */
+        offset?: string;
       };
     };
     responses: {

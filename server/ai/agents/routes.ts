@@ -35,6 +35,9 @@ export const ApprovalBody = z.object({
   arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).optional(),
 });
 export const ToolAssignBody = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
+// Our addition: a sub-agent assigned by its id, offered as delegate_to_<name>.
+export const SubAgentAssignBody = z.object({ agent_id: z.string({ error: 'agent_id must be an agent id' }).regex(UUID, 'agent_id must be an agent id').transform((s) => s.toLowerCase()) });
+export const OverrideBody = z.object({ config_override: z.record(z.string(), z.unknown(), { error: 'config_override must be an object' }) });
 
 export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, stop: AbortSignal): Router {
   const r = express.Router();
@@ -77,8 +80,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const id = idOf(req.params.id, 'Agent');
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (body.agent_id !== undefined && body.tool_name === undefined) {
-      const subId = typeof body.agent_id === 'string' && UUID.test(body.agent_id) ? body.agent_id.toLowerCase() : null;
-      if (!subId) throw aiErrors.validation('agent_id must be an agent id');
+      const subId = parse(SubAgentAssignBody, body).agent_id;
       await agents.requireOwn(req, id);
       if (subId === id) throw aiErrors.validation('An agent cannot be its own sub-agent');
       const sub = await agents.get(req, subId).catch(() => {
@@ -99,13 +101,12 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const body = (req.body ?? {}) as Record<string, unknown>;
     // Only a body with config_override changes anything (spec 4.9); custom tools and sub-agents ignore it.
     if (!('config_override' in body) || assignment.tool_type !== 'builtin') return void res.json(assignment);
-    const override = body.config_override;
-    if (!override || typeof override !== 'object' || Array.isArray(override)) throw aiErrors.validation('config_override must be an object');
+    const override = parse(OverrideBody, body).config_override;
     await agents.requireOwn(req, id);
     // The tool's override kind decides (tools/types.ts): schemas checked against the catalogue, or only keys naming a parameter.
     const tool = builtinTool(assignment.tool_name)!;
     const stored = tool.override === 'schemas'
-      ? await agents.checkDatabaseOverride(req, override as Record<string, unknown>)
+      ? await agents.checkDatabaseOverride(req, override)
       : Object.fromEntries(Object.entries(override).filter(([k]) => Object.hasOwn(tool.inputSchema.properties, k)));
     res.json(await agents.setOverride(req, id, assignment.id, stored));
   }));

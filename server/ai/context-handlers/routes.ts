@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { idOf, intParam, parse, UUID } from '../parse.ts';
+import { idOf, parse, queryInt, UUID } from '../parse.ts';
 import type { contextRetriever } from './retrieve.ts';
 import { contextHandlerStore } from './store.ts';
 
@@ -19,13 +19,14 @@ export const ContextRequestBody = z.object({
   max_context_tokens: z.number({ error: 'max_context_tokens must be an integer of 1 or more' }).int('max_context_tokens must be an integer of 1 or more').min(1, 'max_context_tokens must be an integer of 1 or more').max(2_000_000).optional(),
 });
 
+export const ContextListQuery = z.object({ limit: queryInt('limit', 1, 200).default(50), offset: queryInt('offset', 0).default(0) });
+
 export function contextHandlerRoutes(calls: AiCalls, retrieve: ReturnType<typeof contextRetriever>): Router {
   const r = express.Router();
   const handlers = contextHandlerStore(calls);
 
   r.get('/', route(async (req, res) => {
-    const limit = intParam(req.query.limit, 'limit', 1, 200, 50);
-    const offset = intParam(req.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
+    const { limit, offset } = parse(ContextListQuery, req.query);
     res.json({ ...(await handlers.list(req, limit, offset)), limit, offset });
   }));
 

@@ -18,6 +18,9 @@ export const CopilotChatBody = z.object({
   workflow_state: z.record(z.string(), z.unknown(), { error: 'workflow_state must be an object of nodes and edges' }).optional(),
   confirm_action_id: z.string().optional(),
 });
+// The editor's graph before a suggestion is applied: any JSON but null.
+export const CopilotSnapshotBody = z.object({ pre_snapshot: z.custom<unknown>((v) => v !== undefined && v !== null, { message: 'pre_snapshot is required' }) });
+export const CopilotSessionQuery = z.object({ workflow_id: z.string({ error: 'workflow_id is required' }).min(1, 'workflow_id is required') });
 export const CopilotModelBody = z.object({ model: z.string({ error: 'model is required' }).trim().min(1, 'model is required') });
 
 export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Settings, stop: AbortSignal): Router {
@@ -32,8 +35,7 @@ export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Setti
   }));
   // The caller's session for a workflow, or 404 (nothing is made).
   r.get('/sessions', route(async (req, res) => {
-    const raw = typeof req.query.workflow_id === 'string' ? req.query.workflow_id : '';
-    if (!raw) throw aiErrors.validation('workflow_id is required');
+    const { workflow_id: raw } = parse(CopilotSessionQuery, req.query);
     const row = await copilot.mine(req, await copilot.workflow(req, raw));
     if (!row) throw aiErrors.notFound('Session');
     res.json(row);
@@ -50,8 +52,7 @@ export function copilotRoutes(calls: AiCalls, chat: CopilotChat, settings: Setti
   r.post('/sessions/:id/messages/:mid/snapshot', route(async (req, res) => {
     const s = await session(req);
     const mid = idOf(req.params.mid, 'Message');
-    const body = (req.body ?? {}) as { pre_snapshot?: unknown };
-    if (body.pre_snapshot === undefined || body.pre_snapshot === null) throw aiErrors.validation('pre_snapshot is required');
+    const body = parse(CopilotSnapshotBody, req.body ?? {});
     const row = await copilot.saveSnapshot(req, s.id, mid, body.pre_snapshot);
     res.json({ message_id: row.id, pre_snapshot: row.pre_snapshot, post_snapshot: row.post_snapshot, saved_at: row.snapshot_at });
   }));

@@ -3,7 +3,6 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import { aiErrors } from '../errors.ts';
 import { idOf, parse, UUID } from '../parse.ts';
 import type { KbStore } from './store.ts';
 
@@ -12,6 +11,17 @@ export const EnrichmentBody = z.object({
   llm_model: z.string({ error: 'llm_model must be a string' }).min(1, 'llm_model must not be empty').optional(),
   max_tokens: z.number({ error: 'max_tokens must be an integer' }).int('max_tokens must be an integer').optional(),
   use_multimodal: z.boolean({ error: 'use_multimodal must be a boolean' }).optional(),
+});
+const itemIdsRule = 'item_ids is required: item ids separated by commas';
+export const EnrichmentResultsQuery = z.object({
+  item_ids: z.string({ error: itemIdsRule }).meta({ description: 'Item ids separated by commas' })
+    .transform((raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
+    .superRefine((ids, ctx) => {
+      if (!ids.length) return void ctx.addIssue({ code: 'custom', message: itemIdsRule });
+      const bad = ids.find((s) => !UUID.test(s));
+      if (bad) ctx.addIssue({ code: 'custom', message: `${bad} is not an item id` });
+    })
+    .transform((ids) => ids.map((s) => s.toLowerCase())),
 });
 export const EnrichmentRunBody = z.object({ incremental: z.boolean({ error: 'incremental must be a boolean' }).optional(), retry_failed: z.boolean({ error: 'retry_failed must be a boolean' }).optional() });
 
@@ -46,12 +56,8 @@ export function kbEnrichmentRoutes(kbs: KbStore): Router {
   // Values per item from the metadata table; items whose enrichment failed are in item_errors.
   r.get('/enrichment/results', route(async (req, res) => {
     const id = kbId(req);
-    const raw = typeof req.query.item_ids === 'string' ? req.query.item_ids : '';
-    const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-    if (!ids.length) throw aiErrors.validation('item_ids is required: item ids separated by commas');
-    const bad = ids.find((s) => !UUID.test(s));
-    if (bad) throw aiErrors.validation(`item_ids: ${bad} is not an item id`);
-    res.json(await kbs.enrichmentResults(req, id, ids.map((s) => s.toLowerCase())));
+    const { item_ids: ids } = parse(EnrichmentResultsQuery, req.query);
+    res.json(await kbs.enrichmentResults(req, id, ids));
   }));
 
   return r;

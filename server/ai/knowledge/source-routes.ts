@@ -5,11 +5,10 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import { aiErrors } from '../errors.ts';
-import { idOf, intParam, parse, UUID } from '../parse.ts';
+import { idOf, parse, queryChoice, queryInt, UUID } from '../parse.ts';
 import type { KbStore } from './store.ts';
 
-const STATUSES = ['pending', 'indexing', 'indexed', 'failed', 'cancelled'];
+const STATUSES = ['pending', 'indexing', 'indexed', 'failed', 'cancelled'] as const;
 const Id = (what: string) => z.string({ error: `${what} must be an id` }).regex(UUID, `${what} must be an id`).transform((s) => s.toLowerCase());
 export const AddSourceBody = z.object({ source_id: Id('source_id') });
 export const ReindexBody = z.object({ indexed_source_ids: z.array(Id('indexed_source_ids[]'), { error: 'indexed_source_ids must be an array of ids' }).optional(), failed_only: z.boolean({ error: 'failed_only must be a boolean' }).optional() });
@@ -20,11 +19,14 @@ export const ItemsBody = z.object({
   offset: z.number({ error: 'offset must be an integer of 0 or more' }).int('offset must be an integer of 0 or more').min(0, 'offset must be an integer of 0 or more').optional(),
 });
 
-function choice(raw: unknown, what: string, allowed: string[]): string | null {
-  if (raw === undefined || raw === '') return null;
-  if (typeof raw !== 'string' || !allowed.includes(raw)) throw aiErrors.validation(`${what} must be one of ${allowed.join(', ')}`);
-  return raw;
-}
+export const IndexedSourceQuery = z.object({
+  q: z.string().optional().meta({ description: 'Case-insensitive name substring' }),
+  status: queryChoice('status', STATUSES),
+  sort: queryChoice('sort', ['name', 'created_at']),
+  order: queryChoice('order', ['asc', 'desc']),
+  limit: queryInt('limit', 1, 200).default(50),
+  offset: queryInt('offset', 0).default(0),
+});
 
 export function kbSourceRoutes(kbs: KbStore): Router {
   const r = express.Router({ mergeParams: true });
@@ -34,14 +36,8 @@ export function kbSourceRoutes(kbs: KbStore): Router {
   r.get('/sources', route(async (req, res) => {
     const id = kbId(req);
     await kbs.get(req, id);
-    res.json(await kbs.sourceList(req, id, {
-      q: typeof req.query.q === 'string' && req.query.q !== '' ? req.query.q : null,
-      status: choice(req.query.status, 'status', STATUSES),
-      sort: choice(req.query.sort, 'sort', ['name', 'created_at']),
-      order: choice(req.query.order, 'order', ['asc', 'desc']) ?? 'desc',
-      limit: intParam(req.query.limit, 'limit', 1, 200, 50),
-      offset: intParam(req.query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0),
-    }));
+    const q = parse(IndexedSourceQuery, req.query);
+    res.json(await kbs.sourceList(req, id, { q: q.q || null, status: q.status ?? null, sort: q.sort ?? null, order: q.order ?? 'desc', limit: q.limit, offset: q.offset }));
   }));
 
   r.post('/sources', route(async (req, res) => {

@@ -10,11 +10,11 @@ import { route } from '../../errors.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { idOf, parse } from '../parse.ts';
+import { idOf, parse, queryChoice, queryInt } from '../parse.ts';
 import { EXTENSIONS, sourceStore, sourceView, type NewSource } from './store.ts';
-import type { urlImporter } from './url-import.ts';
+import { ImportUrlBody, type urlImporter } from './url-import.ts';
 
-const STATUSES = ['pending', 'extracting', 'extracted', 'attention_required', 'failed', 'cancelled'];
+const STATUSES = ['pending', 'extracting', 'extracted', 'attention_required', 'failed', 'cancelled'] as const;
 const DERIVATIVES = ['markdown', 'text', 'page_text', 'image'];
 const Metadata = z.record(z.string(), z.unknown(), { error: 'metadata must be an object' });
 export const SourcePatch = z.object({ name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(500).optional(), metadata: Metadata.optional() });
@@ -72,11 +72,9 @@ function metadataOf(raw: string | undefined): Record<string, unknown> {
   throw aiErrors.validation('metadata must be a JSON object (sent as a string)');
 }
 
-function indexOf(raw: unknown, what: string, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min) throw aiErrors.validation(`${what} must be an integer of ${min} or more`);
-  return Number(raw);
-}
+export const SourceListQuery = z.object({ status: queryChoice('status', STATUSES) });
+export const PageTextsQuery = z.object({ page: queryInt('page', 1).optional() });
+export const DerivativeQuery = z.object({ index: queryInt('index', 0).optional() });
 
 export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; uploadLimit: number; urls: ReturnType<typeof urlImporter> }): Router {
   const r = express.Router();
@@ -85,8 +83,7 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
   const created = async (req: express.Request, s: NewSource) => sourceView(await sources.create(req, s));
 
   r.get('/', route(async (req, res) => {
-    const status = req.query.status;
-    if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) throw aiErrors.validation(`status must be one of ${STATUSES.join(', ')}`);
+    const { status } = parse(SourceListQuery, req.query);
     res.json((await sources.list(req, status)).map(sourceView));
   }));
 
@@ -119,8 +116,8 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
 
   // Our decision for "created sources": {sources, failed}, every page that could not be imported with its reason.
   r.post('/import-url', json, route(async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const metadata = body.metadata === undefined ? {} : parse(Metadata, body.metadata);
+    const body = parse(ImportUrlBody, req.body ?? {});
+    const metadata = body.metadata ?? {};
     const found = await opts.urls.run(body);
     const made = [];
     for (const page of found.pages) {
@@ -138,7 +135,7 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
   // Text by page: ?page=n answers that page; without it, every page.
   r.get('/:id/page-texts', route(async (req, res) => {
     const id = idOf(req.params.id, 'Source');
-    const page = indexOf(req.query.page, 'page', 1);
+    const { page } = parse(PageTextsQuery, req.query);
     const s = await sources.get(req, id);
     if (page !== undefined) {
       const d = await sources.derivative(req, id, 'page_text', page - 1, 10 * 1024 * 1024);
@@ -179,7 +176,7 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
     const id = idOf(req.params.id, 'Source');
     const type = String(req.params.type);
     if (!DERIVATIVES.includes(type)) throw aiErrors.validation(`type must be one of ${DERIVATIVES.join(', ')}`);
-    const index = indexOf(req.query.index, 'index', 0) ?? 0;
+    const index = parse(DerivativeQuery, req.query).index ?? 0;
     const d = await sources.derivative(req, id, type, index, 1024 ** 3);
     res.setHeader('content-type', d.contentType);
     res.end(d.file.bytes);

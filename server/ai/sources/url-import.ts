@@ -19,6 +19,7 @@ const parseHTML = (html: string) => linkedom().parseHTML(html);
 import type { Settings } from '../settings/accessor.ts';
 import type { CrawlProvider, ProviderPage } from './crawl-provider.ts';
 import { aiErrors } from '../errors.ts';
+import { z } from 'zod';
 import { readCapped } from '../runtime/net/ssrf.ts';
 
 export type PageImage = { url: string; bytes: Buffer; contentType: string };
@@ -41,6 +42,18 @@ function httpUrl(raw: unknown): string | null {
     return null;
   }
 }
+
+const urlsRule = 'urls must be a non-empty list of http or https URLs';
+const notHttp = (input: unknown) => `Not an http or https URL: ${String(input)}`;
+const maxPagesRule = 'max_pages must be an integer of 1 or more';
+/** The body of POST /api/sources/import-url. */
+export const ImportUrlBody = z.object({
+  mode: z.enum(['urls', 'crawl', 'sitemap'], { error: 'mode must be urls, crawl or sitemap' }),
+  urls: z.array(z.string({ error: (issue) => notHttp(issue.input) }).refine((u) => httpUrl(u) !== null, { error: (issue) => notHttp(issue.input) }), { error: urlsRule }).min(1, urlsRule),
+  max_pages: z.number({ error: maxPagesRule }).int(maxPagesRule).min(1, maxPagesRule).optional(),
+  metadata: z.record(z.string(), z.unknown(), { error: 'metadata must be an object' }).optional(),
+});
+export type ImportUrlRequest = z.infer<typeof ImportUrlBody>;
 
 export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; maxBytes: number; provider: CrawlProvider }) {
   const get = async (url: string, maxBytes = opts.maxBytes): Promise<{ bytes: Buffer; type: string; finalUrl: string }> => {
@@ -88,18 +101,11 @@ export function urlImporter(opts: { settings: Settings; fetch: typeof fetch; max
   };
 
   return {
-    run: async (body: { mode?: unknown; urls?: unknown; max_pages?: unknown }): Promise<ImportResult> => {
+    run: async (body: ImportUrlRequest): Promise<ImportResult> => {
       const mode = body.mode;
-      if (mode !== 'urls' && mode !== 'crawl' && mode !== 'sitemap') throw aiErrors.validation('mode must be urls, crawl or sitemap');
-      const urls = Array.isArray(body.urls) ? body.urls.map(httpUrl) : [];
-      if (urls.length === 0) throw aiErrors.validation('urls must be a non-empty list of http or https URLs');
-      const bad = (body.urls as unknown[]).find((_, i) => urls[i] === null);
-      if (bad !== undefined) throw aiErrors.validation(`Not an http or https URL: ${String(bad)}`);
+      const urls = body.urls.map((u) => httpUrl(u)!);
       const ceiling = await opts.settings.number('URL_IMPORT_MAX_PAGES');
-      if (body.max_pages !== undefined && (typeof body.max_pages !== 'number' || !Number.isInteger(body.max_pages) || body.max_pages < 1)) {
-        throw aiErrors.validation('max_pages must be an integer of 1 or more');
-      }
-      const max = Math.min(ceiling, (body.max_pages as number | undefined) ?? ceiling);
+      const max = Math.min(ceiling, body.max_pages ?? ceiling);
       const result: ImportResult = { pages: [], failed: [] };
       const take = async (url: string): Promise<Buffer | null> => {
         try {

@@ -1,21 +1,19 @@
 // /api/agents and /api/orchestrations (spec 4.9, 4.10).
 import { z } from 'zod';
-import { AgentBody, AgentPatch, AgentRunBody, ApprovalBody, ToolAssignBody } from '../../ai/agents/routes.ts';
+import { AgentBody, AgentPatch, AgentRunBody, ApprovalBody, OverrideBody, SubAgentAssignBody, ToolAssignBody } from '../../ai/agents/routes.ts';
 import { KnowledgeBaseAssignBody } from '../../ai/agents/knowledge-bases.ts';
 import { McpServerBody, McpServerChange } from '../../ai/agents/mcp-servers.ts';
 import { hookBody } from '../../ai/agents/hooks.ts';
 import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
-import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, Id, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunResult, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
+import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunResult, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
 
 const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });
 const orchestrations = family({ tag: 'Orchestrations', errorBody: 'ai', access: 'project' });
 const streamed = 'Server-sent events, one JSON object per `data:` line, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors';
 
-// Read by hand in the route (agents/routes.ts): a sub-agent is assigned by agent_id instead of tool_name.
-const AssignBody = z.union([ToolAssignBody, z.object({ agent_id: Id.meta({ description: 'An agent offered as the tool delegate_to_<name>' }) })]);
-// Read by hand in the route: only a body with config_override changes anything.
-const OverrideBody = z.object({ config_override: z.record(z.string(), z.unknown()) });
+// The route parses one or the other: agent_id without tool_name assigns a sub-agent.
+const AssignBody = z.union([ToolAssignBody, SubAgentAssignBody]);
 
 function hookOperations(f: ReturnType<typeof family>, base: string, what: string, strict: boolean): Operation[] {
   return [

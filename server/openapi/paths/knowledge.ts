@@ -1,12 +1,13 @@
 // /api/sources, /api/knowledge-bases, /api/context-handlers, /api/sessions,
 // /api/config (spec 4.12 to 4.15).
 import { z } from 'zod';
-import { FromStorageBody, ReextractBody, SourcePatch } from '../../ai/sources/routes.ts';
+import { DerivativeQuery, FromStorageBody, PageTextsQuery, ReextractBody, SourceListQuery, SourcePatch } from '../../ai/sources/routes.ts';
+import { ImportUrlBody } from '../../ai/sources/url-import.ts';
 import { KnowledgeBaseBody, KnowledgeBasePatch } from '../../ai/knowledge/routes.ts';
 import { EvaluateBody, SearchBody } from '../../ai/knowledge/search-routes.ts';
-import { AddSourceBody, GraphRunBody, ItemsBody, ReindexBody } from '../../ai/knowledge/source-routes.ts';
-import { EnrichmentBody, EnrichmentRunBody } from '../../ai/knowledge/enrichment-routes.ts';
-import { ContextRequestBody } from '../../ai/context-handlers/routes.ts';
+import { AddSourceBody, GraphRunBody, IndexedSourceQuery, ItemsBody, ReindexBody } from '../../ai/knowledge/source-routes.ts';
+import { EnrichmentBody, EnrichmentResultsQuery, EnrichmentRunBody } from '../../ai/knowledge/enrichment-routes.ts';
+import { ContextListQuery, ContextRequestBody } from '../../ai/context-handlers/routes.ts';
 import { family, json, type Operation } from '../operation.ts';
 import { AnyObject, Deleted, Id, IndexedSource, KnowledgeBase, Message, Page, RunRecord, Search, SearchResult, Session, Source, Timestamp } from '../schemas.ts';
 
@@ -22,18 +23,6 @@ const Upload = z.object({
   metadata: z.string().optional().meta({ description: 'A JSON object, as a string; kept through indexing' }),
   extraction_model: z.string().optional().meta({ description: 'auto or an extraction engine (PDF only)' }),
 });
-// Read by hand (sources/url-import.ts): mode, urls and max_pages, plus metadata for every page.
-const ImportUrl = z.object({
-  mode: z.enum(['urls', 'crawl', 'sitemap']), urls: z.array(z.string().meta({ format: 'uri' })).min(1),
-  max_pages: z.number().int().min(1).optional(), metadata: z.record(z.string(), z.unknown()).optional(),
-});
-const SourceStatus = z.object({ status: z.enum(['pending', 'extracting', 'extracted', 'attention_required', 'failed', 'cancelled']).optional() });
-const EntryQuery = z.object({
-  q: z.string().optional().meta({ description: 'Case-insensitive name substring' }),
-  status: z.enum(['pending', 'indexing', 'indexed', 'failed', 'cancelled']).optional(),
-  sort: z.enum(['name', 'created_at']).optional(), order: z.enum(['asc', 'desc']).optional(),
-  limit: z.number().int().min(1).max(200).optional(), offset: z.number().int().min(0).optional(),
-});
 const Queued = z.looseObject({ status: z.enum(['queued', 'noop']), knowledge_base_id: Id });
 const Enrichment = z.looseObject({ fields: z.array(AnyObject), llm_model: z.string().nullable(), max_tokens: z.number().int().nullable(), use_multimodal: z.boolean(), status: z.string() });
 const ContextAnswer = z.looseObject({
@@ -45,18 +34,18 @@ const ContextAnswer = z.looseObject({
 const ContextSummary = z.looseObject({ id: Id, query: z.string(), knowledge_bases: z.array(AnyObject), chunk_count: z.number().int(), token_count: z.number().int().nullable(), error_count: z.number().int(), created_at: Timestamp });
 
 export const sourceOperations: Operation[] = [
-  sources.get('/api/sources', 'List your sources', { operationId: 'listSources', query: SourceStatus, answers: [json(200, 'Sources', z.array(Source))], errors: [400] }),
+  sources.get('/api/sources', 'List your sources', { operationId: 'listSources', query: SourceListQuery, answers: [json(200, 'Sources', z.array(Source))], errors: [400] }),
   sources.post('/api/sources/upload', 'Upload a document; extraction runs in the background', { operationId: 'uploadSource', multipart: Upload, answers: [json(201, 'The source, pending extraction', Source)], errors: [400, 413] }),
   sources.post('/api/sources/import-from-storage', 'Make a source of a stored object', { operationId: 'importSourceFromStorage', body: FromStorageBody, bodyOptional: true, answers: [json(201, 'The source', Source)], errors: [400, 404, 413] }),
-  sources.post('/api/sources/import-url', 'Import web pages (urls, crawl or sitemap)', { operationId: 'importSourcesFromUrls', body: ImportUrl, answers: [json(201, 'The sources made and the pages that failed', z.object({ sources: z.array(Source), failed: z.array(z.looseObject({ url: z.string(), error: z.string() })) }))], errors: [400] }),
+  sources.post('/api/sources/import-url', 'Import web pages (urls, crawl or sitemap)', { operationId: 'importSourcesFromUrls', body: ImportUrlBody, answers: [json(201, 'The sources made and the pages that failed', z.object({ sources: z.array(Source), failed: z.array(z.looseObject({ url: z.string(), error: z.string() })) }))], errors: [400] }),
   sources.get('/api/sources/{id}', 'Read a source with its derivatives', { operationId: 'getSource', answers: [json(200, 'The source', Source.extend({ derivatives: z.array(AnyObject) }))], errors: [404] }),
-  sources.get('/api/sources/{id}/page-texts', 'Read the text by page', { operationId: 'getSourcePageTexts', query: z.object({ page: z.number().int().min(1).optional() }), answers: [json(200, 'One page (with page) or every page', AnyObject)], errors: [400, 404] }),
+  sources.get('/api/sources/{id}/page-texts', 'Read the text by page', { operationId: 'getSourcePageTexts', query: PageTextsQuery, answers: [json(200, 'One page (with page) or every page', AnyObject)], errors: [400, 404] }),
   sources.patch('/api/sources/{id}', 'Change a source\'s name or metadata', { operationId: 'updateSource', body: SourcePatch, bodyOptional: true, answers: [json(200, 'The source', Source)], errors: [400, 404] }),
   sources.post('/api/sources/{id}/reextract', 'Extract again, optionally with another engine', { operationId: 'reextractSource', body: ReextractBody, bodyOptional: true, answers: [json(200, 'The source', Source)], errors: [400, 404] }),
   sources.post('/api/sources/{id}/cancel', 'Cancel a pending or running extraction', { operationId: 'cancelSource', answers: [json(200, 'The source', Source)], errors: [404, 409] }),
   sources.get('/api/sources/{id}/download', 'Download the original file', { operationId: 'downloadSource', answers: [{ status: 200, description: 'The file\'s bytes', bytes: 'application/octet-stream' }], errors: [404] }),
   sources.get('/api/sources/{id}/derivatives/{type}/download', 'Download a derivative', {
-    operationId: 'downloadSourceDerivative', pathText: { type: 'markdown, text, page_text or image' }, query: z.object({ index: z.number().int().min(0).optional() }),
+    operationId: 'downloadSourceDerivative', pathText: { type: 'markdown, text, page_text or image' }, query: DerivativeQuery,
     answers: [{ status: 200, description: 'The derivative\'s bytes', bytes: 'application/octet-stream' }], errors: [400, 404],
   }),
   sources.delete('/api/sources/{id}', 'Delete a source, its file and derivatives', { operationId: 'deleteSource', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
@@ -68,7 +57,7 @@ export const knowledgeBaseOperations: Operation[] = [
   kbs.get('/api/knowledge-bases/{id}', 'Read a knowledge base with its first sources', { operationId: 'getKnowledgeBase', answers: [json(200, 'The knowledge base', KnowledgeBase.extend({ sources: z.array(IndexedSource), sources_total: z.number().int() }))], errors: [404] }),
   kbs.patch('/api/knowledge-bases/{id}', 'Change a knowledge base', { operationId: 'updateKnowledgeBase', body: KnowledgeBasePatch, answers: [json(200, 'The knowledge base', KnowledgeBase)], errors: [400, 404] }),
   kbs.delete('/api/knowledge-bases/{id}', 'Delete a knowledge base and its indexed data', { operationId: 'deleteKnowledgeBase', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
-  kbs.get('/api/knowledge-bases/{id}/sources', 'List indexed sources', { operationId: 'listIndexedSources', query: EntryQuery, answers: [json(200, 'A page of entries', Page(IndexedSource))], errors: [400, 404] }),
+  kbs.get('/api/knowledge-bases/{id}/sources', 'List indexed sources', { operationId: 'listIndexedSources', query: IndexedSourceQuery, answers: [json(200, 'A page of entries', Page(IndexedSource))], errors: [400, 404] }),
   kbs.post('/api/knowledge-bases/{id}/sources', 'Index a source (asynchronous)', { operationId: 'addIndexedSource', body: AddSourceBody, answers: [json(202, 'The entry, pending', IndexedSource)], errors: [400, 404] }),
   kbs.post('/api/knowledge-bases/{id}/sources/{sid}/cancel', 'Cancel indexing', { operationId: 'cancelIndexedSource', answers: [json(200, 'The entry', IndexedSource)], errors: [404, 409] }),
   kbs.delete('/api/knowledge-bases/{id}/sources/{sid}', 'Remove a source from the knowledge base', { operationId: 'deleteIndexedSource', answers: [json(200, 'Deleted', z.object({ message: z.string(), deleted_indexed_source_id: Id, kb_id: Id }))], errors: [404] }),
@@ -83,12 +72,12 @@ export const knowledgeBaseOperations: Operation[] = [
   kbs.get('/api/knowledge-bases/{id}/enrichment', 'Read the metadata enrichment config', { operationId: 'getEnrichment', answers: [json(200, 'The config, null when none', z.object({ config: Enrichment.nullable() }))], errors: [404] }),
   kbs.delete('/api/knowledge-bases/{id}/enrichment', 'Remove the config and the metadata table', { operationId: 'deleteEnrichment', answers: [json(200, 'Deleted', z.object({ message: z.string(), knowledge_base_id: Id }))], errors: [404] }),
   kbs.post('/api/knowledge-bases/{id}/enrichment/run', 'Run metadata enrichment', { operationId: 'runEnrichment', body: EnrichmentRunBody, bodyOptional: true, answers: [json(202, 'Started', AnyObject)], errors: [400, 404, 409] }),
-  kbs.get('/api/knowledge-bases/{id}/enrichment/results', 'Read enriched values of some items', { operationId: 'getEnrichmentResults', query: z.object({ item_ids: z.string().meta({ description: 'Comma-separated item ids' }) }), answers: [json(200, 'Values per item, with item_errors', AnyObject)], errors: [400, 404] }),
+  kbs.get('/api/knowledge-bases/{id}/enrichment/results', 'Read enriched values of some items', { operationId: 'getEnrichmentResults', query: EnrichmentResultsQuery, answers: [json(200, 'Values per item, with item_errors', AnyObject)], errors: [400, 404] }),
   kbs.get('/api/config/kb-defaults', 'Strategies, retrievers and defaults for building knowledge bases', { operationId: 'getKbDefaults', answers: [json(200, 'Defaults', z.looseObject({ strategies: AnyObject, reranker: AnyObject, query_enrichment: AnyObject, enrichment: AnyObject, hybrid_vector_weight: z.number(), extraction: AnyObject }))] }),
 ];
 
 export const contextOperations: Operation[] = [
-  handlers.get('/api/context-handlers', 'List your stored retrievals', { operationId: 'listContextHandlers', query: z.object({ limit: z.number().int().min(1).max(200).optional(), offset: z.number().int().min(0).optional() }), answers: [json(200, 'A page, newest first', Page(ContextSummary))], errors: [400] }),
+  handlers.get('/api/context-handlers', 'List your stored retrievals', { operationId: 'listContextHandlers', query: ContextListQuery, answers: [json(200, 'A page, newest first', Page(ContextSummary))], errors: [400] }),
   handlers.post('/api/context-handlers', 'Retrieve across knowledge bases and store the answer', { operationId: 'createContextHandler', body: ContextRequestBody, answers: [json(201, 'Chunks ranked by relevance, with per-knowledge-base errors', ContextAnswer)], errors: [400, 404] }),
   handlers.get('/api/context-handlers/{id}', 'Read a stored retrieval', { operationId: 'getContextHandler', answers: [json(200, 'The stored answer', ContextAnswer)], errors: [404] }),
 ];

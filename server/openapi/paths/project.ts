@@ -5,7 +5,7 @@ import { SettingsPutBody, SettingsResetBody } from '../../ai/settings/routes.ts'
 import { ProviderKeyBatch, ProviderKeyBody } from '../../ai/providers/keys.ts';
 import { CreateTool, UpdateTool } from '../../ai/tools/routes.ts';
 import { UsageQuery } from '../../ai/usage/routes.ts';
-import { CopilotChatBody, CopilotModelBody, CopilotSessionBody } from '../../ai/copilot/routes.ts';
+import { CopilotChatBody, CopilotModelBody, CopilotSessionBody, CopilotSessionQuery, CopilotSnapshotBody } from '../../ai/copilot/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { AnyObject, CopilotEvent, CopilotSession, Deleted, Id, ProviderKey, Setting, Timestamp, Tool } from '../schemas.ts';
 
@@ -15,9 +15,6 @@ const tools = family({ tag: 'Tools', errorBody: 'ai', access: 'project' });
 const usage = family({ tag: 'Usage', errorBody: 'ai', access: 'project' });
 const copilot = family({ tag: 'Copilot', errorBody: 'ai', access: 'project' });
 const serviceOnly = 'Changes need the service-role key (403 otherwise).';
-
-// Read by hand in the route (copilot/routes.ts): pre_snapshot is any JSON but null.
-const SnapshotBody = z.object({ pre_snapshot: z.unknown() });
 
 export const projectOperations: Operation[] = [
   settings.get('/api/settings', 'Every setting of the registry, with categories', { operationId: 'listSettings', answers: [json(200, 'Settings (secrets masked) and categories', z.object({ settings: z.array(Setting), categories: z.array(AnyObject) }))] }),
@@ -41,10 +38,10 @@ export const projectOperations: Operation[] = [
   usage.get('/api/usage', 'Model calls with tokens and cost, with totals', { operationId: 'getUsage', query: UsageQuery, answers: [json(200, 'The report', AnyObject)], errors: [400] }),
 
   copilot.post('/api/copilot/sessions', 'Open (or reopen) your copilot session of a workflow', { operationId: 'openCopilotSession', body: CopilotSessionBody, bodyOptional: true, answers: [json(201, 'Opened', CopilotSession), json(200, 'Already open', CopilotSession)], errors: [400, 404] }),
-  copilot.get('/api/copilot/sessions', 'Your copilot session of a workflow', { operationId: 'getCopilotSession', query: z.object({ workflow_id: Id }), answers: [json(200, 'The session', CopilotSession)], errors: [400, 404] }),
+  copilot.get('/api/copilot/sessions', 'Your copilot session of a workflow', { operationId: 'getCopilotSession', query: CopilotSessionQuery, answers: [json(200, 'The session', CopilotSession)], errors: [400, 404] }),
   copilot.delete('/api/copilot/sessions/{id}', 'Delete a copilot session', { operationId: 'deleteCopilotSession', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
   copilot.get('/api/copilot/sessions/{id}/messages', 'The session\'s history', { operationId: 'listCopilotMessages', answers: [json(200, 'Messages', z.array(AnyObject))], errors: [404] }),
-  copilot.post('/api/copilot/sessions/{id}/messages/{mid}/snapshot', 'Save the editor state before applying a suggestion', { operationId: 'saveCopilotSnapshot', body: SnapshotBody, answers: [json(200, 'The snapshot', z.object({ message_id: Id, pre_snapshot: z.unknown(), post_snapshot: z.unknown(), saved_at: Timestamp }))], errors: [400, 404] }),
+  copilot.post('/api/copilot/sessions/{id}/messages/{mid}/snapshot', 'Save the editor state before applying a suggestion', { operationId: 'saveCopilotSnapshot', body: CopilotSnapshotBody, answers: [json(200, 'The snapshot', z.object({ message_id: Id, pre_snapshot: z.unknown(), post_snapshot: z.unknown(), saved_at: Timestamp }))], errors: [400, 404] }),
   copilot.post('/api/copilot/sessions/{id}/chat', 'Chat with the copilot about the workflow', { operationId: 'copilotChat', body: CopilotChatBody, bodyOptional: true, answers: [events('Server-sent events of spec 6.2', CopilotEvent)], errors: [400, 404] }),
   copilot.get('/api/copilot/settings/model', 'The copilot\'s model and the choices', { operationId: 'getCopilotModel', answers: [json(200, 'The model', z.looseObject({ model: z.string(), default: z.string(), options: z.array(z.unknown()) }))] }),
   copilot.put('/api/copilot/settings/model', 'Choose the copilot\'s model', { operationId: 'putCopilotModel', description: serviceOnly, body: CopilotModelBody, bodyOptional: true, answers: [json(200, 'The model', z.object({ model: z.string() }))], errors: [400] }),
