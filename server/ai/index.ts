@@ -35,6 +35,8 @@ import { copilotTools } from './copilot/tools.ts';
 import type { Relation } from '../rest/catalogue.ts';
 import { compactor } from './sessions/compaction.ts';
 import { sessionRuns } from './sessions/session-run.ts';
+import { runWatch } from './runs/watch.ts';
+import { recordedRun, runEventLog } from './runs/events.ts';
 import { toolRunner, type ToolRunner } from './tools/runner.ts';
 import { guardedFetch, guardedStreamingFetch, privateNetworkRule } from './runtime/net/ssrf.ts';
 import { aiCalls } from './calls.ts';
@@ -131,11 +133,14 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/knowledge-bases', knowledgeBaseRoutes(calls, search));
   const retrieveContext = contextRetriever({ search, settings });
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
-  const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId });
+  // Runs' events kept and numbered, and their cancels, across replicas (runs/).
+  const watch = runWatch({ calls, adminUrl: opts.adminUrl, log });
+  const runServices = { log: runEventLog(calls, log), watch, stop: stopping.signal };
+  const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId, watch });
   const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
-  mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, stopping.signal));
+  mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, sessionRun });
-  mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, stopping.signal));
+  mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, runServices));
   mount('/sessions', sessionRoutes(calls));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
@@ -147,17 +152,17 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow });
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch });
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
   openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal }));
-  mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE }), { json: false });
+  mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
   const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage }, adminUrl: opts.adminUrl, log });
   const mcpSurface = express.Router();
   mcpSurface.use(requireIdentity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.
-  router.use('/webhooks', webhookRoutes(runs));
+  router.use('/webhooks', webhookRoutes(runs, runServices));
   // Runs (workflow, agent, orchestration) a dead process left running are failed now, and every minute.
   const sweep = () => void calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []).catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
@@ -168,7 +173,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   return {
     router, openai, mcp: mcpSurface, open: [webhookOpenRoute], models, settings, tools,
     jobs: {
-      runWorkflow: (id) => runs.runQueued(id, new AbortController().signal),
+      // An async run's events are kept too: a client follows GET …/executions/{id}/events.
+      runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, new AbortController().signal, emit)),
       extractSource,
       indexSource: indexing.index,
       buildBm25: indexing.buildBm25,
@@ -179,6 +185,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       clearInterval(sweeper);
       stopping.abort(new Error('The server is stopping'));
       await mcpServer.close();
+      await watch.stop();
       await parsers.close();
       await sandbox.close();
     },

@@ -1,10 +1,13 @@
 // How long a run lives beside its client, for every AI route that runs
-// something (workflows, agents, orchestrations, the copilot). A run is
-// cancelled when its client goes away (nobody is left to read it), except
-// while it is held (an agent paused on an approval hook): then it runs on
-// after the answer with nobody attached; its result is kept in its record.
+// something (workflows, agents, orchestrations, the copilot). A run whose
+// events are kept (agents, orchestrations, workflows: runs/events.ts) is
+// detached: its client may leave and come back for the events, and only an
+// explicit cancel or the server's stop ends it. Otherwise (the copilot, the
+// OpenAI-compatible endpoint) a run ends when its client goes away, except
+// while it is held (an agent paused on an approval hook).
 import type { Response } from 'express';
-import { toApiError } from '../errors.ts';
+import { toApiError, type ApiError } from '../errors.ts';
+import { failureEvent, sseEvent, sseHead, type RunEventLog, type RunKind } from './runs/events.ts';
 
 export type RunLifetime = {
   /** Aborts when the client left while nothing held the run, or the server stops. */
@@ -13,19 +16,23 @@ export type RunLifetime = {
   hold: () => () => void;
   /** Whether the client has gone (events are no longer written). */
   gone: () => boolean;
+  /** Ends the run now: an explicit cancel, heard from any replica (runs/watch.ts). */
+  cancel: (reason: Error) => void;
 };
 
-export function runLifetime(res: Response, stop?: AbortSignal): RunLifetime {
+export function runLifetime(res: Response, stop?: AbortSignal, opts: { detached?: boolean } = {}): RunLifetime {
   const client = new AbortController();
+  const cancelled = new AbortController();
   let holds = 0;
   let gone = false;
   res.on('close', () => {
     if (res.writableFinished) return;
     gone = true;
-    if (holds === 0) client.abort();
+    if (holds === 0 && !opts.detached) client.abort();
   });
   return {
-    signal: stop ? AbortSignal.any([client.signal, stop]) : client.signal,
+    signal: AbortSignal.any([client.signal, cancelled.signal, ...(stop ? [stop] : [])]),
+    cancel: (reason) => cancelled.abort(reason),
     hold: () => {
       holds++;
       let released = false;
@@ -38,9 +45,36 @@ export function runLifetime(res: Response, stop?: AbortSignal): RunLifetime {
   };
 }
 
-/** A run with no client at all (a workflow block, a worker job): only the server's stop ends it. */
+/** A run with no client at all (a workflow block, a worker job): the server's stop or a cancel ends it. */
 export function detachedLifetime(signal: AbortSignal): RunLifetime {
-  return { signal, hold: () => () => undefined, gone: () => false };
+  const cancelled = new AbortController();
+  return { signal: AbortSignal.any([signal, cancelled.signal]), hold: () => () => undefined, gone: () => false, cancel: (reason) => cancelled.abort(reason) };
+}
+
+/**
+ * Answers a run whose events are kept as server-sent events with `id:`
+ * lines: each event is stored (ai.run_events) and only then written. The
+ * client may leave; the run goes on and its events are kept for
+ * GET …/events. A failure once the stream began is an `error` event, its
+ * last, with its `error_code` and (for agents and orchestrations) the run's ids.
+ */
+export async function streamRun(
+  res: Response, stop: AbortSignal, events: { log: RunEventLog; kind: RunKind; failure?: (e: ApiError) => object },
+  run: (life: RunLifetime, send: (event: object) => void) => Promise<unknown>,
+): Promise<void> {
+  const life = runLifetime(res, stop, { detached: true });
+  const recorder = events.log.recorder(events.kind, (seq, event) => {
+    if (!life.gone()) res.write(sseEvent(seq, event));
+  });
+  res.writeHead(200, sseHead);
+  try {
+    await run(life, recorder.push);
+  } catch (err) {
+    const e = toApiError(err);
+    recorder.push((events.failure ?? failureEvent)(e));
+  }
+  await recorder.flush();
+  res.end();
 }
 
 /**

@@ -1,5 +1,6 @@
 // Reading server-sent events as the AI streams send them (`data: <json>`
-// blocks separated by a blank line; `: keep-alive` comments skipped).
+// blocks, an `id:` line before it in the runs' streams, separated by a blank
+// line; `: keep-alive` comments skipped).
 import assert from 'node:assert/strict';
 
 type Event = { type: string; [key: string]: any };
@@ -22,7 +23,9 @@ export async function* sseStream<T extends object = Event>(res: Response): Async
     for (let i = buffer.indexOf('\n\n'); i >= 0; i = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, i);
       buffer = buffer.slice(i + 2);
-      if (block.startsWith('data: ')) yield JSON.parse(block.slice(6)) as T;
+      // A block may carry an `id:` line before its data (the runs' streams do).
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data !== undefined) yield JSON.parse(data) as T;
     }
   }
 }
@@ -35,4 +38,12 @@ export async function untilEvent<T extends { type: string }>(stream: AsyncGenera
     if (r.value.type === type) return r.value;
   }
   throw new Error(`the stream ended before ${type}: ${seen.map((e) => e.type).join(', ')}`);
+}
+
+/** A stream's events with their `id:` numbers (null where a block has none), from its whole text. */
+export function numberedEvents<T extends object = Event>(text: string): Array<{ id: number | null; event: T }> {
+  return text.split('\n\n').filter((b) => b.includes('data: ')).map((block) => {
+    const id = /^id: (\d+)$/m.exec(block)?.[1];
+    return { id: id === undefined ? null : Number(id), event: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) as T };
+  });
 }

@@ -30,8 +30,9 @@ export type LoopInput = {
   usage: Omit<UsageContext, 'step'>;
   stepPrefix?: string;
   signal: AbortSignal;
-  /** With emit, model calls stream: content_delta, tool_call, tool_result. */
+  /** With emit, the loop reports tool_call and tool_result, and model calls stream content_delta unless `stream` is false. */
   emit?: Emit;
+  stream?: boolean;
   fire?: (event: string, extra: Record<string, unknown>) => Promise<HookVerdict>;
   record?: (message: RecordedMessage) => Promise<void>;
   /** Told as each step starts (a failed run records how far it got). */
@@ -64,7 +65,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     };
     const started = Date.now();
     let result: ChatResult | undefined;
-    if (emit) {
+    if (emit && input.stream !== false) {
       for await (const event of models.chatStream(request)) {
         if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: steps });
         else if (event.type === 'done') result = event.result;

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import type { ApprovalDesk } from './approvals.ts';
-import { runLifetime, streamEvents } from '../lifetime.ts';
+import { runLifetime, streamRun } from '../lifetime.ts';
+import { followRun, recordedRun, type RunServices } from '../runs/events.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { builtinTool } from '../tools/builtin/index.ts';
@@ -39,7 +40,8 @@ export const ToolAssignBody = z.object({ tool_name: z.string({ error: 'tool_name
 export const SubAgentAssignBody = z.object({ agent_id: z.string({ error: 'agent_id must be an agent id' }).regex(UUID, 'agent_id must be an agent id').transform((s) => s.toLowerCase()) });
 export const OverrideBody = z.object({ config_override: z.record(z.string(), z.unknown(), { error: 'config_override must be an object' }) });
 
-export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, stop: AbortSignal): Router {
+export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, runs: RunServices): Router {
+  const { stop } = runs;
   const r = express.Router();
   const agents = agentStore(calls);
 
@@ -118,12 +120,14 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   }));
 
   // A run: {message, session_id?}; without session_id a session is created for the caller.
+  // Its events are kept as a stream's are (the model's text is not streamed):
+  // a client that lost the answer follows GET …/runs/{run_id}/events.
   r.post('/:id/run', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
     const body = parse(AgentRunBody, req.body);
     const agent = await agents.get(req, id);
-    const life = runLifetime(res, stop);
-    res.json(await runner.run(contextOf(req), agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life));
+    const life = runLifetime(res, stop, { detached: true });
+    res.json(await recordedRun(runs.log, 'agent', (push) => runner.run(contextOf(req), agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false })));
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
@@ -137,7 +141,23 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
-    await streamEvents(res, stop, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send), { details: true });
+    await streamRun(res, stop, { log: runs.log, kind: 'agent' }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send));
+  }));
+
+  // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until the run ends.
+  r.get('/:id/runs/:runId/events', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const runId = idOf(req.params.runId, 'Run');
+    await agents.requireRun(req, id, runId);
+    await followRun(req, res, { ...runs, caller: contextOf(req), kind: 'agent', runId, stop });
+  }));
+
+  // Stops the run at once, from any replica (the process running it hears of it); its record says cancelled.
+  r.post('/:id/runs/:runId/cancel', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const runId = idOf(req.params.runId, 'Run');
+    await agents.requireRun(req, id, runId);
+    res.json({ cancelled: await agents.cancelRun(runId), run_id: runId });
   }));
 
   // A run's record: status (running, waiting_approval, completed, failed), output, usage, its messages and approvals.

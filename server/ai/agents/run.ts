@@ -121,7 +121,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
      * as it goes: start, content_delta, tool_call, tool_result, hook,
      * approval_requested, approval_resolved, usage, complete.
      */
-    run: async (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
+    run: async (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}): Promise<RunResult> => {
       const { message } = input;
       const signal = life.signal;
       let toolCalls: LoopToolCall[] = [];
@@ -167,7 +167,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegate, (r) => retrievals.push(r));
         try {
           const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }];
-          const result = await runLoop({ models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep, ...(emit ? { emit } : {}) });
+          const result = await runLoop({ models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep, ...(emit ? { emit, stream: how.streamModel ?? true } : {}) });
           toolCalls = result.toolCalls;
           return result;
         } finally {

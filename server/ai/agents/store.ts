@@ -68,6 +68,13 @@ export function agentStore(calls: AiCalls) {
       if (!row) throw aiErrors.notFound('Run');
       return row;
     },
+    /** 404 unless the caller can read this run of this agent. */
+    requireRun: async (req: Request, agentId: string, runId: string) => {
+      const [row] = await calls.call(req, 'select 1 from ai.agent_runs where id = $1 and agent_id = $2', [runId, agentId]);
+      if (!row) throw aiErrors.notFound('Run');
+    },
+    /** ai.cancel_agent_run: false when the run had already ended (call once the caller is known to see it). */
+    cancelRun: async (runId: string) => (await calls.asService<{ cancelled: boolean }>('select ai.cancel_agent_run($1) as cancelled', [runId]))[0]!.cancelled,
     unassign: async (req: Request, agentId: string, id: string) => {
       const rows = await calls.call(req, 'delete from ai.agent_tools where id = $1 and agent_id = $2 returning id', [id, agentId]);
       if (rows.length === 0) throw aiErrors.notFound('Tool assignment');

@@ -6,7 +6,8 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import { runLifetime, streamEvents } from '../lifetime.ts';
+import { runLifetime, streamRun } from '../lifetime.ts';
+import { followRun, recordedRun, type RunServices } from '../runs/events.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
@@ -54,13 +55,26 @@ export const OrchestrationRunBody = z.object({
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
 
-export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, runner: OrchestrationRunner, stop: AbortSignal): Router {
+export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, runner: OrchestrationRunner, runs: RunServices): Router {
+  const { stop } = runs;
   const r = express.Router();
   const store = orchestrationStore(calls);
 
   // A run's record: its status, output, usage and delegations (each with its member's output and usage).
   r.get('/runs/:runId', route(async (req, res) => {
     res.json(await store.run(req, idOf(req.params.runId, 'Run')));
+  }));
+  // Its events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until the run ends.
+  r.get('/runs/:runId/events', route(async (req, res) => {
+    const runId = idOf(req.params.runId, 'Run');
+    await store.requireRun(req, runId);
+    await followRun(req, res, { ...runs, caller: contextOf(req), kind: 'orchestration', runId });
+  }));
+  // Stops the run at once, from any replica; its record says cancelled.
+  r.post('/runs/:runId/cancel', route(async (req, res) => {
+    const runId = idOf(req.params.runId, 'Run');
+    await store.requireRun(req, runId);
+    res.json({ cancelled: await store.cancelRun(runId), run_id: runId });
   }));
 
   r.get('/', route(async (req, res) => {
@@ -125,7 +139,9 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const id = idOf(req.params.id, 'Orchestration');
     const body = parse(OrchestrationRunBody, req.body);
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
-    res.json(await runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, runLifetime(res, stop)));
+    // Its events are kept as a stream's are (GET /runs/{run_id}/events), without the model's text streamed.
+    const life = runLifetime(res, stop, { detached: true });
+    res.json(await recordedRun(runs.log, 'orchestration', (push) => runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false })));
   }));
 
   // The same as server-sent events: start, entity_skipped, content_delta, tool_call, delegation_started,
@@ -138,7 +154,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await requireSession(calls, caller, sessionId);
-    await streamEvents(res, stop, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send), { details: true });
+    await streamRun(res, stop, { log: runs.log, kind: 'orchestration' }, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send));
   }));
 
   hookRoutes(r, calls, secrets, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });

@@ -73,7 +73,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
 
   return {
     /** Runs to the end; with `emit`: start, entity_skipped, content_delta, tool_call, delegation_started, delegation_*, tool_result, usage, complete. */
-    run: async (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit) => {
+    run: async (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}) => {
       const { message } = input;
       const system = orchestration.system_prompt || coordinatorPrompt(orchestration.name);
       const done = await opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message, sessionId: input.sessionId, settings: orchestration.settings, system }, life, emit, async (run) => {
@@ -107,7 +107,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
         const { maxSteps, tuning } = stepCap(orchestration.settings);
         const model = orchestration.model || (await settings.string('AGENT_DEFAULT_MODEL'));
         const messages: ChatMessage[] = [{ role: 'system', content: system }, ...run.history, { role: 'user', content: message }];
-        return runLoop({ models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, onStep: run.onStep, usage: run.usage, ...(emit ? { emit } : {}) });
+        return runLoop({ models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, onStep: run.onStep, usage: run.usage, ...(emit ? { emit, stream: how.streamModel ?? true } : {}) });
       });
       const delegations = await calls.as<DelegationRow>(caller, 'select * from ai.orchestration_delegations where run_id = $1 order by started_at, id', [done.run_id]);
       const { result } = done;

@@ -72,6 +72,13 @@ export function orchestrationStore(calls: AiCalls) {
       if (!row) throw aiErrors.notFound('Run');
       return row;
     },
+    /** 404 unless the caller can read the run. */
+    requireRun: async (req: Request, runId: string) => {
+      const [row] = await calls.call(req, 'select 1 from ai.orchestration_runs where id = $1', [runId]);
+      if (!row) throw aiErrors.notFound('Run');
+    },
+    /** ai.cancel_orchestration_run: false when the run had already ended (call once the caller is known to see it). */
+    cancelRun: async (runId: string) => (await calls.asService<{ cancelled: boolean }>('select ai.cancel_orchestration_run($1) as cancelled', [runId]))[0]!.cancelled,
     removeEntity: async (req: Request, id: string, entityId: string) => {
       await calls.call(req, 'delete from ai.orchestration_entities where id = $1 and orchestration_id = $2', [entityId, id]);
     },

@@ -4,6 +4,8 @@
 // the body (each runner's own loop), end the record, read its totals from the
 // ledger, and report usage and complete. A run that fails is recorded failed
 // and its error carries the session and run ids, so a client can look it up.
+// A cancel (POST …/cancel, heard from any replica through runs/watch.ts) ends
+// the run's lifetime at once; the record already says `cancelled`.
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
 import { callerUser } from '../actor.ts';
@@ -14,6 +16,8 @@ import type { ChatMessage } from '../providers/router.ts';
 import type { Compactor } from './compaction.ts';
 import { messageRecorder, openSession } from './conversation.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
+import { aiErrors } from '../errors.ts';
+import type { RunWatch } from '../runs/watch.ts';
 
 /** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
 export type SessionRunContext = {
@@ -39,7 +43,7 @@ export type SessionRunInput = {
   system: string | null;
 };
 
-export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string }) {
+export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string; watch: RunWatch }) {
   const records = runRecords(deps.calls);
   return async <T extends SessionRunEnd>(
     caller: RequestContext, input: SessionRunInput, life: RunLifetime, emit: Emit | undefined,
@@ -52,6 +56,9 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     const runId = await records.start(caller, owner, sessionId, message, deps.runnerId);
     const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId });
     let steps = 0;
+    // Watched before anyone learns the run's id (the start event), so no cancel can come too early.
+    const cancel = deps.watch.cancellable(runId);
+    cancel.signal.addEventListener('abort', () => life.cancel(aiErrors.runCancelled()), { once: true });
     emit?.({ type: 'start', session_id: sessionId, run_id: runId });
     try {
       const history = await deps.compactor.history(caller, sessionId, { settings: input.settings, system: input.system, message, userId, runId, feature, signal: life.signal, emit });
@@ -65,9 +72,13 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       emit?.({ type: 'usage', ...usage });
       emit?.({ type: 'complete', session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps });
       return { session_id: sessionId, run_id: runId, result, usage };
-    } catch (err) {
+    } catch (caught) {
+      const err = cancel.signal.aborted ? aiErrors.runCancelled() : caught;
+      // A cancelled run's record is `cancelled` already (the finish is guarded: it changes only a running run).
       await records.finish(owner, runId, 'failed', null, (err as Error).message, null, steps).catch(() => undefined);
       throw Object.assign(err as ApiError, { details: { ...((err as ApiError).details as object | undefined), session_id: sessionId, run_id: runId } });
+    } finally {
+      cancel.release();
     }
   };
 }

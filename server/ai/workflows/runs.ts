@@ -21,13 +21,20 @@ import type { InProcessStorage } from '../../storage/in-process.ts';
 import { storedActor, type Actor } from '../actor.ts';
 import { Failure } from '../failures.ts';
 import { aiErrors } from '../errors.ts';
+import { toApiError, type ApiError } from '../../errors.ts';
+import type { RunWatch } from '../runs/watch.ts';
 
+/** A failed run's last event: only a timeout carries error_code (spec 6.3); the execution id when the run began. */
+export const runFailure = (e: ApiError): object => {
+  const executionId = (e.details as { execution_id?: string } | undefined)?.execution_id;
+  return { type: 'error', error: e.message, ...(e.code === 'EXECUTION_TIMEOUT' ? { error_code: 'EXECUTION_TIMEOUT' } : {}), ...(executionId ? { execution_id: executionId } : {}) };
+};
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
 type Execution = { id: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string };
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents }) {
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -44,13 +51,8 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     const executionId = execution.id;
     await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
-    // POST .../executions/{id}/cancel marks the run cancelled in SQL: the run notices within a second.
-    const cancelled = new AbortController();
-    const watch = setInterval(() => {
-      void calls.asService<{ status: string }>('select status from ai.workflow_executions where id = $1', [executionId])
-        .then(([row]) => row?.status === 'cancelled' && cancelled.abort())
-        .catch(() => undefined);
-    }, 1000);
+    // POST .../executions/{id}/cancel marks the run cancelled in SQL; the process running it hears at once (runs/watch.ts).
+    const cancelled = opts.watch.cancellable(executionId);
     const signal = AbortSignal.any([timeout, caller, cancelled.signal]);
     emit({ type: 'run_started', execution_id: executionId, version: execution.version });
     try {
@@ -70,7 +72,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       ]);
       throw timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : aiErrors.executionFailed(message, executionId);
     } finally {
-      clearInterval(watch);
+      cancelled.release();
     }
   };
 
@@ -111,11 +113,12 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     },
 
     /** The worker's half of an async run. A run cancelled while queued never starts. */
-    runQueued: async (executionId: string, signal: AbortSignal): Promise<void> => {
+    runQueued: async (executionId: string, signal: AbortSignal, emit: (e: object) => void = () => undefined): Promise<void> => {
       const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string }>(
         'select id, graph, version, variables, user_id, acts_as, status from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
-      await run(row, row.variables, 'manual', storedActor(row), signal, () => undefined).catch(() => undefined);
+      // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
+      await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => emit(runFailure(toApiError(err))));
     },
 
     /** Stops a run the caller started (queued or running); false when it had already ended. 404 for someone else's. */
@@ -132,7 +135,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
      * live arm window is used (one guarded statement) and the draft runs,
      * else 403.
      */
-    webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal) => {
+    webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal, emit: (e: RunEvent) => void = () => undefined) => {
       const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null }>(
         `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version
            from ai.workflow_blocks b join ai.workflows w on w.id = b.workflow_id
@@ -144,7 +147,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };
       // The run acts as the workflow's owner (the project for a project workflow), recorded as its user.
       const [row] = await calls.asService<Execution>('select * from ai.record_webhook_execution($1, $2, $3)', [hook.workflow_id, JSON.stringify(variables), version]);
-      return { outcome: 'run' as const, result: run(row!, variables, 'webhook', storedActor(row!), signal, () => undefined) };
+      return { outcome: 'run' as const, result: run(row!, variables, 'webhook', storedActor(row!), signal, emit) };
     },
   };
 }

@@ -14,6 +14,8 @@ import type { WorkflowRuns } from './runs.ts';
 import { UUID } from '../parse.ts';
 import { runLifetime } from '../lifetime.ts';
 import { jsonBody } from '../body.ts';
+import { recordedRun, type RunServices } from '../runs/events.ts';
+import { runFailure } from './runs.ts';
 
 
 /** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
@@ -37,7 +39,7 @@ function sameSecret(given: string): (stored: string) => boolean {
 
 export const webhookOpenRoute: OpenRoute = (req) => req.method === 'POST' && req.path.startsWith('/webhooks/');
 
-export function webhookRoutes(runs: WorkflowRuns): Router {
+export function webhookRoutes(runs: WorkflowRuns, events: RunServices): Router {
   const r = express.Router();
   r.post('/:webhookId', errorShape(webhookShape), jsonBody({ limit: '5mb' }), route(async (req, res) => {
     const webhookId = String(req.params.webhookId);
@@ -45,12 +47,15 @@ export function webhookRoutes(runs: WorkflowRuns): Router {
     const secret = secretOf(req);
     if (!secret) throw aiErrors.webhookUnauthorized();
     const variables = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    const signal = runLifetime(res).signal;
-    const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, signal);
-    if (call.outcome === 'not_found') throw aiErrors.workflowNotFound();
-    if (call.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
-    if (call.outcome === 'inactive') throw aiErrors.webhookInactive();
-    res.json(await call.result);
+    // The caller leaving does not stop the run; its events are kept as a stream's are.
+    const signal = runLifetime(res, events.stop, { detached: true }).signal;
+    res.json(await recordedRun(events.log, 'workflow', async (emit) => {
+      const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, signal, emit);
+      if (call.outcome === 'not_found') throw aiErrors.workflowNotFound();
+      if (call.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
+      if (call.outcome === 'inactive') throw aiErrors.webhookInactive();
+      return call.result;
+    }, runFailure));
   }));
   return r;
 }

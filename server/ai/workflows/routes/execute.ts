@@ -1,17 +1,20 @@
 // POST /api/workflows/{id}/execute: runs the draft graph and answers
 // {execution_id, status, output}; 500 EXECUTION_FAILED and 504
 // EXECUTION_TIMEOUT carry the execution_id. {error, error_code}. A client
-// that goes away stops the run. Executions and per-block logs are listed
-// for the user who ran them.
+// that goes away does not stop the run: its events are kept (GET
+// …/executions/{eid}/events) and POST …/cancel stops it from any replica.
+// Executions and per-block logs are listed for the user who ran them.
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { errorShape, route, toApiError } from '../../../errors.ts';
+import { errorShape, route } from '../../../errors.ts';
 import { aiCodedShape, aiErrors } from '../../errors.ts';
 import { UUID, parse } from '../../parse.ts';
-import type { WorkflowRuns } from '../runs.ts';
+import { runFailure, type WorkflowRuns } from '../runs.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
-import { runLifetime } from '../../lifetime.ts';
+import { runLifetime, streamRun } from '../../lifetime.ts';
+import { followRun, recordedRun, type RunServices } from '../../runs/events.ts';
+import { contextOf } from '../../calls.ts';
 
 export const ExecuteBody = z.object({
   variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object' }).optional(),
@@ -28,14 +31,15 @@ const executionIdOf = (req: { params: Record<string, unknown> }): string => {
   return eid;
 };
 
-export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler }): void {
+export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler; events: RunServices }): void {
+  const { stop } = deps.events;
   r.post('/:id/execute', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const { variables, async } = executeBody(req.body);
     // Beyond the spec: {"mode": "async"} queues the run and answers at once; poll GET .../executions/{id}.
     if (async) return void res.status(202).json({ execution_id: await deps.runs.enqueue(req, workflowId, variables), status: 'queued' });
-    const signal = runLifetime(res).signal;
-    res.json(await deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal }));
+    const signal = runLifetime(res, stop, { detached: true }).signal;
+    res.json(await recordedRun(deps.events.log, 'workflow', (emit) => deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal, emit }), runFailure));
   }));
 
   // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
@@ -45,17 +49,15 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     const workflowId = workflowIdOf(req);
     const { variables } = executeBody(req.body);
     await deps.store.get(req, workflowId);
-    const signal = runLifetime(res).signal;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
-    try {
-      await deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal, emit: send });
-    } catch (err) {
-      const e = toApiError(err);
-      const executionId = (e.details as { execution_id?: string } | undefined)?.execution_id;
-      send({ type: 'error', error: e.message, ...(e.code === 'EXECUTION_TIMEOUT' ? { error_code: 'EXECUTION_TIMEOUT' } : {}), ...(executionId ? { execution_id: executionId } : {}) });
-    }
-    res.end();
+    await streamRun(res, stop, { log: deps.events.log, kind: 'workflow', failure: runFailure }, (life, send) =>
+      deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal: life.signal, emit: send }));
+  }));
+
+  // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until it ends.
+  r.get('/:id/executions/:eid/events', route(async (req, res) => {
+    const executionId = executionIdOf(req);
+    await deps.store.executionLogs(req, workflowIdOf(req), executionId);
+    await followRun(req, res, { ...deps.events, caller: contextOf(req), kind: 'workflow', runId: executionId });
   }));
 
   r.get('/:id/executions', route(async (req, res) => {

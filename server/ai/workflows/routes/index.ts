@@ -1,5 +1,6 @@
 // /api/workflows: the routes by concern (crud, graph, deploy; execute and
 // executions arrive with the engine), over one store.
+import type { RunServices } from '../../runs/events.ts';
 import express, { type RequestHandler, type Router } from 'express';
 import type { AiCalls } from '../../calls.ts';
 import { workflowStore } from '../store.ts';
@@ -11,12 +12,12 @@ import { executionRateLimit } from '../rate-limit.ts';
 import type { WorkflowRuns } from '../runs.ts';
 
 /** `json` parses a body; each route places it after the error shape it declares. */
-export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: WorkflowRuns; executionsPerMinute: number }): Router {
+export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: WorkflowRuns; executionsPerMinute: number; events: RunServices }): Router {
   const r = express.Router();
   const workflows = workflowStore(deps.calls);
   crudRoutes(r, workflows, deps.json);
   graphRoutes(r, workflows, deps.json);
   deployRoutes(r, workflows);
-  executeRoutes(r, { runs: deps.runs, store: workflows, json: deps.json, rateLimit: executionRateLimit(deps.executionsPerMinute) });
+  executeRoutes(r, { runs: deps.runs, store: workflows, json: deps.json, rateLimit: executionRateLimit(deps.executionsPerMinute), events: deps.events });
   return r;
 }

@@ -1,0 +1,154 @@
+// A run's events as a numbered log (ai.run_events, sql/0065): the runner
+// appends each event, in order, before any client is sent it; a stream is
+// that log written as server-sent events with `id:` lines; a client that
+// comes back (Last-Event-ID or ?after=) reads on from its number, on any
+// replica, and follows new events until the run ends.
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { AiCalls } from '../calls.ts';
+import { toApiError, type ApiError } from '../../errors.ts';
+import { z } from 'zod';
+import { parse, queryInt } from '../parse.ts';
+import type { RunWatch } from './watch.ts';
+
+export type RunKind = 'agent' | 'orchestration' | 'workflow';
+type Stored = { seq: number; event: { type?: string } & Record<string, unknown> };
+
+const TABLE: Record<RunKind, string> = { agent: 'ai.agent_runs', orchestration: 'ai.orchestration_runs', workflow: 'ai.workflow_executions' };
+const RUNNING = ['queued', 'running', 'waiting_approval'];
+/** How long after a run's record ends its stream waits for a last event that may never come. */
+const SETTLE_MS = 3000;
+/** The event that ends a run's stream: its last. */
+export const isLast = (event: { type?: unknown }) => event.type === 'complete' || event.type === 'run_completed' || event.type === 'error';
+/** The run an event names when it is the run's first (`start` for agents and orchestrations, `run_started` for workflows). */
+const runIdOf = (kind: RunKind, event: Record<string, unknown>): string | undefined =>
+  kind === 'workflow' ? (event.type === 'run_started' ? (event.execution_id as string) : undefined) : event.type === 'start' ? (event.run_id as string) : undefined;
+
+export type RunEventLog = ReturnType<typeof runEventLog>;
+
+export function runEventLog(calls: AiCalls, log: Logger) {
+  return {
+    /**
+     * Where a run's events go: stored in order, each then handed to `write`
+     * with its number (events before the run has an id, such as a refusal
+     * before it began, are handed on with none). An event that could not be
+     * stored is not handed on: a client never sees what could be forgotten.
+     */
+    recorder: (kind: RunKind, write: (seq: number | null, event: object) => void) => {
+      let runId: string | undefined;
+      let chain: Promise<void> = Promise.resolve();
+      return {
+        push: (event: object) => {
+          runId ??= runIdOf(kind, event as Record<string, unknown>);
+          const id = runId;
+          chain = chain.then(async () => {
+            if (!id) return write(null, event);
+            const [row] = await calls.asService<{ seq: number }>('select ai.append_run_event($1, $2, $3) as seq', [kind, id, JSON.stringify(event)]);
+            write(row!.seq, event);
+          }).catch((err: Error) => log.warn({ run: id, error: err.message }, 'a run event was not stored'));
+        },
+        /** Resolves once every event pushed so far is stored and written. */
+        flush: () => chain,
+      };
+    },
+    /**
+     * The run's events after `after`, as the caller sees them (their runs
+     * only); `ended` once its last event is among them. A run whose record
+     * ended with no last event (its process died and the sweep failed it, or
+     * it was cancelled while queued) ends too, once its record has been
+     * ended for a few seconds (`ending` until then: the runner may still be
+     * storing its last events).
+     */
+    read: async (caller: RequestContext, kind: RunKind, runId: string, after: number): Promise<{ events: Stored[]; ended: boolean; ending: boolean }> => {
+      const events = await calls.as<Stored>(caller, 'select seq, event from ai.run_events where run_id = $1 and seq > $2 order by seq limit 1000', [runId, after]);
+      if (events.some((e) => isLast(e.event))) return { events, ended: true, ending: false };
+      const [run] = await calls.as<{ status: string; settled: boolean }>(caller,
+        `select status, coalesce(finished_at < now() - make_interval(secs => $2), false) as settled from ${TABLE[kind]} where id = $1`, [runId, SETTLE_MS / 1000]);
+      const over = !run || !RUNNING.includes(run.status);
+      return { events, ended: !run || (over && run.settled && events.length < 1000), ending: over };
+    },
+  };
+}
+
+/** A failed run's last event: its message, code and extra fields (the run's ids among them). */
+export const failureEvent = (e: ApiError): object => ({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
+
+/**
+ * A run with no stream (a JSON answer, a webhook, a queued run) whose events
+ * are kept all the same: a client follows them at GET …/events. A failure
+ * is stored as the run's last event, then thrown on.
+ */
+export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push: (event: object) => void) => Promise<T>, failure: (e: ApiError) => object = failureEvent): Promise<T> {
+  const recorder = log.recorder(kind, () => undefined);
+  try {
+    return await run(recorder.push);
+  } catch (err) {
+    recorder.push(failure(toApiError(err)));
+    throw err;
+  } finally {
+    await recorder.flush();
+  }
+}
+
+/** GET …/events' query: `after`, the last event number the client has (a `Last-Event-ID` header wins). */
+export const EventsQuery = z.object({ after: queryInt('after', 0, 2_147_483_647).optional() });
+
+/** The cursor a returning client gives: `Last-Event-ID`, else `?after=`, else 0 (from the first event). */
+export function cursorOf(req: Request): number {
+  const header = req.headers['last-event-id'];
+  return parse(EventsQuery, header === undefined ? req.query : { after: header }).after ?? 0;
+}
+
+export const sseHead = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } as const;
+export const sseEvent = (seq: number | null, event: object) => `${seq === null ? '' : `id: ${seq}\n`}data: ${JSON.stringify(event)}\n\n`;
+
+/**
+ * GET …/events: the run's events after the client's cursor, then the new
+ * ones as they are stored (heard through `watch` from any replica), until
+ * the run's last event. The run must be one the caller can read (404 first).
+ */
+export async function followRun(req: Request, res: Response, deps: RunServices & { caller: RequestContext; kind: RunKind; runId: string }): Promise<void> {
+  let cursor = cursorOf(req);
+  const first = await deps.log.read(deps.caller, deps.kind, deps.runId, cursor);
+  res.writeHead(200, sseHead);
+  let reading = Promise.resolve();
+  let again = false;
+  let done = false;
+  let resolveEnd!: () => void;
+  const ended = new Promise<void>((r) => (resolveEnd = r));
+  const finish = () => {
+    done = true;
+    resolveEnd();
+  };
+  const take = (got: { events: Stored[]; ended: boolean; ending: boolean }) => {
+    for (const e of got.events) res.write(sseEvent(e.seq, e.event));
+    cursor = got.events.at(-1)?.seq ?? cursor;
+    if (got.ended) finish();
+    else if (got.events.length === 1000) readMore();
+    else if (got.ending) setTimeout(readMore, SETTLE_MS + 200).unref();
+  };
+  // One read at a time; a notice during a read asks for one more after it.
+  function readMore(): void {
+    if (done) return;
+    if (again) return;
+    again = true;
+    reading = reading.then(async () => {
+      again = false;
+      if (!done) take(await deps.log.read(deps.caller, deps.kind, deps.runId, cursor));
+    }).catch(() => finish());
+  }
+  const unfollow = deps.watch.follow(deps.runId, readMore);
+  res.on('close', finish);
+  deps.stop.addEventListener('abort', finish, { once: true });
+  take(first);
+  // A notice may have come between the first read and following: read once more.
+  if (!done) readMore();
+  await ended;
+  unfollow();
+  await reading;
+  res.end();
+}
+
+/** What a run's routes need: its event log, the watch over every replica's runs, and the server's stop. */
+export type RunServices = { log: RunEventLog; watch: RunWatch; stop: AbortSignal };

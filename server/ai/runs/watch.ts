@@ -1,0 +1,57 @@
+// What a process hears about runs from every replica, on one LISTEN (NOTIFY
+// ai_runs, sql/0065): a run's new events (for clients following it here) and
+// its cancellation (for the run, if it runs here). Notices sent while the
+// connection was away are lost, so a reconnect tells every follower to read
+// again and checks the runs held here for a cancel they missed.
+import type { Logger } from 'pino';
+import { listenChannel } from '../../../db/listener.ts';
+import type { AiCalls } from '../calls.ts';
+
+export type RunWatch = ReturnType<typeof runWatch>;
+
+export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }) {
+  const followers = new Map<string, Set<() => void>>();
+  const running = new Map<string, AbortController>();
+  const tell = (runId: string) => followers.get(runId)?.forEach((f) => f());
+  const cancel = (runId: string) => running.get(runId)?.abort(new Error('The run was cancelled'));
+  const missedCancels = async () => {
+    if (running.size === 0) return;
+    const rows = await opts.calls.asService<{ id: string }>(`select id from ai.agent_runs where id = any($1) and status = 'cancelled'
+      union all select id from ai.orchestration_runs where id = any($1) and status = 'cancelled'
+      union all select id from ai.workflow_executions where id = any($1) and status = 'cancelled'`, [[...running.keys()]]);
+    for (const { id } of rows) cancel(id);
+  };
+  const listener = listenChannel({
+    url: opts.adminUrl, channel: 'ai_runs', name: 'ai-runs', log: opts.log,
+    onNotify: (payload) => {
+      const [what, runId] = payload.split(':');
+      if (!runId) return;
+      if (what === 'event') tell(runId);
+      else if (what === 'cancel') cancel(runId);
+    },
+    onListening: async (again) => {
+      if (!again) return;
+      for (const runId of followers.keys()) tell(runId);
+      await missedCancels();
+    },
+  });
+  return {
+    ready: listener.ready,
+    /** Calls `onEvent` whenever the run stores an event (on any replica); answers the unsubscribe. */
+    follow: (runId: string, onEvent: () => void): (() => void) => {
+      const set = followers.get(runId) ?? new Set();
+      followers.set(runId, set.add(onEvent));
+      return () => {
+        set.delete(onEvent);
+        if (set.size === 0) followers.delete(runId);
+      };
+    },
+    /** A signal that aborts when the run is cancelled (on any replica); release it when the run ends. */
+    cancellable: (runId: string): { signal: AbortSignal; release: () => void } => {
+      const controller = new AbortController();
+      running.set(runId, controller);
+      return { signal: controller.signal, release: () => void (running.get(runId) === controller && running.delete(runId)) };
+    },
+    stop: () => listener.stop(),
+  };
+}
