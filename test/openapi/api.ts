@@ -68,6 +68,13 @@ export interface paths {
     /** Read an execution */
     get: operations["getExecution"];
   };
+  "/api/workflows/{id}/executions/{eid}/events": {
+    /**
+     * Follow an execution: its stored events, then new ones until it ends
+     * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events until the run ends.
+     */
+    get: operations["followExecution"];
+  };
   "/api/workflows/{id}/executions/{eid}/cancel": {
     /** Cancel a queued or running execution */
     post: operations["cancelExecution"];
@@ -123,6 +130,17 @@ export interface paths {
   "/api/agents/{id}/runs/{runId}": {
     /** Read a run: status, output, usage, messages and approvals */
     get: operations["getAgentRun"];
+  };
+  "/api/agents/{id}/runs/{runId}/events": {
+    /**
+     * Follow a run: its stored events, then new ones until it ends
+     * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events, from whichever replica runs it, until the run ends.
+     */
+    get: operations["followAgentRun"];
+  };
+  "/api/agents/{id}/runs/{runId}/cancel": {
+    /** Cancel a run, from any replica */
+    post: operations["cancelAgentRun"];
   };
   "/api/agents/{id}/runs/{runId}/approvals/{approvalId}": {
     /** Answer an approval_requested event */
@@ -197,6 +215,17 @@ export interface paths {
   "/api/orchestrations/{id}/run/stream": {
     /** Run the orchestration, streaming its events and its delegations' */
     post: operations["streamOrchestrationRun"];
+  };
+  "/api/orchestrations/runs/{runId}/events": {
+    /**
+     * Follow a run: its stored events, then new ones until it ends
+     * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events, from whichever replica runs it, until the run ends.
+     */
+    get: operations["followOrchestrationRun"];
+  };
+  "/api/orchestrations/runs/{runId}/cancel": {
+    /** Cancel a run, from any replica */
+    post: operations["cancelOrchestrationRun"];
   };
   "/api/orchestrations/runs/{runId}": {
     /** Read an orchestration run with its delegations */
@@ -1336,6 +1365,10 @@ export interface components {
     };
     ListAgents200: components["schemas"]["Agent"][];
     ListAgentTools200: components["schemas"]["ToolAssignment"][];
+    CancelAgentRun200: {
+      cancelled: boolean;
+      run_id: string;
+    };
     ListAgentMcpServers200: components["schemas"]["McpServer"][];
     ListAgentKnowledgeBases200: components["schemas"]["KnowledgeBaseAssignment"][];
     ListAgentHooks200: components["schemas"]["Hook"][];
@@ -2667,7 +2700,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Server-sent events, one JSON object per `data:` line */
+      /** @description Server-sent events, one JSON object per `data:` line with its number as `id:`; leaving does not stop the run (GET …/executions/{eid}/events picks it up again) */
       200: {
         content: {
           "text/event-stream": components["schemas"]["WorkflowEvent"];
@@ -2764,6 +2797,60 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["GetExecution200"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Follow an execution: its stored events, then new ones until it ends
+   * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events until the run ends.
+   */
+  followExecution: {
+    parameters: {
+      query?: {
+        /** @description An integer, 0 to 2147483647 */
+        after?: string;
+      };
+      path: {
+        id: string;
+        eid: string;
+      };
+    };
+    responses: {
+      /** @description Server-sent events, each with its `id:` number */
+      200: {
+        content: {
+          "text/event-stream": components["schemas"]["WorkflowEvent"];
+        };
+      };
+      /** @description The request breaks a rule (the message names it) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description No key, or a bad or expired token */
@@ -3403,7 +3490,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Server-sent events, one JSON object per `data:` line, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors */
+      /** @description Server-sent events, one JSON object per `data:` line with its number as `id:`, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors. Leaving does not stop the run: GET …/runs/{run_id}/events picks it up again */
       200: {
         content: {
           "text/event-stream": components["schemas"]["RunEvent"];
@@ -3460,6 +3547,101 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["RunRecord"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Follow a run: its stored events, then new ones until it ends
+   * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events, from whichever replica runs it, until the run ends.
+   */
+  followAgentRun: {
+    parameters: {
+      query?: {
+        /** @description An integer, 0 to 2147483647 */
+        after?: string;
+      };
+      path: {
+        id: string;
+        runId: string;
+      };
+    };
+    responses: {
+      /** @description Server-sent events as the run's stream sent them, each with its `id:` number, until the run's last event */
+      200: {
+        content: {
+          "text/event-stream": components["schemas"]["RunEvent"];
+        };
+      };
+      /** @description The request breaks a rule (the message names it) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Cancel a run, from any replica */
+  cancelAgentRun: {
+    parameters: {
+      path: {
+        id: string;
+        runId: string;
+      };
+    };
+    responses: {
+      /** @description Whether it was still going */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CancelAgentRun200"];
         };
       };
       /** @description No key, or a bad or expired token */
@@ -4531,7 +4713,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Server-sent events, one JSON object per `data:` line, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors */
+      /** @description Server-sent events, one JSON object per `data:` line with its number as `id:`, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors. Leaving does not stop the run: GET …/runs/{run_id}/events picks it up again */
       200: {
         content: {
           "text/event-stream": components["schemas"]["RunEvent"];
@@ -4551,6 +4733,99 @@ export interface operations {
       };
       /** @description No usable key or credits for the model's provider */
       402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Follow a run: its stored events, then new ones until it ends
+   * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events, from whichever replica runs it, until the run ends.
+   */
+  followOrchestrationRun: {
+    parameters: {
+      query?: {
+        /** @description An integer, 0 to 2147483647 */
+        after?: string;
+      };
+      path: {
+        runId: string;
+      };
+    };
+    responses: {
+      /** @description Server-sent events as the run's stream sent them, each with its `id:` number, until the run's last event */
+      200: {
+        content: {
+          "text/event-stream": components["schemas"]["RunEvent"];
+        };
+      };
+      /** @description The request breaks a rule (the message names it) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Cancel a run, from any replica */
+  cancelOrchestrationRun: {
+    parameters: {
+      path: {
+        runId: string;
+      };
+    };
+    responses: {
+      /** @description Whether it was still going */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CancelAgentRun200"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -6,11 +6,15 @@ import { McpServerBody, McpServerChange } from '../../ai/agents/mcp-servers.ts';
 import { hookBody } from '../../ai/agents/hooks.ts';
 import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
+import { EventsQuery } from '../../ai/runs/events.ts';
 import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunResult, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
 
 const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });
 const orchestrations = family({ tag: 'Orchestrations', errorBody: 'ai', access: 'project' });
-const streamed = 'Server-sent events, one JSON object per `data:` line, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors';
+const streamed = 'Server-sent events, one JSON object per `data:` line with its number as `id:`, `start` first and `complete` (or `error`) last; failures before the stream starts are plain HTTP errors. Leaving does not stop the run: GET …/runs/{run_id}/events picks it up again';
+const numbered = 'Server-sent events as the run\'s stream sent them, each with its `id:` number, until the run\'s last event';
+const following = 'With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events, from whichever replica runs it, until the run ends.';
+const Cancelled = z.object({ cancelled: z.boolean(), run_id: z.string() });
 
 // The route parses one or the other: agent_id without tool_name assigns a sub-agent.
 const AssignBody = z.union([ToolAssignBody, SubAgentAssignBody]);
@@ -41,6 +45,8 @@ export const agentOperations: Operation[] = [
   }),
   agents.post('/api/agents/{id}/run/stream', 'Run the agent, streaming its events', { operationId: 'streamAgentRun', body: AgentRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
   agents.get('/api/agents/{id}/runs/{runId}', 'Read a run: status, output, usage, messages and approvals', { operationId: 'getAgentRun', answers: [json(200, 'The run', RunRecord)], errors: [404] }),
+  agents.get('/api/agents/{id}/runs/{runId}/events', 'Follow a run: its stored events, then new ones until it ends', { operationId: 'followAgentRun', description: following, query: EventsQuery, answers: [events(numbered, RunEvent)], errors: [400, 404] }),
+  agents.post('/api/agents/{id}/runs/{runId}/cancel', 'Cancel a run, from any replica', { operationId: 'cancelAgentRun', answers: [json(200, 'Whether it was still going', Cancelled)], errors: [404] }),
   agents.post('/api/agents/{id}/runs/{runId}/approvals/{approvalId}', 'Answer an approval_requested event', { operationId: 'decideApproval', body: ApprovalBody, bodyOptional: true, answers: [json(200, 'The approval', Approval)], errors: [400, 404, 409] }),
   agents.get('/api/agents/{id}/mcp-servers', 'List the agent\'s MCP servers', { operationId: 'listAgentMcpServers', answers: [json(200, 'Servers', z.array(McpServer))], errors: [404] }),
   agents.post('/api/agents/{id}/mcp-servers', 'Add an MCP server to the agent', { operationId: 'createAgentMcpServer', body: McpServerBody, answers: [json(201, 'The server', McpServer)], errors: [400, 404] }),
@@ -64,6 +70,8 @@ export const orchestrationOperations: Operation[] = [
   orchestrations.delete('/api/orchestrations/{id}/entities/{entityId}', 'Remove a member', { operationId: 'deleteEntity', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
   orchestrations.post('/api/orchestrations/{id}/run', 'Run the orchestration on a message', { operationId: 'runOrchestration', body: OrchestrationRunBody, answers: [json(200, 'The run\'s result', OrchestrationRunResult)], errors: [400, 402, 404, 502, 504] }),
   orchestrations.post('/api/orchestrations/{id}/run/stream', 'Run the orchestration, streaming its events and its delegations\'', { operationId: 'streamOrchestrationRun', body: OrchestrationRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
+  orchestrations.get('/api/orchestrations/runs/{runId}/events', 'Follow a run: its stored events, then new ones until it ends', { operationId: 'followOrchestrationRun', description: following, query: EventsQuery, answers: [events(numbered, RunEvent)], errors: [400, 404] }),
+  orchestrations.post('/api/orchestrations/runs/{runId}/cancel', 'Cancel a run, from any replica', { operationId: 'cancelOrchestrationRun', answers: [json(200, 'Whether it was still going', Cancelled)], errors: [404] }),
   orchestrations.get('/api/orchestrations/runs/{runId}', 'Read an orchestration run with its delegations', { operationId: 'getOrchestrationRun', answers: [json(200, 'The run', RunRecord.extend({ delegations: z.array(AnyObject) }))], errors: [404] }),
   ...hookOperations(orchestrations, '/api/orchestrations', 'Orchestration', true),
 ];
