@@ -9,7 +9,7 @@
 --
 -- Contents
 --   1. ai.run_events             the numbered events, readable as their run is
---   2. ai.append_run_event       appends one (the server, as the service role)
+--   2. ai.append_run_events      appends a batch in order (the server, as the service role)
 --   3. cancelled runs            agent and orchestration runs may end `cancelled`
 --   4. ai.cancel_agent_run, ai.cancel_orchestration_run, ai.cancel_execution (restated: it tells the runner now)
 
@@ -39,26 +39,29 @@ grant select on ai.run_events to authenticated, service_role;
 grant insert on ai.run_events to service_role;
 
 -- 2 ---------------------------------------------------------------------------
--- The next number of the run's events, and the event stored under it. One
--- writer per run (its runner appends in order); the primary key refuses a
--- second writer's duplicate rather than interleaving silently.
-create or replace function ai.append_run_event(p_kind text, p_run uuid, p_event jsonb) returns int
+-- Events appended in order, numbered on from the run's last, in one
+-- statement and one notice however many (the runner sends what piled up
+-- while its previous batch was being stored). One writer per run; the
+-- primary key refuses a second writer's duplicate rather than interleaving
+-- silently. Answers the first new number.
+create or replace function ai.append_run_events(p_kind text, p_run uuid, p_events jsonb) returns int
 language plpgsql
 set search_path = ''
 as $$
 declare
-  v_seq int;
+  v_base int;
 begin
-  select coalesce(max(e.seq), 0) + 1 into v_seq from ai.run_events e where e.run_id = p_run;
+  select coalesce(max(e.seq), 0) into v_base from ai.run_events e where e.run_id = p_run;
   insert into ai.run_events (agent_run_id, orchestration_run_id, execution_id, seq, event)
-  values (case when p_kind = 'agent' then p_run end, case when p_kind = 'orchestration' then p_run end,
-          case when p_kind = 'workflow' then p_run end, v_seq, p_event);
+  select case when p_kind = 'agent' then p_run end, case when p_kind = 'orchestration' then p_run end,
+         case when p_kind = 'workflow' then p_run end, v_base + n, event
+    from jsonb_array_elements(p_events) with ordinality as x(event, n);
   perform pg_notify('ai_runs', 'event:' || p_run::text);
-  return v_seq;
+  return v_base + 1;
 end
 $$;
-revoke execute on function ai.append_run_event(text, uuid, jsonb) from public;
-grant execute on function ai.append_run_event(text, uuid, jsonb) to service_role;
+revoke execute on function ai.append_run_events(text, uuid, jsonb) from public;
+grant execute on function ai.append_run_events(text, uuid, jsonb) to service_role;
 
 -- 3 ---------------------------------------------------------------------------
 alter table ai.agent_runs drop constraint agent_runs_status_check;

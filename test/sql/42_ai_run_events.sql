@@ -11,16 +11,16 @@ select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 insert into ai.agents (id, name) values ('00000000-0000-0000-0000-00000000a9e1', 'talker');
 insert into ai.sessions (id, agent_id) values ('00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1');
 insert into ai.agent_runs (id, session_id, agent_id, input) values ('00000000-0000-0000-0000-0000000072a1', '00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1', 'go');
-select throws_ok($$ select ai.append_run_event('agent', '00000000-0000-0000-0000-0000000072a1', '{"type": "start"}') $$, '42501', null, 'a user cannot append events');
+select throws_ok($$ select ai.append_run_events('agent', '00000000-0000-0000-0000-0000000072a1', '[{"type": "start"}]') $$, '42501', null, 'a user cannot append events');
 select throws_ok($$ insert into ai.run_events (agent_run_id, seq, event) values ('00000000-0000-0000-0000-0000000072a1', 1, '{}') $$, '42501', null, 'nor write them by hand');
 
 select tests.authenticate_as_service_role();
-select is(ai.append_run_event('agent', '00000000-0000-0000-0000-0000000072a1', '{"type": "start"}'), 1, 'the first event is number 1');
-select is(ai.append_run_event('agent', '00000000-0000-0000-0000-0000000072a1', '{"type": "content_delta", "delta": "hi"}'), 2, 'the next, 2');
-select throws_ok($$ select ai.append_run_event('orchestration', '00000000-0000-0000-0000-0000000072a1', '{}') $$, '23503', null, 'an event names a run of its kind');
+select is(ai.append_run_events('agent', '00000000-0000-0000-0000-0000000072a1', '[{"type": "start"}]'), 1, 'the first event is number 1');
+select is(ai.append_run_events('agent', '00000000-0000-0000-0000-0000000072a1', '[{"type": "content_delta", "delta": "hi"}, {"type": "content_delta", "delta": "!"}]'), 2, 'a batch is numbered on from there, in order');
+select throws_ok($$ select ai.append_run_events('orchestration', '00000000-0000-0000-0000-0000000072a1', '[{}]') $$, '23503', null, 'an event names a run of its kind');
 
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
-select is((select array_agg(event ->> 'type' order by seq) from ai.run_events where run_id = '00000000-0000-0000-0000-0000000072a1'), array['start', 'content_delta'], 'the owner reads them in order');
+select is((select array_agg(event ->> 'type' order by seq) from ai.run_events where run_id = '00000000-0000-0000-0000-0000000072a1'), array['start', 'content_delta', 'content_delta'], 'the owner reads them in order');
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000b2');
 select is((select count(*)::int from ai.run_events), 0, 'another user sees none');
 

@@ -35,21 +35,55 @@ export function runEventLog(calls: AiCalls, log: Logger) {
      * before it began, are handed on with none). An event that could not be
      * stored is not handed on: a client never sees what could be forgotten.
      */
-    recorder: (kind: RunKind, write: (seq: number | null, event: object) => void) => {
+    recorder: (kind: RunKind, write: (seq: number | null, event: object) => void, opts: { lingerMs?: number } = {}) => {
       let runId: string | undefined;
-      let chain: Promise<void> = Promise.resolve();
+      let lingering: NodeJS.Timeout | undefined;
+      let queue: object[] = [];
+      let writing: Promise<void> | undefined;
+      // Whatever piled up while the last batch was being stored goes in one statement (ai.append_run_events).
+      const pump = async () => {
+        while (queue.length > 0) {
+          const batch = queue;
+          queue = [];
+          const id = runId;
+          if (!id) {
+            for (const event of batch) write(null, event);
+            continue;
+          }
+          try {
+            const [row] = await calls.asService<{ first: number }>('select ai.append_run_events($1, $2, $3) as first', [kind, id, JSON.stringify(batch)]);
+            batch.forEach((event, i) => write(row!.first + i, event));
+          } catch (err) {
+            log.warn({ run: id, events: batch.length, error: (err as Error).message }, 'run events were not stored');
+          }
+        }
+      };
+      const kick = (): void => {
+        clearTimeout(lingering);
+        lingering = undefined;
+        writing ??= pump().finally(() => {
+          writing = undefined;
+          if (queue.length > 0) later();
+        });
+      };
+      // With lingerMs (a run nobody streams), events gather for that long first: a short run stores them in one statement.
+      const later = () => {
+        if (!opts.lingerMs) return kick();
+        lingering ??= setTimeout(kick, opts.lingerMs);
+      };
       return {
         push: (event: object) => {
           runId ??= runIdOf(kind, event as Record<string, unknown>);
-          const id = runId;
-          chain = chain.then(async () => {
-            if (!id) return write(null, event);
-            const [row] = await calls.asService<{ seq: number }>('select ai.append_run_event($1, $2, $3) as seq', [kind, id, JSON.stringify(event)]);
-            write(row!.seq, event);
-          }).catch((err: Error) => log.warn({ run: id, error: err.message }, 'a run event was not stored'));
+          queue.push(event);
+          if (!writing) later();
         },
         /** Resolves once every event pushed so far is stored and written. */
-        flush: () => chain,
+        flush: async () => {
+          while (writing || queue.length > 0) {
+            if (!writing) kick();
+            await writing;
+          }
+        },
       };
     },
     /**
@@ -76,11 +110,12 @@ export const failureEvent = (e: ApiError): object => ({ type: 'error', error: e.
 
 /**
  * A run with no stream (a JSON answer, a webhook, a queued run) whose events
- * are kept all the same: a client follows them at GET …/events. A failure
- * is stored as the run's last event, then thrown on.
+ * are kept all the same: a client follows them at GET …/events. They gather
+ * for 50 ms at a time (a short run stores them in one statement). A
+ * failure is stored as the run's last event, then thrown on.
  */
 export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push: (event: object) => void) => Promise<T>, failure: (e: ApiError) => object = failureEvent): Promise<T> {
-  const recorder = log.recorder(kind, () => undefined);
+  const recorder = log.recorder(kind, () => undefined, { lingerMs: 50 });
   try {
     return await run(recorder.push);
   } catch (err) {
