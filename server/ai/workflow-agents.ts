@@ -47,7 +47,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
       const def = builtinTool(name);
       if (!def) throw new Failure(`Unknown builtin tool ${name}`);
       const assigned = { kind: 'builtin' as const, name, override: {} };
-      return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(assigned, args, { actor: c.actor, usage: { userId: ledgerUser(c.actor), feature: 'workflow', runId: c.executionId } }, s) };
+      return { chat: { type: 'function', function: { name, description: def.description, parameters: def.inputSchema } }, call: (args, s, _id, key) => tools.run(assigned, args, { actor: c.actor, usage: { userId: ledgerUser(c.actor), feature: 'workflow', runId: c.executionId }, key }, s) };
     });
     const settingsIn = c.config.settings && typeof c.config.settings === 'object' && !Array.isArray(c.config.settings) ? c.config.settings as Record<string, unknown> : {};
     const prompt = typeof c.config.system_prompt === 'string' && c.config.system_prompt ? c.config.system_prompt : null;

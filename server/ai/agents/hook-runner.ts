@@ -24,9 +24,10 @@
 import { outboundRequest } from '../runtime/net/message.ts';
 import type { ToolServices } from '../tools/runner.ts';
 import type { Emit } from './events.ts';
+import { idempotencyKey, withIdempotencyKey } from '../runtime/net/idempotency.ts';
 
 export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
-export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; sub_agent_id?: string; sub_agent_name?: string; task?: string; arguments?: unknown; result?: unknown; response?: string };
+export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; step?: number; sub_agent_id?: string; sub_agent_name?: string; task?: string; arguments?: unknown; result?: unknown; response?: string };
 export type HookVerdict = { decision: 'allow' | 'deny'; reason?: string; arguments?: Record<string, unknown>; hook_id?: string };
 
 // OnDelegation is a tool event too: its tool is the sub-agent's delegate tool.
@@ -39,7 +40,10 @@ export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, em
     const url = hook.config.url;
     if (typeof url !== 'string') throw new Error('config.url is missing');
     const seconds = typeof hook.config.timeout_seconds === 'number' && hook.config.timeout_seconds > 0 ? Math.min(hook.config.timeout_seconds, 60) : 5;
-    const res = await services.fetch(url, { method: 'POST', ...outboundRequest('POST', hook.config.headers, payload), timeoutMs: seconds * 1000, signal });
+    const outbound = outboundRequest('POST', hook.config.headers, payload);
+    // One key per hook, run, event and tool call (with its step: a model may reuse a call id): the receiver can tell a repeat from a new firing.
+    const key = idempotencyKey('hook', payload.run_id, hook.id, payload.event, String(payload.step ?? ''), payload.tool_call_id ?? '');
+    const res = await services.fetch(url, { method: 'POST', ...outbound, headers: withIdempotencyKey(outbound.headers, key), timeoutMs: seconds * 1000, signal });
     if (res.status >= 400) throw new Error(`answered HTTP ${res.status}`);
     let answer: { decision?: unknown; reason?: unknown; arguments?: unknown } = {};
     try {

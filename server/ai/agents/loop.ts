@@ -3,6 +3,8 @@
 // the tool calls it asks for, feed their results back, until it answers or
 // the step cap is reached. Bookkeeping (sessions, run records, hooks) is the
 // caller's, through `fire` and `record`.
+import { randomUUID } from 'node:crypto';
+import { idempotencyKey } from '../runtime/net/idempotency.ts';
 import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
 import type { UsageContext } from '../usage/ledger.ts';
 import type { Emit } from './events.ts';
@@ -13,7 +15,8 @@ export type { Emit } from './events.ts';
 export type ToolOutcome = { ok: true; output: string } | { ok: false; error: string };
 /** A tool as the model sees it, and how to run it. */
 export type FunctionTool = Extract<ChatTool, { type: 'function' }>;
-export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome> };
+/** `key`: the call's idempotency key (runtime/net/idempotency.ts), for tools that call out. */
+export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string, key: string) => Promise<ToolOutcome> };
 export type LoopToolCall = { id: string; name: string; arguments: unknown; ok: boolean; result?: string; error?: string; latency_ms: number };
 /** A message as the run record keeps it. */
 export type RecordedMessage = { role: 'assistant' | 'tool'; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms: number };
@@ -53,6 +56,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const fire = input.fire ?? allow;
   const record = input.record ?? (async () => undefined);
   const toolCalls: LoopToolCall[] = [];
+  // A loop with no run (none today keeps its tools' calls apart otherwise) still gives each call its own key.
+  const runKey = input.usage.runId ?? randomUUID();
   let output = '';
   let steps = 0;
   while (steps < input.maxSteps) {
@@ -82,8 +87,10 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     }
     messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
     await record({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs });
-    for (const call of result.toolCalls) {
+    for (const [n, call] of result.toolCalls.entries()) {
       const tool = tools.find((t) => t.chat.function.name === call.name);
+      // The call's place in the run (step, position, the model's id): the same on a repeat, its own otherwise.
+      const key = idempotencyKey('tool', runKey, `${input.stepPrefix ?? ''}step-${steps}/${n}`, call.id);
       emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
       const began = Date.now();
       let args: unknown;
@@ -96,17 +103,17 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       if (args === undefined) outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
       else if (!tool) outcome = { ok: false, error: `Unknown tool ${call.name}: it is not available to this agent` };
       else {
-        const verdict = await fire('PreToolUse', { tool_name: call.name, tool_call_id: call.id, arguments: args });
+        const verdict = await fire('PreToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args });
         if (verdict.decision === 'deny') outcome = { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
         else {
           if (verdict.arguments) args = verdict.arguments;
           try {
-            outcome = await tool.call(args, signal, call.id);
+            outcome = await tool.call(args, signal, call.id, key);
           } catch (err) {
             if (signal.aborted) throw err;
             outcome = { ok: false, error: (err as Error).message };
           }
-          await fire('PostToolUse', { tool_name: call.name, tool_call_id: call.id, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
+          await fire('PostToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
         }
       }
       if (args === undefined) args = call.arguments;

@@ -69,7 +69,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         const def = builtinTool(r.tool_name);
         if (!def) return [];
         const a = { kind: 'builtin' as const, name: def.name, override: r.config_override };
-        return [{ chat: { type: 'function', function: { name: def.name, description: def.description, parameters: def.inputSchema } }, call: (args, s) => tools.run(a, args, who, s) }];
+        return [{ chat: { type: 'function', function: { name: def.name, description: def.description, parameters: def.inputSchema } }, call: (args, s, _id, key) => tools.run(a, args, { ...who, key }, s) }];
       }
       if (r.tool_type === 'agent') {
         // A sub-agent the caller can no longer see is not offered.
@@ -83,7 +83,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       // A custom tool the caller can no longer see (deleted, or not theirs) is not offered.
       if (!r.input_schema) return [];
       const a = { kind: 'custom' as const, name: r.tool_name, config: r.config ?? {} };
-      return [{ chat: { type: 'function', function: { name: r.tool_name, description: r.description ?? '', parameters: r.input_schema } }, call: (args, s) => tools.run(a, args, who, s) }];
+      return [{ chat: { type: 'function', function: { name: r.tool_name, description: r.description ?? '', parameters: r.input_schema } }, call: (args, s, _id, key) => tools.run(a, args, { ...who, key }, s) }];
     });
     const searches = await kbTools(caller, agentId, emit, retrieved);
     const remote = await mcp.connect(agentId, signal, emit);

@@ -27,14 +27,14 @@ export function toolRunner(services: ToolServices) {
   };
 
   /** A custom tool: its endpoint called with the arguments (as the query for GET and HEAD, else as the JSON body). */
-  const custom = async (name: string, c: Record<string, unknown>, args: Record<string, unknown>, signal: AbortSignal) => {
+  const custom = async (name: string, c: Record<string, unknown>, args: Record<string, unknown>, signal: AbortSignal, key: string | undefined) => {
     if (typeof c.endpoint !== 'string' || !c.endpoint) throw new Failure(`Custom tool ${name} has no config.endpoint`);
     const timeout = typeof c.timeout_seconds === 'number' && c.timeout_seconds > 0 ? c.timeout_seconds : await services.settings.number('CUSTOM_TOOL_TIMEOUT');
     const method = typeof c.method === 'string' ? c.method.toUpperCase() : 'POST';
     const sendsBody = method !== 'GET' && method !== 'HEAD';
     const url = new URL(c.endpoint);
     if (!sendsBody) for (const [k, v] of Object.entries(args)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    const res = await toolHttp(services, { url: url.toString(), method, headers: c.headers, ...(sendsBody ? { body: args } : {}), timeout_seconds: timeout }, timeout, signal);
+    const res = await toolHttp(services, { url: url.toString(), method, headers: c.headers, ...(sendsBody ? { body: args } : {}), timeout_seconds: timeout }, timeout, signal, key);
     if (res.status >= 400) throw new Failure(`${name} answered HTTP ${res.status}: ${typeof res.body === 'string' ? res.body.slice(0, 500) : JSON.stringify(res.body).slice(0, 500)}`);
     return res.body;
   };
@@ -44,7 +44,7 @@ export function toolRunner(services: ToolServices) {
     run: async (tool: AssignedTool, rawArgs: unknown, caller: ToolCaller, signal: AbortSignal): Promise<ToolResult> => {
       const args = rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? { ...(rawArgs as Record<string, unknown>) } : {};
       try {
-        if (tool.kind === 'custom') return await finish(await custom(tool.name, tool.config, args, signal));
+        if (tool.kind === 'custom') return await finish(await custom(tool.name, tool.config, args, signal, caller.key));
         const def = builtinTool(tool.name);
         if (!def) throw new Failure(`Unknown tool ${tool.name}`);
         // A `parameters` override: its keys win over the model's arguments.

@@ -31,7 +31,7 @@ export type ToolServices = {
  * user); `usage`, the run's ledger context, so model calls a tool makes
  * (web_scrape's image descriptions) count under that run.
  */
-export type ToolCaller = { actor: Actor; usage?: UsageContext };
+export type ToolCaller = { actor: Actor; usage?: UsageContext; /** The call's Idempotency-Key, sent by tools that call out. */ key?: string };
 
 /**
  * How an assignment's config_override applies (spec 4.9):

@@ -18,5 +18,5 @@ export const httpRequest: BuiltinTool = {
     additionalProperties: false,
   },
   override: 'parameters',
-  run: ({ args, services, signal }) => toolHttp(services, args, 30, signal),
+  run: ({ args, services, signal, caller }) => toolHttp(services, args, 30, signal, caller.key),
 };

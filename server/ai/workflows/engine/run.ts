@@ -61,7 +61,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
    * Runs the blocks of `scope`, beginning with `starts`, on top of the
    * outputs known so far; answers the outputs of what ran, in completion order.
    */
-  const execute = async (scope: Set<string>, starts: string[], known: Map<string, unknown>): Promise<{ outputs: Map<string, unknown>; finished: string[] }> => {
+  const execute = async (scope: Set<string>, starts: string[], known: Map<string, unknown>, path = ''): Promise<{ outputs: Map<string, unknown>; finished: string[] }> => {
     const outputs = new Map(known);
     const state = new Map<string, State>([...scope].map((id) => [id, 'pending']));
     const taken = new Map<string, Set<string> | null>(); // a settled block's chosen targets (null: all)
@@ -113,11 +113,11 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
           attempts++;
           try {
             result = await handler.run({
-              block, config: input, variables: opts.variables, outputs, targets: outgoing.get(block.id) ?? [], signal, services: opts.services,
+              block, config: input, variables: opts.variables, outputs, targets: outgoing.get(block.id) ?? [], signal, services: opts.services, callPath: `${path}${block.id}`,
               log: (line) => void logs.push(line),
               delta: (text) => opts.emit({ type: 'content_delta', block_id: block.id, delta: text }),
               runPath: async (pathStarts, item, i) => {
-                const sub = await execute(descendants(pathStarts), pathStarts, new Map([...outputs, [block.id, { item, index: i }]]));
+                const sub = await execute(descendants(pathStarts), pathStarts, new Map([...outputs, [block.id, { item, index: i }]]), `${path}${block.id}[${i}]/`);
                 return endOf(sub, descendants(pathStarts));
               },
             });

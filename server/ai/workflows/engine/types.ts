@@ -27,6 +27,8 @@ export type BlockContext = {
   log: (line: string) => void;
   /** Streams a piece of the block's text to the run's stream (content_delta). */
   delta: (text: string) => void;
+  /** Where this call of the block sits in the run: its id, inside the split items that led to it (`split[2]/call`); the same across its retries. */
+  callPath: string;
   /** Runs a sub-graph (a split's path) for one item; used by split. */
   runPath: (start: string[], item: unknown, index: number) => Promise<unknown>;
 };
