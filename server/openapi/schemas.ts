@@ -40,9 +40,18 @@ export const OrchestrationRunResult = name('OrchestrationRunResult', z.looseObje
   delegations: z.array(z.looseObject({ agent_id: Id, agent_name: z.string(), task: z.string(), output: z.string().nullable() })), usage: RunUsage,
 }));
 export const RunRecord = name('RunRecord', row({
-  session_id: Id, status: z.enum(['running', 'waiting_approval', 'completed', 'failed']), output: z.string().nullable(), error: z.string().nullable(), stop_reason: z.string().nullable(),
+  session_id: Id, status: z.enum(['running', 'waiting_approval', 'completed', 'failed', 'cancelled']), output: z.string().nullable(), error: z.string().nullable(), stop_reason: z.string().nullable(),
   steps: z.number().int(), ...usage, started_at: Timestamp, finished_at: Timestamp.nullable(),
 }));
+
+/** A model call of a run, from the usage ledger. */
+export const ModelCall = name('ModelCall', z.looseObject({
+  step: z.string().nullable(), model: z.string(), provider: z.string(), kind: z.string(), tokens_in: z.number().int(), tokens_out: z.number().int(),
+  cost_usd: z.number(), latency_ms: z.number().int(), ok: z.boolean(), at: Timestamp,
+}));
+const Inspect = { model_calls: z.array(ModelCall), last_event_id: z.number().int().meta({ description: 'The number of its last stored event (0: none)' }) };
+export const AgentRunRecord = name('AgentRunRecord', RunRecord.extend({ messages: z.array(Json), approvals: z.array(Json), ...Inspect }));
+export const OrchestrationRunRecord = name('OrchestrationRunRecord', RunRecord.extend({ delegations: z.array(Json), ...Inspect }));
 
 export const Orchestration = name('Orchestration', row({ owner_id: Id.nullable(), name: z.string(), strategy: z.string(), model: z.string().nullable(), system_prompt: z.string().nullable(), settings: Json, created_at: Timestamp, updated_at: Timestamp }));
 export const Entity = name('Entity', row({ orchestration_id: Id, entity_type: z.string(), entity_ref_id: z.string(), role_description: z.string().nullable(), config: Json, position: z.number().int() }));

@@ -79,6 +79,10 @@ describe('runs a client can come back to', () => {
     assert.deepEqual(await follow(onB, ann, `${path}?after=${ids.length}`), []);
     assert.equal((await onB.api(bob, path)).status, 404, 'another user\'s run is not there');
     assert.equal((await onB.api(ann, `${path}?after=x`)).status, 400);
+    // The record says where its events end and what each model call cost.
+    const record = await onA.json<{ last_event_id: number; model_calls: Array<{ step: string; model: string; tokens_in: number; ok: boolean }> }>(await onA.api(ann, `/agents/${agent}/runs/${runId}`), 200);
+    assert.equal(record.last_event_id, ids.length);
+    assert.deepEqual(record.model_calls.map((c) => [c.step, c.model, c.ok]), [['step-1', 'gpt-4.1-mini', true], ['step-2', 'gpt-4.1-mini', true]]);
   });
 
   it('goes on when its client leaves; the client follows the rest from another replica, live', async () => {

@@ -734,7 +734,7 @@ export interface components {
       /** Format: uuid */
       session_id: string;
       /** @enum {string} */
-      status: "running" | "waiting_approval" | "completed" | "failed";
+      status: "running" | "waiting_approval" | "completed" | "failed" | "cancelled";
       output: string | null;
       error: string | null;
       stop_reason: string | null;
@@ -745,6 +745,67 @@ export interface components {
       /** Format: date-time */
       started_at: string;
       finished_at: string | null;
+      [key: string]: unknown;
+    };
+    ModelCall: {
+      step: string | null;
+      model: string;
+      provider: string;
+      kind: string;
+      tokens_in: number;
+      tokens_out: number;
+      cost_usd: number;
+      latency_ms: number;
+      ok: boolean;
+      /** Format: date-time */
+      at: string;
+      [key: string]: unknown;
+    };
+    AgentRunRecord: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      session_id: string;
+      /** @enum {string} */
+      status: "running" | "waiting_approval" | "completed" | "failed" | "cancelled";
+      output: string | null;
+      error: string | null;
+      stop_reason: string | null;
+      steps: number;
+      tokens_in: number;
+      tokens_out: number;
+      cost_usd: number;
+      /** Format: date-time */
+      started_at: string;
+      finished_at: string | null;
+      messages: components["schemas"]["GetUsage200"][];
+      approvals: components["schemas"]["GetUsage200"][];
+      model_calls: components["schemas"]["ModelCall"][];
+      /** @description The number of its last stored event (0: none) */
+      last_event_id: number;
+      [key: string]: unknown;
+    };
+    OrchestrationRunRecord: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      session_id: string;
+      /** @enum {string} */
+      status: "running" | "waiting_approval" | "completed" | "failed" | "cancelled";
+      output: string | null;
+      error: string | null;
+      stop_reason: string | null;
+      steps: number;
+      tokens_in: number;
+      tokens_out: number;
+      cost_usd: number;
+      /** Format: date-time */
+      started_at: string;
+      finished_at: string | null;
+      delegations: components["schemas"]["GetUsage200"][];
+      model_calls: components["schemas"]["ModelCall"][];
+      /** @description The number of its last stored event (0: none) */
+      last_event_id: number;
       [key: string]: unknown;
     };
     Orchestration: {
@@ -1390,26 +1451,6 @@ export interface components {
       [key: string]: unknown;
     };
     ListEntities200: components["schemas"]["Entity"][];
-    GetOrchestrationRun200: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      session_id: string;
-      /** @enum {string} */
-      status: "running" | "waiting_approval" | "completed" | "failed";
-      output: string | null;
-      error: string | null;
-      stop_reason: string | null;
-      steps: number;
-      tokens_in: number;
-      tokens_out: number;
-      cost_usd: number;
-      /** Format: date-time */
-      started_at: string;
-      finished_at: string | null;
-      delegations: components["schemas"]["GetUsage200"][];
-      [key: string]: unknown;
-    };
     ListOrchestrationHooks200: components["schemas"]["Hook"][];
     ListSettings200: {
       settings: components["schemas"]["Setting"][];
@@ -3546,7 +3587,7 @@ export interface operations {
       /** @description The run */
       200: {
         content: {
-          "application/json": components["schemas"]["RunRecord"];
+          "application/json": components["schemas"]["AgentRunRecord"];
         };
       };
       /** @description No key, or a bad or expired token */
@@ -4861,7 +4902,7 @@ export interface operations {
       /** @description The run */
       200: {
         content: {
-          "application/json": components["schemas"]["GetOrchestrationRun200"];
+          "application/json": components["schemas"]["OrchestrationRunRecord"];
         };
       };
       /** @description No key, or a bad or expired token */

@@ -38,6 +38,14 @@ export function sessionStore(calls: AiCalls) {
 }
 
 /** The run records of agent and orchestration runs (ai.agent_runs, ai.orchestration_runs). */
+/**
+ * A run's model calls from the ledger, in order: the step (a delegation's
+ * steps carry its id), model, tokens, cost, latency and whether it worked.
+ */
+export const MODEL_CALLS = `coalesce((select jsonb_agg(jsonb_build_object('step', u.step, 'model', u.model, 'provider', u.provider, 'kind', u.kind,
+    'tokens_in', u.tokens_in, 'tokens_out', u.tokens_out, 'cost_usd', u.cost_usd::float8, 'latency_ms', u.latency_ms, 'ok', u.ok, 'at', u.created_at) order by u.id)
+  from ai.usage u where u.run_id = r.id::text), '[]')`;
+
 export function runRecords(calls: AiCalls) {
   const table = (o: RunOwner) => (o.kind === 'agent' ? 'ai.agent_runs' : 'ai.orchestration_runs');
   return {

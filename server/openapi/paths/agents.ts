@@ -7,7 +7,7 @@ import { hookBody } from '../../ai/agents/hooks.ts';
 import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { EventsQuery } from '../../ai/runs/events.ts';
-import { Agent, AgentRunResult, AnyObject, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunResult, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
+import { Agent, AgentRunRecord, AgentRunResult, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunRecord, OrchestrationRunResult, RunEvent, ToolAssignment } from '../schemas.ts';
 
 const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });
 const orchestrations = family({ tag: 'Orchestrations', errorBody: 'ai', access: 'project' });
@@ -44,7 +44,7 @@ export const agentOperations: Operation[] = [
     body: AgentRunBody, answers: [json(200, 'The run\'s result', AgentRunResult)], errors: [400, 402, 404, 502, 504],
   }),
   agents.post('/api/agents/{id}/run/stream', 'Run the agent, streaming its events', { operationId: 'streamAgentRun', body: AgentRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
-  agents.get('/api/agents/{id}/runs/{runId}', 'Read a run: status, output, usage, messages and approvals', { operationId: 'getAgentRun', answers: [json(200, 'The run', RunRecord)], errors: [404] }),
+  agents.get('/api/agents/{id}/runs/{runId}', 'Read a run: status, output, usage, messages and approvals', { operationId: 'getAgentRun', answers: [json(200, 'The run', AgentRunRecord)], errors: [404] }),
   agents.get('/api/agents/{id}/runs/{runId}/events', 'Follow a run: its stored events, then new ones until it ends', { operationId: 'followAgentRun', description: following, query: EventsQuery, answers: [events(numbered, RunEvent)], errors: [400, 404] }),
   agents.post('/api/agents/{id}/runs/{runId}/cancel', 'Cancel a run, from any replica', { operationId: 'cancelAgentRun', answers: [json(200, 'Whether it was still going', Cancelled)], errors: [404] }),
   agents.post('/api/agents/{id}/runs/{runId}/approvals/{approvalId}', 'Answer an approval_requested event', { operationId: 'decideApproval', body: ApprovalBody, bodyOptional: true, answers: [json(200, 'The approval', Approval)], errors: [400, 404, 409] }),
@@ -72,6 +72,6 @@ export const orchestrationOperations: Operation[] = [
   orchestrations.post('/api/orchestrations/{id}/run/stream', 'Run the orchestration, streaming its events and its delegations\'', { operationId: 'streamOrchestrationRun', body: OrchestrationRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
   orchestrations.get('/api/orchestrations/runs/{runId}/events', 'Follow a run: its stored events, then new ones until it ends', { operationId: 'followOrchestrationRun', description: following, query: EventsQuery, answers: [events(numbered, RunEvent)], errors: [400, 404] }),
   orchestrations.post('/api/orchestrations/runs/{runId}/cancel', 'Cancel a run, from any replica', { operationId: 'cancelOrchestrationRun', answers: [json(200, 'Whether it was still going', Cancelled)], errors: [404] }),
-  orchestrations.get('/api/orchestrations/runs/{runId}', 'Read an orchestration run with its delegations', { operationId: 'getOrchestrationRun', answers: [json(200, 'The run', RunRecord.extend({ delegations: z.array(AnyObject) }))], errors: [404] }),
+  orchestrations.get('/api/orchestrations/runs/{runId}', 'Read an orchestration run with its delegations', { operationId: 'getOrchestrationRun', answers: [json(200, 'The run', OrchestrationRunRecord)], errors: [404] }),
   ...hookOperations(orchestrations, '/api/orchestrations', 'Orchestration', true),
 ];
