@@ -150,7 +150,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     cleanups.push(() => ai.stop());
     // The worker starts once every surface its jobs call is built (and stops before them).
     if (config.WORKER === 'in-process') {
-      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ai: ai.jobs, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
+      worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ai: ai.jobs, nodeId: realtime.nodeId, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
       health.worker = worker;
       cleanups.push(() => worker!.stop());
     }

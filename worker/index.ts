@@ -1,7 +1,8 @@
 // graphile-worker: the slow and external work. Runs inside the server process
 // by default (WORKER=in-process) or alone with `npm run worker`, any number of
 // them, all against the same database.
-import { Logger as GraphileLogger, parseCronItems, run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger as GraphileLogger, parseCronItems, run, runMigrations, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { AiJobs } from '../server/ai/index.ts';
@@ -26,10 +27,22 @@ function asJobs(tasks: TaskList): TaskList {
   return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, (payload: unknown, helpers: Parameters<NonNullable<TaskList[string]>>[1]) => asJob(() => task!(payload, helpers))]));
 }
 
-export async function startWorker(opts: { config: Config; pool: pg.Pool; concurrency: number; log: Logger; ai: AiJobs; extraTasks?: TaskList }): Promise<WorkerHandle> {
+/**
+ * `nodeId`: this process's realtime.nodes id. Each worker's id is recorded
+ * against it, so when the process dies (its heartbeat reaped) another worker
+ * process releases that worker's job locks (sql/0066) and the jobs run again.
+ */
+export async function startWorker(opts: { config: Config; pool: pg.Pool; concurrency: number; log: Logger; ai: AiJobs; nodeId: string; extraTasks?: TaskList }): Promise<WorkerHandle> {
   const log = opts.log.child({ component: 'worker' });
   let stopped = false;
+  const events = new EventEmitter() as WorkerEvents;
+  // Jobs are locked by the pool's id or a worker's (graphile-worker uses both): both are recorded.
+  const record = (lockerId: string) => void opts.pool.query('insert into platform.worker_nodes (worker_id, node_id) values ($1, $2) on conflict do nothing', [lockerId, opts.nodeId])
+    .catch((err: Error) => log.warn({ error: err.message }, 'worker id not recorded: its jobs wait for graphile-worker\'s own timeout if this process dies'));
+  events.on('pool:create', ({ workerPool }) => record(workerPool.id));
+  events.on('worker:create', ({ worker }) => record(worker.workerId));
   const runner = await run({
+    events,
     pgPool: opts.pool,
     concurrency: opts.concurrency,
     taskList: asJobs({ ...platformTasks(opts.config, log, opts.ai), ...opts.extraTasks }),
@@ -45,6 +58,13 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
     failed = true;
     log.error({ error: err.message }, 'worker stopped with an error');
   });
+  // Jobs whose process died are released for another worker (sql/0066).
+  const reclaim = setInterval(() => {
+    void opts.pool.query<{ n: number }>('select platform.reclaim_dead_workers() as n')
+      .then(({ rows }) => rows[0]!.n > 0 && log.warn({ workers: rows[0]!.n }, 'released the jobs of workers whose process died'))
+      .catch((err: Error) => log.warn({ error: err.message }, 'reclaiming dead workers\' jobs failed'));
+  }, opts.config.WORKER_RECLAIM_INTERVAL_MS);
+  reclaim.unref();
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {
     runner,
@@ -52,6 +72,7 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      clearInterval(reclaim);
       await runner.stop();
     },
   };
