@@ -51,7 +51,8 @@ export const ModelCall = name('ModelCall', z.looseObject({
 }));
 const Inspect = { model_calls: z.array(ModelCall), last_event_id: z.number().int().meta({ description: 'The number of its last stored event (0: none)' }) };
 export const AgentRunRecord = name('AgentRunRecord', RunRecord.extend({ messages: z.array(Json), approvals: z.array(Json), ...Inspect }));
-export const OrchestrationRunRecord = name('OrchestrationRunRecord', RunRecord.extend({ delegations: z.array(Json), ...Inspect }));
+// An orchestration run answers its usage as one object, and its delegations with theirs.
+export const OrchestrationRunRecord = name('OrchestrationRunRecord', RunRecord.omit({ tokens_in: true, tokens_out: true, cost_usd: true }).extend({ usage: RunUsage, delegations: z.array(Json), ...Inspect }));
 
 export const Orchestration = name('Orchestration', row({ owner_id: Id.nullable(), name: z.string(), strategy: z.string(), model: z.string().nullable(), system_prompt: z.string().nullable(), settings: Json, created_at: Timestamp, updated_at: Timestamp }));
 export const Entity = name('Entity', row({ orchestration_id: Id, entity_type: z.string(), entity_ref_id: z.string(), role_description: z.string().nullable(), config: Json, position: z.number().int() }));

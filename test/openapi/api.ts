@@ -796,12 +796,10 @@ export interface components {
       error: string | null;
       stop_reason: string | null;
       steps: number;
-      tokens_in: number;
-      tokens_out: number;
-      cost_usd: number;
       /** Format: date-time */
       started_at: string;
       finished_at: string | null;
+      usage: components["schemas"]["RunUsage"];
       delegations: components["schemas"]["GetUsage200"][];
       model_calls: components["schemas"]["ModelCall"][];
       /** @description The number of its last stored event (0: none) */

@@ -146,16 +146,28 @@ export async function surveyFlow(api: TypedClient, ids: { agent: string; run: st
 export async function moreFlow(api: TypedClient, ids: { agent: string; workflow: string; source: string; kb: string }): Promise<void> {
   const agent = { id: ids.agent };
   const stream = await api.POST('/api/agents/{id}/run/stream', { params: { path: agent }, body: { message: 'Stream please' }, parseAs: 'text' });
-  assert.match(ok(stream), /"type":"complete"/);
+  const streamed = ok(stream);
+  assert.match(streamed, /"type":"complete"/);
+  // The run's numbered events again, after its first, and its cancel once it has ended.
+  const runId = /"run_id":"([0-9a-f-]{36})"/.exec(streamed)![1]!;
+  const runPath = { ...agent, runId };
+  assert.match(String(ok(await api.GET('/api/agents/{id}/runs/{runId}/events', { params: { path: runPath, query: { after: '1' } }, parseAs: 'text' }))), /^id: 2$/m);
+  assert.deepEqual(ok(await api.POST('/api/agents/{id}/runs/{runId}/cancel', { params: { path: runPath } })), { cancelled: false, run_id: runId });
   const workflow = { id: ids.workflow };
-  assert.match(ok(await api.POST('/api/workflows/{id}/execute/stream', { params: { path: workflow }, body: { variables: { name: 'Bo' } }, parseAs: 'text' })), /"type":"run_completed"/);
+  const executed = ok(await api.POST('/api/workflows/{id}/execute/stream', { params: { path: workflow }, body: { variables: { name: 'Bo' } }, parseAs: 'text' }));
+  assert.match(executed, /"type":"run_completed"/);
+  const eid = /"execution_id":"([0-9a-f-]{36})"/.exec(executed)![1]!;
+  assert.match(String(ok(await api.GET('/api/workflows/{id}/executions/{eid}/events', { params: { path: { ...workflow, eid } }, parseAs: 'text' }))), /"type":"run_completed"/);
   const queued = ok(await api.POST('/api/workflows/{id}/execute', { params: { path: workflow }, body: { variables: { name: 'Cy' }, mode: 'async' } }));
   assert.equal(queued.status, 'queued');
   ok(await api.POST('/api/workflows/{id}/executions/{eid}/cancel', { params: { path: { ...workflow, eid: queued.execution_id } } }));
   ok(await api.POST('/api/workflows/{id}/undeploy', { params: { path: workflow } }));
 
   const team = ok(await api.POST('/api/orchestrations', { body: { name: 'typed pair' } }));
-  ok(await api.POST('/api/orchestrations/{id}/run', { params: { path: { id: team.id } }, body: { message: 'Coordinate' } }));
+  const teamRun = ok(await api.POST('/api/orchestrations/{id}/run', { params: { path: { id: team.id } }, body: { message: 'Coordinate' } }));
+  ok(await api.GET('/api/orchestrations/runs/{runId}', { params: { path: { runId: teamRun.run_id } } }));
+  assert.match(String(ok(await api.GET('/api/orchestrations/runs/{runId}/events', { params: { path: { runId: teamRun.run_id } }, parseAs: 'text' }))), /"type":"complete"/);
+  ok(await api.POST('/api/orchestrations/runs/{runId}/cancel', { params: { path: { runId: teamRun.run_id } } }));
   const completion = ok(await api.POST('/api/v1/chat/completions', { body: { model: 'agent/typed', messages: [{ role: 'user', content: 'Hi' }] } }));
   assert.equal(completion.object, 'chat.completion');
   // parseAs text: openapi-fetch answers the body as text, though its type names the JSON one.

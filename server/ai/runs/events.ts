@@ -174,12 +174,16 @@ export async function followRun(req: Request, res: Response, deps: RunServices &
     }).catch(() => finish());
   }
   const unfollow = deps.watch.follow(deps.runId, readMore);
+  // A run may wait long (an approval): a comment now and then keeps proxies from closing an idle stream.
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  keepAlive.unref();
   res.on('close', finish);
   deps.stop.addEventListener('abort', finish, { once: true });
   take(first);
   // A notice may have come between the first read and following: read once more.
   if (!done) readMore();
   await ended;
+  clearInterval(keepAlive);
   unfollow();
   await reading;
   res.end();
