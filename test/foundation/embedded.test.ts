@@ -44,6 +44,26 @@ function postgresProcesses(): number[] {
   return pids;
 }
 
+/** The processes below `pid` (children, their children, ...): pid, parent, process group and command line, from /proc. */
+function descendants(pid: number): Array<{ pid: number; pgid: number; cmd: string }> {
+  const all = readdirSync('/proc').filter((e) => /^\d+$/.test(e)).flatMap((entry) => {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [, , ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 1).split(' ');
+      return [{ pid: Number(entry), ppid: Number(ppid), pgid: Number(pgid), cmd: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() }];
+    } catch {
+      return [];
+    }
+  });
+  const below = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all) if (below.has(p.ppid) && !below.has(p.pid)) grew = below.add(p.pid) !== undefined;
+  }
+  return all.filter((p) => p.pid !== pid && below.has(p.pid));
+}
+
 function launch(command: string, args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(command, args, { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -96,6 +116,15 @@ describe('npm start on the embedded database', () => {
     assert.equal((await fetch(`http://127.0.0.1:${ports.PLATFORM_PORT}/health`)).status, 200, 'the control plane is up too');
     assert.doesNotMatch(current.output(), /GRAPHILE_ENV/, 'no Grafast banner: GRAPHILE_ENV follows our configuration');
     assert.equal(statSync(dataDir).mode & 0o077, 0, 'DATA_DIR stays private to the user running the server');
+    // Every process npm start runs stays in npm's process group (stopping the group stops the work), except
+    // Postgres, which leads its own so a terminal's Ctrl-C reaches the server first (issue 29's contract).
+    const npmGroup = Number(readFileSync(`/proc/${current.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]);
+    const tree = descendants(current.child.pid!);
+    // Postgres: the postmaster (its command line names our cluster) and every process below it.
+    const pgPids = new Set(postgresProcesses().flatMap((pid) => [pid, ...descendants(pid).map((p) => p.pid)]));
+    assert.ok(tree.some((p) => p.cmd.includes('server/main.ts')), JSON.stringify(tree));
+    assert.deepEqual(tree.filter((p) => !pgPids.has(p.pid) && p.pgid !== npmGroup), [], 'only Postgres leaves the group');
+    assert.ok(tree.filter((p) => pgPids.has(p.pid)).every((p) => p.pgid !== npmGroup), 'Postgres leads a group of its own');
     if (process.getuid?.() === 0) {
       assert.ok(clusterDir().startsWith(rootHome), 'as root, the cluster lives under EMBEDDED_DB_ROOT_HOME');
       assert.ok(!existsSync(path.join(dataDir, 'pg')), 'and not in DATA_DIR');
