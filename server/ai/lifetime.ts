@@ -10,7 +10,7 @@ import { toApiError, type ApiError } from '../errors.ts';
 import { failureEvent, sseEvent, sseHead, type RunEventLog, type RunKind } from './runs/events.ts';
 
 export type RunLifetime = {
-  /** Aborts when the client left while nothing held the run, or the server stops. */
+  /** Aborts on an explicit cancel, when the server stops, or (a run that is not detached) when the client left while nothing held the run. */
   signal: AbortSignal;
   /** Holds the run past a client's departure; call the returned function to let go. */
   hold: () => () => void;
