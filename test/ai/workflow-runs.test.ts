@@ -58,7 +58,7 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     base = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
     p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: 'true', WORKFLOW_EXECUTION_TIMEOUT_MS: '1500' });
     // Private addresses refused, but for one listed internal host (127.0.0.2).
-    guarded = await startTestPlatform({ WORKER: 'off', WORKFLOW_EXECUTIONS_PER_MINUTE: '20', SANDBOX_TIMEOUT_MS: '1500', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.2' });
+    guarded = await startTestPlatform({ WORKER: 'off', WORKFLOW_EXECUTIONS_PER_MINUTE: '20', SANDBOX_TIMEOUT_MS: '4000', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.2' });
     relay = http.createServer((req, res) => {
       if (req.url === '/hello') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"internal"}');
       res.writeHead(302, { location: `${base}/items` }).end();
