@@ -31,11 +31,16 @@ describe('a worker process killed mid-job', () => {
     child = spawn(process.execPath, ['test/helpers/worker-process.ts'], {
       cwd: root,
       env: { ...process.env, ...FAST, DATABASE_URL: api.adminUrl, JWT_SECRET: api.config.JWT_SECRET!, DATA_DIR: api.config.dataDir, MIGRATIONS_DIR: api.config.migrationsDir },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let output = '';
     await new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-      child!.once('exit', (code) => reject(new Error(`the worker process exited (${code})`)));
+      child!.stdout!.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('ready\n')) resolve();
+      });
+      child!.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+      child!.once('exit', (code) => reject(new Error(`the worker process exited (${code}):\n${output.slice(-3000)}`)));
     });
     await api.adminPool.query(`select graphile_worker.add_job('test_hold', '{"n": 1}', max_attempts := 5)`);
     const held = await eventually('the child to hold the job', async () => (await api.adminPool.query<{ locked_by: string | null; node_id: string | null }>(

@@ -1,11 +1,13 @@
-// A worker process for crash tests, run as its own process: the platform
-// built without ports (as `npm run worker` builds it) plus one task,
-// test_hold, that holds its job until the process is killed. Prints
-// "ready" once its worker runs.
+// A process with a worker, for crash tests, run as its own process: the
+// platform on free ports with its in-process worker, plus one task,
+// test_hold, that holds its job until the process is killed. Prints "ready"
+// once its worker runs. (It serves rather than running as `npm run worker`
+// does: a standalone worker checks the cluster-wide authenticator login,
+// which a test file with a JWT_SECRET of its own may be resetting meanwhile.)
 import { loadConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { startPlatform } from '../../server/start.ts';
 
-const config = loadConfig({ ...process.env, WORKER: 'in-process' });
-await startPlatform(config, { log: createLogger(config.LOG_LEVEL), serve: false, extraTasks: { test_hold: () => new Promise<void>(() => undefined) } });
+const config = loadConfig({ ...process.env, WORKER: 'in-process', PORT: '0', PLATFORM_PORT: '0', HOST: '127.0.0.1' });
+await startPlatform(config, { log: createLogger(config.LOG_LEVEL), extraTasks: { test_hold: () => new Promise<void>(() => undefined) } });
 process.stdout.write('ready\n');
