@@ -11,8 +11,7 @@ import type { TaskList } from 'graphile-worker';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { createPool, withCredentials } from '../db/pool.ts';
-import { passwordMatches } from '../db/role-password.ts';
+import { createPool } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -37,12 +36,14 @@ import { realtimeService, type RealtimeService } from './realtime/index.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
-import { authenticatorPassword, loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
+import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { platformRoutes } from './platform-api/routes.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
 import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
+import { enableAuthenticator, existingAuthenticator } from './authenticator.ts';
+import { drain, listen } from './serving.ts';
 import { openApiOpenRoute, openApiRoutes } from './openapi/routes.ts';
 
 export type Platform = {
@@ -224,79 +225,4 @@ export async function openConfiguredDatabase(config: Config, log: Logger): Promi
     log,
   });
   return { local, target };
-}
-
-/**
- * The request pool logs in as `authenticator`, which can only switch into the
- * API roles. Its password is derived from the JWT secret and set at boot.
- */
-async function enableAuthenticator(adminPool: pg.Pool, adminUrl: string, jwtSecret: string): Promise<string> {
-  const password = authenticatorPassword(jwtSecret);
-  // Roles are cluster-wide: replicas (or projects sharing a cluster) booting
-  // together race on this row ('tuple concurrently updated'). Retry briefly.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await adminPool.query(`alter role authenticator with login password ${escapeLiteral(password)}`);
-      break;
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'XX000' || attempt >= 10) throw err;
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
-    }
-  }
-  return withCredentials(adminUrl, 'authenticator', password);
-}
-
-/**
- * The authenticator login as the servers set it, for a standalone worker:
- * checked against the stored verifier where the admin login may read it
- * (trust authentication would let a wrong password in), else by logging in.
- */
-async function existingAuthenticator(adminPool: pg.Pool, adminUrl: string, jwtSecret: string): Promise<string> {
-  const password = authenticatorPassword(jwtSecret);
-  const url = withCredentials(adminUrl, 'authenticator', password);
-  const refused = new Error('This worker cannot log in as authenticator: give it the servers\' JWT_SECRET (or their DATA_DIR), and start a server first, which sets that login');
-  const stored = await adminPool.query<{ rolpassword: string | null }>(`select rolpassword from pg_catalog.pg_authid where rolname = 'authenticator'`)
-    .then((r) => ({ readable: true, verifier: r.rows[0]?.rolpassword ?? null }), () => ({ readable: false, verifier: null }));
-  if (stored.readable) {
-    if (!stored.verifier || !passwordMatches(stored.verifier, 'authenticator', password)) throw refused;
-    return url;
-  }
-  const probe = new pg.Client({ connectionString: url });
-  try {
-    await probe.connect();
-    return url;
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw code === '28P01' || code === '28000' ? refused : err;
-  } finally {
-    await probe.end().catch(() => undefined);
-  }
-}
-
-function escapeLiteral(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
-function listen(app: http.RequestListener, port: number, host: string): Promise<http.Server> {
-  return new Promise((resolve, reject) => {
-    const server = http.createServer(app);
-    server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(err.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use (set ${port === 0 ? 'PORT' : 'PORT or PLATFORM_PORT'} to a free port)`) : err);
-    });
-    server.listen(port, host, () => resolve(server));
-  });
-}
-
-/** Stops accepting, lets requests in flight finish (up to the timeout), then closes the rest. */
-async function drain(servers: http.Server[], timeoutMs: number, hooks: Array<() => Promise<void>>): Promise<void> {
-  const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
-  // Keep-alive connections become idle as their last response ends: close them as they do.
-  const sweep = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 50);
-  servers.forEach((s) => s.closeIdleConnections());
-  await Promise.all(hooks.map((hook) => hook()));
-  const timer = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), timeoutMs);
-  await Promise.all(closed);
-  clearTimeout(timer);
-  clearInterval(sweep);
 }
