@@ -121,12 +121,9 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => emit(runFailure(toApiError(err))));
     },
 
-    /** Stops a run the caller started (queued or running); false when it had already ended. 404 for someone else's. */
-    cancel: async (req: Request, workflowId: string, executionId: string): Promise<boolean> => {
-      const [mine] = await calls.call(req, 'select id from ai.workflow_executions where id = $1 and workflow_id = $2', [executionId, workflowId]);
-      if (!mine) throw aiErrors.notFound('Execution');
-      return (await calls.asService<{ cancelled: boolean }>('select ai.cancel_execution($1) as cancelled', [executionId]))[0]!.cancelled;
-    },
+    /** Stops a queued or running run (call once the caller is known to see it); false when it had already ended. */
+    cancel: async (executionId: string): Promise<boolean> =>
+      (await calls.asService<{ cancelled: boolean }>('select ai.cancel_execution($1) as cancelled', [executionId]))[0]!.cancelled,
 
     /**
      * A webhook call (spec 4.8, 3.4): the workflow holding this webhook id; its

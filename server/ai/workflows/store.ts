@@ -59,6 +59,11 @@ export function workflowStore(calls: AiCalls) {
       left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd from ai.usage x where x.run_id = e.id::text) u on true
       order by e.created_at desc, e.id`, [id]),
     /** One run and its per-block logs; 404 for a run the caller did not start. */
+    /** 404 unless the caller can read this execution of this workflow. */
+    requireExecution: async (req: Request, workflowId: string, executionId: string) => {
+      const [row] = await calls.call(req, 'select 1 from ai.workflow_executions where id = $1 and workflow_id = $2', [executionId, workflowId]);
+      if (!row) throw aiErrors.notFound('Execution');
+    },
     executionLogs: async (req: Request, workflowId: string, executionId: string) => {
       const [execution] = await calls.call(req, 'select id, status, trigger, version, output, error, error_code, started_at, finished_at from ai.workflow_executions where id = $1 and workflow_id = $2',
         [executionId, workflowId]);

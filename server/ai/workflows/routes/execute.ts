@@ -56,7 +56,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until it ends.
   r.get('/:id/executions/:eid/events', route(async (req, res) => {
     const executionId = executionIdOf(req);
-    await deps.store.executionLogs(req, workflowIdOf(req), executionId);
+    await deps.store.requireExecution(req, workflowIdOf(req), executionId);
     await followRun(req, res, { ...deps.events, caller: contextOf(req), kind: 'workflow', runId: executionId });
   }));
 
@@ -69,7 +69,9 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   }));
 
   r.post('/:id/executions/:eid/cancel', route(async (req, res) => {
-    const cancelled = await deps.runs.cancel(req, workflowIdOf(req), executionIdOf(req));
+    const executionId = executionIdOf(req);
+    await deps.store.requireExecution(req, workflowIdOf(req), executionId);
+    const cancelled = await deps.runs.cancel(executionId);
     res.json({ cancelled, execution_id: req.params.eid });
   }));
 
