@@ -40,6 +40,7 @@ export const AI_ERROR_CATALOGUE = {
     EXECUTION_TIMEOUT: { status: 504, meaning: 'A workflow run passed WORKFLOW_EXECUTION_TIMEOUT_MS.' },
     CANCELLED: { status: 499, meaning: 'The client cancelled the request before it finished.' },
     RUN_CANCELLED: { status: 409, meaning: 'The run was cancelled (POST …/cancel, from any replica) before it finished; its record says `cancelled`.' },
+    RUN_NOT_RESUMABLE: { status: 409, meaning: 'The process running the run died and the run could not be taken up again (its agent was deleted, or who it acts as is unreadable); its record says `failed` with the reason.' },
   },
   knowledge: {
     RETRIEVAL_FAILED: { status: 500, meaning: 'Retrieval failed for every knowledge base of a context handler; the message lists why for each.' },
@@ -108,6 +109,7 @@ export const aiErrors = {
   providerTimeout: (provider: string) => aiApiError('PROVIDER_TIMEOUT', `The ${provider} API did not answer in time`),
   cancelled: () => aiApiError('CANCELLED', 'The request was cancelled', { kind: 'invalid_request' }),
   runCancelled: () => aiApiError('RUN_CANCELLED', 'The run was cancelled'),
+  notResumable: (why: string) => aiApiError('RUN_NOT_RESUMABLE', `The run cannot resume: ${why}`),
   badModel: (model: string) => aiApiError('VALIDATION_ERROR', `Invalid model id "${model}": use <model> (OpenAI, claude-* for Anthropic), gemini/<model> or openrouter/<org>/<model>`),
   modelNotFound: (model: string) => aiApiError('model_not_found', `The model \`${model}\` does not exist or you do not have access to it: use agent/<name or id> or orchestration/<name or id> (GET /api/v1/models lists them)`),
   tooLarge: (message: string) => aiApiError('PAYLOAD_TOO_LARGE', message),

@@ -126,6 +126,7 @@ export const WorkflowEvent = name('WorkflowEvent', z.discriminatedUnion('type', 
 /** An agent or orchestration run's stream events (agents/events.ts AgentRunEvent); a member's carry `delegation_id`. */
 export const RunEvent = name('RunEvent', z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('start'), session_id: Id, run_id: Id }),
+  z.looseObject({ type: z.literal('resumed'), run_id: Id, step: z.number(), resumes: z.number() }),
   z.looseObject({ type: z.literal('compaction'), model: z.string(), summarized_messages: z.number(), kept_messages: z.number() }),
   z.looseObject({ type: z.literal('compaction_error'), model: z.string(), error: z.string() }),
   z.looseObject({ type: z.literal('content_delta'), delta: z.string() }),

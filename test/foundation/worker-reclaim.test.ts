@@ -1,56 +1,39 @@
 // A worker process killed (SIGKILL) in the middle of a job: another worker
 // process takes the job up within a minute (issue 29), not after
 // graphile-worker's four-hour lock (sql/0066). Real processes: the doomed
-// worker is a child process running the platform without ports; the
+// worker is a child process running the platform on free ports; the
 // rescuer is a platform in this process on the same database.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', WORKER_RECLAIM_INTERVAL_MS: '500', LOG_LEVEL: 'warn' };
 
 describe('a worker process killed mid-job', () => {
   let api: TestPlatform;
   let rescuer: TestPlatform | undefined;
-  let child: ChildProcess | undefined;
+  let child: PlatformProcess | undefined;
 
   before(async () => {
     api = await startTestPlatform({ ...FAST, WORKER: 'off' });
   });
   after(async () => {
-    child?.kill('SIGKILL');
+    await child?.kill();
     if (rescuer) await rescuer.stop();
     await stopTestPlatform(api);
   });
 
   it('has its job taken up by another worker process within a minute, as a repeat', async () => {
-    child = spawn(process.execPath, ['test/helpers/worker-process.ts'], {
-      cwd: root,
-      env: { ...process.env, ...FAST, DATABASE_URL: api.adminUrl, JWT_SECRET: api.config.JWT_SECRET!, DATA_DIR: api.config.dataDir, MIGRATIONS_DIR: api.config.migrationsDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (output.includes('ready\n')) resolve();
-      });
-      child!.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-      child!.once('exit', (code) => reject(new Error(`the worker process exited (${code}):\n${output.slice(-3000)}`)));
-    });
+    child = await startPlatformProcess(api, FAST);
     await api.adminPool.query(`select graphile_worker.add_job('test_hold', '{"n": 1}', max_attempts := 5)`);
     const held = await eventually('the child to hold the job', async () => (await api.adminPool.query<{ locked_by: string | null; node_id: string | null }>(
       `select j.locked_by, w.node_id from graphile_worker.jobs j left join platform.worker_nodes w on w.worker_id = j.locked_by where j.task_identifier = 'test_hold'`)).rows[0]!,
     (r) => r.locked_by !== null, { tries: 600 });
     assert.ok(held.node_id, 'the locker is recorded against its process');
 
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await child.kill();
     child = undefined;
     const killedAt = Date.now();
 

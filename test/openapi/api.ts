@@ -1173,6 +1173,14 @@ export interface components {
       [key: string]: unknown;
     } | {
       /** @constant */
+      type: "resumed";
+      /** Format: uuid */
+      run_id: string;
+      step: number;
+      resumes: number;
+      [key: string]: unknown;
+    } | {
+      /** @constant */
       type: "compaction";
       model: string;
       summarized_messages: number;

@@ -1,4 +1,4 @@
-// The AI surface's jobs: async workflow runs, source extraction, indexing,
+// The AI surface's jobs: async workflow runs, resumed agent runs, source extraction, indexing,
 // BM25 builds, metadata and graph enrichment. Each parses its payload first
 // (a job queued by an older or hand-written statement with a bad payload
 // fails at once, saying what is wrong) and calls the work the surface
@@ -21,6 +21,12 @@ export function aiTasks(jobs: AiJobs): TaskList {
       const { execution_id } = z.object({ execution_id: id }).parse(payload);
       helpers.logger.info(`workflow run ${execution_id}`);
       await jobs.runWorkflow(execution_id);
+    },
+    // ai.resume_abandoned_agent_runs (the sweep: an agent run whose process died)
+    ai_agent_run_resume: async (payload, helpers) => {
+      const { run_id } = z.object({ run_id: id }).parse(payload);
+      helpers.logger.info(`agent run ${run_id} resumed`);
+      await jobs.resumeAgentRun(run_id);
     },
     // ai.queue_extraction
     ai_source_extract: async (payload, helpers) => {

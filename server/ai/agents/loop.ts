@@ -40,6 +40,8 @@ export type LoopInput = {
   record?: (message: RecordedMessage) => Promise<void>;
   /** Told as each step starts (a failed run records how far it got). */
   onStep?: (step: number) => void;
+  /** A resumed run: `messages` already hold its stored steps; the loop goes on from here. */
+  from?: LoopResume | undefined;
 };
 
 export type LoopResult = { output: string; stop: 'answered' | 'max_steps'; steps: number; toolCalls: LoopToolCall[] };
@@ -51,21 +53,33 @@ export function delegateToolName(agentName: string): string {
 
 const allow = async (): Promise<HookVerdict> => ({ decision: 'allow' });
 
+/**
+ * Where a resumed run picks up (agents/resume.ts): the steps it completed, and
+ * the tool calls of its last step that have no stored result (run now, in
+ * their places), or its stored answer when only the run's end was lost.
+ */
+export type LoopResume = { steps: number; pending: Array<{ n: number; call: ChatResult['toolCalls'][number] }>; answered?: string };
+
 export async function runLoop(input: LoopInput): Promise<LoopResult> {
-  const { models, messages, tools, emit, signal } = input;
+  const { models, messages, emit, signal } = input;
   const fire = input.fire ?? allow;
   const record = input.record ?? (async () => undefined);
   const toolCalls: LoopToolCall[] = [];
-  // A loop with no run (none today keeps its tools' calls apart otherwise) still gives each call its own key.
-  const runKey = input.usage.runId ?? randomUUID();
+  const runCalls = toolRunner(input, fire, record, toolCalls);
   let output = '';
   let steps = 0;
+  if (input.from) {
+    steps = input.from.steps;
+    if (input.from.answered !== undefined) return { output: input.from.answered, stop: 'answered', steps, toolCalls };
+    input.onStep?.(steps);
+    await runCalls(input.from.pending, steps);
+  }
   while (steps < input.maxSteps) {
     steps++;
     input.onStep?.(steps);
     const request = {
       model: input.model, messages, settings: input.tuning, signal,
-      ...(tools.length > 0 ? { tools: tools.map((t) => t.chat) } : {}),
+      ...(input.tools.length > 0 ? { tools: input.tools.map((t) => t.chat) } : {}),
       context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${steps}` },
     };
     const started = Date.now();
@@ -87,7 +101,18 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     }
     messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
     await record({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs });
-    for (const [n, call] of result.toolCalls.entries()) {
+    await runCalls(result.toolCalls.map((call, n) => ({ n, call })), steps);
+  }
+  return { output, stop: 'max_steps', steps, toolCalls };
+}
+
+/** Runs a step's tool calls in order: hooks, the tool, its result reported, stored and fed back. */
+function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, record: NonNullable<LoopInput['record']>, toolCalls: LoopToolCall[]) {
+  const { tools, emit, signal, messages } = input;
+  // A loop with no run (none today keeps its tools' calls apart otherwise) still gives each call its own key.
+  const runKey = input.usage.runId ?? randomUUID();
+  return async (calls: LoopResume['pending'], steps: number) => {
+    for (const { n, call } of calls) {
       const tool = tools.find((t) => t.chat.function.name === call.name);
       // The call's place in the run (step, position, the model's id): the same on a repeat, its own otherwise.
       const key = idempotencyKey('tool', runKey, `${input.stepPrefix ?? ''}step-${steps}/${n}`, call.id);
@@ -125,6 +150,5 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       messages.push({ role: 'tool', tool_call_id: call.id, content });
       await record({ role: 'tool', content, tool_call_id: call.id, name: call.name, is_error: !outcome.ok, latency_ms: latency });
     }
-  }
-  return { output, stop: 'max_steps', steps, toolCalls };
+  };
 }

@@ -20,8 +20,9 @@ import type { RunLifetime } from '../lifetime.ts';
 import { runLoop, type Emit, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
-import { requireSession } from '../sessions/conversation.ts';
-import type { SessionRuns } from '../sessions/session-run.ts';
+import type { SessionRunContext, SessionRuns, StoredRun } from '../sessions/session-run.ts';
+import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
+import { resumePoint } from './resume-point.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
 import { stepCap } from './tuning.ts';
 import type { ToolRunner, ToolServices } from '../tools/runner.ts';
@@ -121,65 +122,91 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
      * as it goes: start, content_delta, tool_call, tool_result, hook,
      * approval_requested, approval_resolved, usage, complete.
      */
-    run: async (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}): Promise<RunResult> => {
-      const { message } = input;
-      const signal = life.signal;
-      let toolCalls: LoopToolCall[] = [];
-      let fire: (event: string, extra?: Record<string, unknown>) => Promise<HookVerdict> = async () => ({ decision: 'allow' });
-      const done = await opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt }, life, emit, async (run) => {
-        // What the knowledge-base tools retrieved goes with the answer that used it.
-        const retrievals: ContextResult[] = [];
-        const record: typeof run.record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? run.record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : run.record(m));
-        const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
-        // An approval holds the run past its client: the answer may come after the stream has gone.
-        const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
-          const release = life.hold();
-          try {
-            return await opts.approvals.ask(hook, payload, signal, emit);
-          } finally {
-            release();
-          }
-        };
-        const firing = hookRunner(opts.hookServices, emit, ask);
-        const base = { agent_id: agent.id, session_id: run.sessionId, run_id: run.runId };
-        fire = (event, extra = {}) => (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
-        await fire('OnRunStart', { message });
-        const { model, maxSteps, tuning } = await agentTuning(agent, settings);
-        // A sub-agent call: OnDelegation hooks may deny it, rewrite its task or ask a human first.
-        const delegate: Delegate = async (sub, toolName, args, s, callId) => {
-          let task = taskOf(args);
-          if (!task) return { ok: false, error: 'task is required: say what the sub-agent should do' };
-          const verdict = await fire('OnDelegation', { tool_name: toolName, tool_call_id: callId, arguments: { task }, sub_agent_id: sub.id, sub_agent_name: sub.name, task });
-          if (verdict.decision === 'deny') return { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
-          if (typeof verdict.arguments?.task === 'string' && verdict.arguments.task.trim()) task = verdict.arguments.task.trim();
-          const tag = { delegation_id: callId, agent_id: sub.id, agent_name: sub.name };
-          emit?.({ type: 'delegation_started', ...tag, task });
-          try {
-            const result = await member(caller, sub, task, { signal: s, usage: run.usage, stepPrefix: `${callId}/`, emit: delegationEvents(emit, callId) });
-            emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
-            return { ok: true, output: result.output };
-          } catch (err) {
-            if (s.aborted) throw err;
-            emit?.({ type: 'delegation_completed', ...tag, ok: false, error: (err as Error).message });
-            return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
-          }
-        };
-        const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegate, (r) => retrievals.push(r));
-        try {
-          const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }];
-          const result = await runLoop({ models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep, ...(emit ? { emit, stream: how.streamModel ?? true } : {}) });
-          toolCalls = result.toolCalls;
-          return result;
-        } finally {
-          await offered.close().catch(() => undefined);
-        }
-      }, async (result) => {
-        await fire('OnRunComplete', { response: result.output });
-      });
-      const { result } = done;
-      return { session_id: done.session_id, run_id: done.run_id, status: 'completed', output: result.output, stop_reason: result.stop, steps: result.steps, tool_calls: toolCalls, usage: done.usage };
+    run: (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}): Promise<RunResult> => {
+      const turn = agentTurn(caller, agent, input.message, life, emit, how);
+      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt }, life, emit, turn.body, turn.after));
+    },
+    /** Carries on a run whose process died (resume.ts), from its stored steps; its events go on where they stopped. */
+    resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
+      const turn = agentTurn(caller, agent, stored.input, life, emit, {});
+      return turn.answer(opts.sessionRun.resume(caller, { kind: 'agent', agentId: agent.id }, stored, life, emit, turn.body, turn.after));
     },
   };
+
+  /**
+   * One agent run's own part inside the session skeleton (session-run.ts):
+   * hooks, tools (delegation and knowledge bases included), the loop; from
+   * the start, or from a resumed run's stored steps.
+   */
+  function agentTurn(caller: RequestContext, agent: AgentRow, message: string, life: RunLifetime, emit: Emit | undefined, how: { streamModel?: boolean }) {
+    const signal = life.signal;
+    let toolCalls: LoopToolCall[] = [];
+    let fire: (event: string, extra?: Record<string, unknown>) => Promise<HookVerdict> = async () => ({ decision: 'allow' });
+    const body = async (run: SessionRunContext) => {
+      // What the knowledge-base tools retrieved goes with the answer that used it.
+      const retrievals: ContextResult[] = [];
+      const record: typeof run.record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? run.record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : run.record(m));
+      const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
+      // An approval holds the run past its client: the answer may come after the stream has gone.
+      const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
+        const release = life.hold();
+        try {
+          return await opts.approvals.ask(hook, payload, signal, emit);
+        } finally {
+          release();
+        }
+      };
+      const firing = hookRunner(opts.hookServices, emit, ask);
+      const base = { agent_id: agent.id, session_id: run.sessionId, run_id: run.runId };
+      fire = (event, extra = {}) => (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
+      // A resumed run told its hooks it started before it stopped.
+      if (!run.resumed) await fire('OnRunStart', { message });
+      const { model, maxSteps, tuning } = await agentTuning(agent, settings);
+      const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegation(caller, run, emit, (event, extra) => fire(event, extra)), (r) => retrievals.push(r));
+      try {
+        const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed ?? []).map(chatMessageOf)];
+        const result = await runLoop({
+          models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep,
+          from: run.resumed && resumePoint(run.resumed), ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
+        });
+        toolCalls = result.toolCalls;
+        return result;
+      } finally {
+        await offered.close().catch(() => undefined);
+      }
+    };
+    return {
+      body,
+      after: async (result: { output: string }) => void (await fire('OnRunComplete', { response: result.output })),
+      answer: async (running: ReturnType<SessionRuns>): Promise<RunResult> => {
+        const done = await running;
+        const { result } = done;
+        return { session_id: done.session_id, run_id: done.run_id, status: 'completed', output: result.output, stop_reason: result.stop, steps: result.steps, tool_calls: toolCalls, usage: done.usage };
+      },
+    };
+  }
+
+  /** A sub-agent call: OnDelegation hooks may deny it, rewrite its task or ask a human first. */
+  function delegation(caller: RequestContext, run: SessionRunContext, emit: Emit | undefined, fire: (event: string, extra: Record<string, unknown>) => Promise<HookVerdict>): Delegate {
+    return async (sub, toolName, args, s, callId) => {
+      let task = taskOf(args);
+      if (!task) return { ok: false, error: 'task is required: say what the sub-agent should do' };
+      const verdict = await fire('OnDelegation', { tool_name: toolName, tool_call_id: callId, arguments: { task }, sub_agent_id: sub.id, sub_agent_name: sub.name, task });
+      if (verdict.decision === 'deny') return { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
+      if (typeof verdict.arguments?.task === 'string' && verdict.arguments.task.trim()) task = verdict.arguments.task.trim();
+      const tag = { delegation_id: callId, agent_id: sub.id, agent_name: sub.name };
+      emit?.({ type: 'delegation_started', ...tag, task });
+      try {
+        const result = await member(caller, sub, task, { signal: s, usage: run.usage, stepPrefix: `${callId}/`, emit: delegationEvents(emit, callId) });
+        emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
+        return { ok: true, output: result.output };
+      } catch (err) {
+        if (s.aborted) throw err;
+        emit?.({ type: 'delegation_completed', ...tag, ok: false, error: (err as Error).message });
+        return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
+      }
+    };
+  }
 }
 
 export type AgentRunner = ReturnType<typeof agentRunner>;

@@ -35,8 +35,9 @@ export function runEventLog(calls: AiCalls, log: Logger) {
      * before it began, are handed on with none). An event that could not be
      * stored is not handed on: a client never sees what could be forgotten.
      */
-    recorder: (kind: RunKind, write: (seq: number | null, event: object) => void, opts: { lingerMs?: number } = {}) => {
-      let runId: string | undefined;
+    recorder: (kind: RunKind, write: (seq: number | null, event: object) => void, opts: { lingerMs?: number; runId?: string } = {}) => {
+      // A resumed run has its id already; a new one learns it from its first event.
+      let runId: string | undefined = opts.runId;
       let lingering: NodeJS.Timeout | undefined;
       let queue: object[] = [];
       let writing: Promise<void> | undefined;
@@ -114,8 +115,8 @@ export const failureEvent = (e: ApiError): object => ({ type: 'error', error: e.
  * for 50 ms at a time (a short run stores them in one statement). A
  * failure is stored as the run's last event, then thrown on.
  */
-export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push: (event: object) => void) => Promise<T>, failure: (e: ApiError) => object = failureEvent): Promise<T> {
-  const recorder = log.recorder(kind, () => undefined, { lingerMs: 50 });
+export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push: (event: object) => void) => Promise<T>, failure: (e: ApiError) => object = failureEvent, opts: { runId?: string; lingerMs?: number } = {}): Promise<T> {
+  const recorder = log.recorder(kind, () => undefined, { lingerMs: 50, ...opts });
   try {
     return await run(recorder.push);
   } catch (err) {

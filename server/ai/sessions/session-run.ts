@@ -14,7 +14,7 @@ import type { AiCalls } from '../calls.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import type { Compactor } from './compaction.ts';
-import { messageRecorder, openSession } from './conversation.ts';
+import { messageRecorder, openSession, type StoredMessage } from './conversation.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
 import type { RunWatch } from '../runs/watch.ts';
@@ -29,6 +29,8 @@ export type SessionRunContext = {
   signal: AbortSignal;
   /** Told as each step starts (a failed run records how far it got). */
   onStep: (step: number) => void;
+  /** A resumed run: the messages it stored after the user's (its steps so far). */
+  resumed?: StoredMessage[] | undefined;
 };
 
 /** What a body answers: its loop's end. */
@@ -43,27 +45,28 @@ export type SessionRunInput = {
   system: string | null;
 };
 
+/** A run taken up again after its process died (agents/resume.ts): its record and what it stored. */
+export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[] };
+
 export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string; watch: RunWatch }) {
   const records = runRecords(deps.calls);
-  return async <T extends SessionRunEnd>(
-    caller: RequestContext, input: SessionRunInput, life: RunLifetime, emit: Emit | undefined,
-    body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ): Promise<{ session_id: string; run_id: string; result: T; usage: RunTotals }> => {
-    const { owner, message } = input;
+  type Opening = (record: SessionRunContext['record']) => Promise<Pick<SessionRunContext, 'history' | 'resumed'>>;
+
+  /** The run from its record on: cancellable, opened, its body, ended, totals, usage and complete; a failure recorded with its ids. */
+  const carry = async <T extends SessionRunEnd>(
+    caller: RequestContext, owner: RunOwner, ids: { sessionId: string; runId: string }, life: RunLifetime, emit: Emit | undefined,
+    open: Opening, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
+  ) => {
+    const { sessionId, runId } = ids;
     const userId = callerUser(caller);
-    const feature = owner.kind;
-    const sessionId = await openSession(deps.calls, caller, owner.kind === 'agent' ? { agent_id: owner.agentId } : { orchestration_id: owner.orchestrationId }, input.sessionId, message);
-    const runId = await records.start(caller, owner, sessionId, message, deps.runnerId);
     const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId });
     let steps = 0;
     // Watched before anyone learns the run's id (the start event), so no cancel can come too early.
     const cancel = deps.watch.cancellable(runId);
     cancel.signal.addEventListener('abort', () => life.cancel(aiErrors.runCancelled()), { once: true });
-    emit?.({ type: 'start', session_id: sessionId, run_id: runId });
     try {
-      const history = await deps.compactor.history(caller, sessionId, { settings: input.settings, system: input.system, message, userId, runId, feature, signal: life.signal, emit });
-      await record({ role: 'user', content: message });
-      const result = await body({ sessionId, runId, usage: { userId, feature, runId }, history, record, signal: life.signal, onStep: (n) => { steps = n; } });
+      const opened = await open(record);
+      const result = await body({ sessionId, runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
       await records.finish(owner, runId, 'completed', result.output, null, result.stop, steps);
       await after?.(result);
@@ -81,6 +84,34 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       cancel.release();
     }
   };
+
+  const run = async <T extends SessionRunEnd>(
+    caller: RequestContext, input: SessionRunInput, life: RunLifetime, emit: Emit | undefined,
+    body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
+  ): Promise<{ session_id: string; run_id: string; result: T; usage: RunTotals }> => {
+    const { owner, message } = input;
+    const sessionId = await openSession(deps.calls, caller, owner.kind === 'agent' ? { agent_id: owner.agentId } : { orchestration_id: owner.orchestrationId }, input.sessionId, message);
+    const runId = await records.start(caller, owner, sessionId, message, deps.runnerId);
+    return carry(caller, owner, { sessionId, runId }, life, emit, async () => {
+      emit?.({ type: 'start', session_id: sessionId, run_id: runId });
+      const history = await deps.compactor.history(caller, sessionId, { settings: input.settings, system: input.system, message, userId: callerUser(caller), runId, feature: owner.kind, signal: life.signal, emit });
+      // The user's message, with (agent runs) what a resume needs: the caller and this history.
+      await records.begin(caller, owner, sessionId, runId, history, message);
+      return { history };
+    }, body, after);
+  };
+
+  /**
+   * Carries on a run whose process died, from what it stored: the history its
+   * model read, its messages after the user's. No `start` (it has one): a
+   * `resumed` event at the step it picks up.
+   */
+  const resume = <T extends SessionRunEnd>(
+    caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
+    body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
+  ) => carry(caller, owner, stored, life, emit, async () => ({ history: stored.context, resumed: stored.messages }), body, after);
+
+  return Object.assign(run, { resume });
 }
 
 export type SessionRuns = ReturnType<typeof sessionRuns>;

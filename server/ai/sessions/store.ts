@@ -56,6 +56,16 @@ export function runRecords(calls: AiCalls) {
         : await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input, runner) values ($1, $2, $3, $4) returning id', [owner.orchestrationId, sessionId, input, runner]);
       return row!.id;
     },
+    /**
+     * The run's message, stored as the caller; an agent run keeps beside it,
+     * in the same statement, who it acts as and the history its model reads
+     * (ai.checkpoint_agent_run_start: what a resume needs).
+     */
+    begin: (caller: RequestContext, owner: RunOwner, sessionId: string, runId: string, history: unknown[], message: string) =>
+      owner.kind === 'agent'
+        ? calls.as(caller, `with checkpoint as (select ai.checkpoint_agent_run_start($2, $4::json))
+            insert into ai.session_messages (session_id, run_id, role, content) select $1, $2, 'user', $3 from checkpoint`, [sessionId, runId, message, JSON.stringify(history)])
+        : calls.as(caller, `insert into ai.session_messages (session_id, orchestration_run_id, role, content) values ($1, $2, 'user', $3)`, [sessionId, runId, message]),
     /** Ends the run (ai.finish_agent_run / ai.finish_orchestration_run: one guarded statement, totals from the ledger). */
     finish: (owner: RunOwner, runId: string, status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
       calls.asService(`select ai.finish_${owner.kind}_run($1, $2, $3, $4, $5, $6)`, [runId, status, output, error, stop, steps]),

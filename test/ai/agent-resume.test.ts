@@ -1,0 +1,137 @@
+// An agent run survives the death of the process running it (issue 29):
+// real processes, a real SIGKILL. A platform process starts a streamed run
+// whose scripted model makes three tool calls, one per step; while the third
+// call is at its receiver the process is killed. Another server on the same
+// database resumes the run from its checkpoints: the run completes, the
+// first two calls are not made again, the third is made again with the same
+// Idempotency-Key, the ledger charges each model call once, the model reads
+// the same conversation byte for byte, and the events read back from the
+// first equal an uninterrupted run's (a `resumed` event aside).
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
+
+const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', AI_RUN_SWEEP_INTERVAL_MS: '500', LOG_LEVEL: 'warn' };
+type Event = { type: string; [key: string]: any };
+
+/** What a run's events say, without what differs between two runs (ids, timings, the resume marker). */
+const gist = (events: Event[]) => events.filter((e) => e.type !== 'resumed').map(({ run_id: _r, session_id: _s, latency_ms: _l, ...e }) => e);
+
+describe('an agent run whose process is killed', () => {
+  let api: TestPlatform;
+  let vendor: VendorServer;
+  let dying: PlatformProcess | undefined;
+  let ann: string;
+  let agentId: string;
+  let receiver: http.Server;
+  let base: string;
+  const calls: Array<{ n: number; key: string }> = [];
+  let hangOnThird = false;
+  let thirdArrived: () => void = () => undefined;
+  const { json, post, api: call, headers } = aiApi(() => api);
+  const script = () => vendor.script(
+    { toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] },
+    { toolCalls: [{ id: 'c2', name: 'record', arguments: { n: 2 } }] },
+    { toolCalls: [{ id: 'c3', name: 'record', arguments: { n: 3 } }] },
+    { text: 'All three are recorded.' },
+  );
+
+  before(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const { n } = JSON.parse(body) as { n: number };
+        calls.push({ n, key: req.headers['idempotency-key'] as string });
+        // The third call of the doomed run never answers: its process dies meanwhile.
+        if (n === 3 && hangOnThird) {
+          hangOnThird = false;
+          thirdArrived();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ recorded: n }));
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    vendor = await startVendorServer();
+    api = await startTestPlatform({ ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    await storeOpenAiKey(api);
+    ann = (await signUp(api, 'ann-resume@example.com')).access_token;
+    agentId = (await json<{ id: string }>(await post(ann, '/agents', { name: 'recorder', model: 'gpt-4.1-mini', system_prompt: 'Record what you are asked to.' }), 201)).id;
+    await json(await post(ann, '/tools', { name: 'record', description: 'Record a number', type: 'http', input_schema: { type: 'object', properties: { n: { type: 'number' } } }, config: { endpoint: `${base}/record` } }), 201);
+    await json(await post(ann, `/agents/${agentId}/tools`, { tool_name: 'record' }), 201);
+  });
+  after(async () => {
+    await dying?.kill();
+    await stopTestPlatform(api);
+    await vendor.close();
+    receiver.closeAllConnections();
+    receiver.close();
+  });
+
+  it('resumes on another server from its last step: no call made twice but the one in flight, each model call charged once', async () => {
+    // The uninterrupted run, for comparison.
+    vendor.reset();
+    script();
+    const whole = numberedEvents<Event>(await (await post(ann, `/agents/${agentId}/run/stream`, { message: 'Record 1, 2 and 3' })).text()).map((e) => e.event);
+    assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
+    const wholeChats = vendor.chats().map((c) => JSON.stringify(c.body.messages));
+    calls.length = 0;
+
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    vendor.reset();
+    script();
+    hangOnThird = true;
+    const third = new Promise<void>((r) => (thirdArrived = r));
+    const res = await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) });
+    const stream = sseStream<Event>(res);
+    const start = await untilEvent(stream, 'start');
+    await third;
+    await dying.kill();
+    await stream.return(undefined).catch(() => undefined);
+    const runId = start.run_id as string;
+
+    // Any replica follows it from the first event; the run goes on elsewhere.
+    const replay = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text());
+    const events = replay.map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.deepEqual(replay.map((e) => e.id), replay.map((_, i) => i + 1), 'numbered on without a gap');
+    assert.deepEqual(events.find((e) => e.type === 'resumed'), { type: 'resumed', run_id: runId, step: 3, resumes: 1 }, 'the resume is marked, at the step it picked up');
+    assert.deepEqual(gist(events), gist(whole), 'the replay equals an uninterrupted run');
+
+    assert.deepEqual(calls.map((c) => c.n), [1, 2, 3, 3], 'only the call in flight is made again');
+    assert.equal(calls[2]!.key, calls[3]!.key, 'with the same idempotency key');
+    assert.equal(new Set(calls.slice(0, 3).map((c) => c.key)).size, 3, 'each call has its own');
+    const steps = (await api.adminPool.query<{ step: string; n: number }>('select step, count(*)::int as n from ai.usage where run_id = $1 group by step order by step', [runId])).rows;
+    assert.deepEqual(steps, ['step-1', 'step-2', 'step-3', 'step-4'].map((step) => ({ step, n: 1 })), 'each model call charged once');
+    assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats, 'the model read the same conversation, byte for byte');
+
+    const run = await json<{ status: string; output: string; steps: number; model_calls: unknown[] }>(await call(ann, `/agents/${agentId}/runs/${runId}`), 200);
+    assert.deepEqual({ status: run.status, output: run.output, steps: run.steps, calls: run.model_calls.length }, { status: 'completed', output: 'All three are recorded.', steps: 4, calls: 4 });
+    const record = (await api.adminPool.query<{ resumes: number; runner: string }>('select resumes, runner from ai.agent_runs where id = $1', [runId])).rows[0]!;
+    assert.equal(record.resumes, 1);
+    assert.equal(record.runner, api.realtime.nodeId, 'carried on by the live server');
+  });
+
+  it('ends failed, saying why, when its agent is gone', async () => {
+    const doomed = (await json<{ id: string }>(await post(ann, '/agents', { name: 'doomed', model: 'gpt-4.1-mini' }), 201)).id;
+    const session = (await api.adminPool.query<{ id: string }>(`insert into ai.sessions (owner_id, agent_id, title) select id, $1, 'x' from auth.users where email = 'ann-resume@example.com' returning id`, [doomed])).rows[0]!.id;
+    const runId = (await api.adminPool.query<{ id: string }>(
+      `insert into ai.agent_runs (session_id, agent_id, input, runner, caller, context) select $1, $2, 'go', gen_random_uuid(), jsonb_build_object('role', 'authenticated', 'claims', jsonb_build_object('sub', owner_id, 'role', 'authenticated')), '[]'
+         from ai.sessions where id = $1 returning id`, [session, doomed])).rows[0]!.id;
+    await json(await call(ann, `/agents/${doomed}`, { method: 'DELETE' }), 200);
+    const ended = await eventually('the run to end', async () => (await api.adminPool.query<{ status: string; error: string }>('select status, error from ai.agent_runs where id = $1', [runId])).rows[0]!,
+      (r) => r.status !== 'running', { tries: 300 });
+    assert.deepEqual(ended, { status: 'failed', error: 'The run cannot resume: its agent was deleted' });
+    const last = (await api.adminPool.query<{ event: Event }>('select event from ai.run_events where agent_run_id = $1 order by seq desc limit 1', [runId])).rows[0]!.event;
+    assert.equal(last.error_code, 'RUN_NOT_RESUMABLE');
+  });
+});

@@ -1,0 +1,36 @@
+// A platform in a process of its own (test/helpers/worker-process.ts) on the
+// database of a platform in this process, for tests that kill it with
+// SIGKILL: its URL once it is ready, its output for failure messages.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { TestPlatform } from './platform.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export type PlatformProcess = { child: ChildProcess; url: string; output: () => string; kill: () => Promise<void> };
+
+export async function startPlatformProcess(beside: TestPlatform, env: Record<string, string>): Promise<PlatformProcess> {
+  const child = spawn(process.execPath, ['test/helpers/worker-process.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, DATABASE_URL: beside.adminUrl, JWT_SECRET: beside.config.JWT_SECRET!, DATA_DIR: beside.config.dataDir, MIGRATIONS_DIR: beside.config.migrationsDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d.toString();
+      const ready = /^ready (\S+)$/m.exec(output);
+      if (ready) resolve(ready[1]!);
+    });
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('exit', (code) => reject(new Error(`the platform process exited (${code}):\n${output.slice(-3000)}`)));
+  });
+  return {
+    child, url, output: () => output,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
