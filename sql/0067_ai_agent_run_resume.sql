@@ -16,8 +16,8 @@
 -- The sweep (every AI_RUN_SWEEP_INTERVAL_MS) calls
 -- ai.resume_abandoned_agent_runs first: a running run of a dead process that
 -- has its checkpoint and fewer than 3 resumes is handed to a job
--- (ai_agent_run_resume, any worker), its pending approvals time out (the
--- resumed run asks again). ai.fail_abandoned_agent_runs then fails what is
+-- (ai_agent_run_resume, any worker); a pending approval stays pending (the
+-- resumed run waits on the same one). ai.fail_abandoned_agent_runs then fails what is
 -- left: runs started before this migration, and runs that died 3 times.
 -- The job takes the run with ai.claim_agent_run (one guarded statement: a run
 -- is carried on by one process at a time).
@@ -63,15 +63,11 @@ declare
   v_count int;
 begin
   with orphaned as (
-    update ai.agent_runs r set runner = null, status = 'running', resumes = r.resumes + 1
+    update ai.agent_runs r set runner = null, resumes = r.resumes + 1
      where r.status in ('running', 'waiting_approval') and r.runner is not null
        and r.caller is not null and r.resumes < 3
        and not exists (select 1 from realtime.nodes n where n.id = r.runner)
     returning r.id
-  ), approvals as (
-    update ai.agent_run_approvals a set status = 'timed_out', decided_at = now()
-      from orphaned where a.run_id = orphaned.id and a.status = 'pending'
-    returning a.id
   ), queued as (
     select graphile_worker.add_job('ai_agent_run_resume', json_build_object('run_id', o.id),
              job_key := 'ai-agent-run-resume:' || o.id, max_attempts := 5)
@@ -84,7 +80,8 @@ $$;
 revoke execute on function ai.resume_abandoned_agent_runs() from public;
 grant execute on function ai.resume_abandoned_agent_runs() to service_role;
 
--- The resuming process takes the run: true once, for one process.
+-- The resuming process takes the run: true once, for one process. A run
+-- waiting on an approval stays waiting (the resumed run reads the answer).
 create or replace function ai.claim_agent_run(p_run uuid, p_runner uuid) returns boolean
 language plpgsql
 security definer
@@ -92,7 +89,7 @@ set search_path = ''
 as $$
 begin
   update ai.agent_runs r set runner = p_runner
-   where r.id = p_run and r.status = 'running' and r.runner is null and r.caller is not null;
+   where r.id = p_run and r.status in ('running', 'waiting_approval') and r.runner is null and r.caller is not null;
   return found;
 end
 $$;

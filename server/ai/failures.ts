@@ -1,4 +1,4 @@
-// The AI surface's two failure classes (one vocabulary, as openai-agents-js
+// The AI surface's failure classes (one vocabulary, as openai-agents-js
 // keeps one in errors.ts). Everything else thrown is a bug or an outage: a
 // job retries it, a route answers 500 without its message.
 //
@@ -8,6 +8,9 @@
 //   with this message instead of retrying.
 // - Stopped: the work no longer holds (cancelled, removed, re-queued, the
 //   server stopping). Not a failure: the job or run ends quietly.
+// - Parked: the run waits on a person and its process let go of it
+//   (agents/approvals.ts); a worker takes it up again on the answer. Not an
+//   end: its record stays open, and a client follows its events.
 
 /** Which isolation limit ended a run in a worker thread. */
 export type Limit = 'memory' | 'time' | 'quiet' | 'crash';
@@ -36,5 +39,15 @@ export class Stopped extends Error {
   constructor(message = 'stopped') {
     super(message);
     this.name = 'Stopped';
+  }
+}
+
+/** The run waits on a person, parked: no process carries it until the answer or the deadline (sql/0068). */
+export class Parked extends Error {
+  readonly runId: string;
+  constructor(runId: string) {
+    super('The run waits for an approval; a worker carries it on after the answer');
+    this.name = 'Parked';
+    this.runId = runId;
   }
 }

@@ -126,7 +126,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   });
   // Runs held past their client (awaiting approval) end when the server stops.
   const stopping = new AbortController();
-  const approvals = approvalDesk(calls);
+  const approvals = approvalDesk(calls, { runnerId: opts.runnerId, afterMs: config.AI_APPROVAL_PARK_AFTER_MS });
   // Agents' own MCP servers (the client side; /api/mcp below is our server).
   const mcpClients = mcpTools({ calls, masterKey, settings, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) });
   const compaction = compactor({ calls, models, settings });

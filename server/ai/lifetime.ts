@@ -7,7 +7,9 @@
 // while it is held (an agent paused on an approval hook).
 import type { Response } from 'express';
 import { toApiError, type ApiError } from '../errors.ts';
-import { failureEvent, sseEvent, sseHead, type RunEventLog, type RunKind } from './runs/events.ts';
+import { failureEvent, sseEvent, sseHead, streamFollowed, type RunEventLog, type RunKind, type RunServices } from './runs/events.ts';
+import type { RequestContext } from '../../db/as-role.ts';
+import { Parked } from './failures.ts';
 
 export type RunLifetime = {
   /** Aborts on an explicit cancel, when the server stops, or (a run that is not detached) when the client left while nothing held the run. */
@@ -59,21 +61,26 @@ export function detachedLifetime(signal: AbortSignal): RunLifetime {
  * last, with its `error_code` and (for agents and orchestrations) the run's ids.
  */
 export async function streamRun(
-  res: Response, stop: AbortSignal, events: { log: RunEventLog; kind: RunKind; failure?: (e: ApiError) => object },
+  res: Response, stop: AbortSignal, events: { log: RunEventLog; kind: RunKind; failure?: (e: ApiError) => object; follow?: RunServices & { caller: RequestContext } },
   run: (life: RunLifetime, send: (event: object) => void) => Promise<unknown>,
 ): Promise<void> {
   const life = runLifetime(res, stop, { detached: true });
+  let sent = 0;
   const recorder = events.log.recorder(events.kind, (seq, event) => {
+    sent = seq ?? sent;
     if (!life.gone()) res.write(sseEvent(seq, event));
   });
   res.writeHead(200, sseHead);
+  let parked: Parked | undefined;
   try {
     await run(life, recorder.push);
   } catch (err) {
-    const e = toApiError(err);
-    recorder.push((events.failure ?? failureEvent)(e));
+    if (err instanceof Parked && events.follow) parked = err;
+    else recorder.push((events.failure ?? failureEvent)(toApiError(err)));
   }
   await recorder.flush();
+  // Parked on an approval: the run goes on in whichever worker resumes it; the stream follows its stored events.
+  if (parked && events.follow && !life.gone()) await streamFollowed(res, { ...events.follow, kind: events.kind, runId: parked.runId }, sent);
   res.end();
 }
 

@@ -50,7 +50,7 @@ export const ModelCall = name('ModelCall', z.looseObject({
   cost_usd: z.number(), latency_ms: z.number().int(), ok: z.boolean(), at: Timestamp,
 }));
 const Inspect = { model_calls: z.array(ModelCall), last_event_id: z.number().int().meta({ description: 'The number of its last stored event (0: none)' }) };
-export const AgentRunRecord = name('AgentRunRecord', RunRecord.extend({ messages: z.array(Json), approvals: z.array(Json), ...Inspect }));
+export const AgentRunRecord = name('AgentRunRecord', RunRecord.extend({ messages: z.array(Json), approvals: z.array(Json), resumes: z.number().int().describe('how often the run was taken up again after its process died'), ...Inspect }));
 // An orchestration run answers its usage as one object, and its delegations with theirs.
 export const OrchestrationRunRecord = name('OrchestrationRunRecord', RunRecord.omit({ tokens_in: true, tokens_out: true, cost_usd: true }).extend({ usage: RunUsage, delegations: z.array(Json), ...Inspect }));
 

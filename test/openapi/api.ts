@@ -780,6 +780,8 @@ export interface components {
       finished_at: string | null;
       messages: components["schemas"]["GetUsage200"][];
       approvals: components["schemas"]["GetUsage200"][];
+      /** @description how often the run was taken up again after its process died */
+      resumes: number;
       model_calls: components["schemas"]["ModelCall"][];
       /** @description The number of its last stored event (0: none) */
       last_event_id: number;

@@ -34,11 +34,11 @@ select ai.request_approval('00000000-0000-0000-0000-0000000072a1', null, 'PreToo
 
 select is(ai.resume_abandoned_agent_runs(), 1, 'one orphaned run can resume');
 select results_eq($$ select input, status, runner is null, resumes from ai.agent_runs order by input $$,
-  $$ values ('alive', 'running', false, 0), ('old', 'running', false, 0), ('resumable', 'running', true, 1), ('worn', 'running', false, 3) $$, 'it waits for a process, counted; the others are untouched');
+  $$ values ('alive', 'running', false, 0), ('old', 'running', false, 0), ('resumable', 'waiting_approval', true, 1), ('worn', 'running', false, 3) $$, 'it waits for a process, counted; the others are untouched');
 reset role;
 select is((select key from graphile_worker.jobs where task_identifier = 'ai_agent_run_resume'), 'ai-agent-run-resume:00000000-0000-0000-0000-0000000072a1', 'a resume job is queued for it');
 select tests.authenticate_as_service_role();
-select is((select status from ai.agent_run_approvals), 'timed_out', 'the approval it waited on times out: the resumed run asks again');
+select is((select status from ai.agent_run_approvals), 'pending', 'the approval it waits on stays open: the resumed run waits on it');
 select is(ai.fail_abandoned_agent_runs(), 2, 'runs without a checkpoint and runs that died three times fail');
 
 select ok(ai.claim_agent_run('00000000-0000-0000-0000-0000000072a1', '55555555-5555-4555-8555-555555555555'), 'a process takes the run');

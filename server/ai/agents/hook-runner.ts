@@ -25,6 +25,7 @@ import { outboundRequest } from '../runtime/net/message.ts';
 import type { ToolServices } from '../tools/runner.ts';
 import type { Emit } from './events.ts';
 import { idempotencyKey, withIdempotencyKey } from '../runtime/net/idempotency.ts';
+import { Parked } from '../failures.ts';
 
 export type HookRow = { id: string; event: string; type: string; config: Record<string, unknown>; matcher: string | null; position: number };
 export type HookPayload = { event: string; agent_id: string; session_id: string; run_id: string; message?: string; tool_name?: string; tool_call_id?: string; step?: number; sub_agent_id?: string; sub_agent_name?: string; task?: string; arguments?: unknown; result?: unknown; response?: string };
@@ -84,6 +85,8 @@ export function hookRunner(services: Pick<ToolServices, 'fetch' | 'sandbox'>, em
           else if (hook.type === 'approval' && ask) verdict = await ask(hook, current);
           else continue;
         } catch (err) {
+          // A parked run unwinds to the run skeleton: not a hook failure.
+          if (err instanceof Parked) throw err;
           emit?.({ type: 'hook_error', hook_id: hook.id, event: payload.event, error: (err as Error).message });
           if (hook.type !== 'approval') continue;
           if ((err as Error).name === 'AbortError' || signal.aborted) throw err;

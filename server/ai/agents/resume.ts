@@ -25,9 +25,10 @@ import type { Emit } from './events.ts';
 import type { AgentRunner } from './run.ts';
 import { resumePoint } from './resume-point.ts';
 import { aiErrors } from '../errors.ts';
+import { Parked } from '../failures.ts';
 
 const Caller = z.object({ role: z.enum(['anon', 'authenticated', 'service_role']), claims: z.record(z.string(), z.unknown()) });
-type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string };
+type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string };
 type RunRow = { session_id: string; agent_id: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; messages: StoredMessage[]; events: Event[] };
 
 /** What the run stored: its record, its messages in order, the events a resume must not repeat. */
@@ -35,7 +36,7 @@ const STORED_RUN = `select r.session_id, r.agent_id, r.input, r.caller, r.contex
     (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) order by m.id), '[]')
        from ai.session_messages m where m.run_id = r.id) as messages,
     (select coalesce(json_agg(e.event order by e.seq), '[]') from ai.run_events e
-      where e.agent_run_id = r.id and e.event ->> 'type' in ('tool_call', 'tool_result', 'content_delta', 'delegation_started') and e.event ->> 'delegation_id' is null) as events
+      where e.agent_run_id = r.id and e.event ->> 'type' in ('tool_call', 'tool_result', 'content_delta', 'delegation_started', 'approval_resolved') and e.event ->> 'delegation_id' is null) as events
   from ai.agent_runs r where r.id = $1`;
 
 export function agentResumes(deps: { calls: AiCalls; agents: AgentRunner; events: RunEventLog; runnerId: string; stop: AbortSignal; log: Logger }) {
@@ -65,14 +66,17 @@ export function agentResumes(deps: { calls: AiCalls; agents: AgentRunner; events
       push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
       const emit = unrepeated(row!.events, from.steps, push as Emit);
       await deps.agents.resume(who, agent, { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps }, detachedLifetime(deps.stop), emit);
-    }, undefined, { runId, lingerMs: 0 }).catch((err: Error) => deps.log.warn({ run: runId, error: err.message }, 'resumed agent run failed'));
+    }, undefined, { runId, lingerMs: 0 }).catch((err: Error) => {
+      // Parked again on an approval: the answer or the deadline brings it back.
+      if (!(err instanceof Parked)) deps.log.warn({ run: runId, error: err.message }, 'resumed agent run failed');
+    });
   };
 }
 
 /**
  * The resumed run's events without what followers already have of the step
  * it picks up: the tool calls (and results) of its last stored step, a
- * delegation already announced, and the part of the next model call's text
+ * delegation already announced, an approval's answer already told, and the part of the next model call's text
  * that was streamed before the crash (the same text comes again from a
  * model that answers the same; an answer that differs is sent as it is).
  */
@@ -80,12 +84,14 @@ export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
   const calls = new Set(stored.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
   const results = new Set(stored.filter((e) => e.type === 'tool_result' && calls.has(e.id)).map((e) => e.id));
   const delegations = new Set(stored.filter((e) => e.type === 'delegation_started').map((e) => e.delegation_id));
+  const resolved = new Set(stored.filter((e) => e.type === 'approval_resolved').map((e) => e.approval_id));
   let streamed = stored.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join('');
   return (event) => {
     if (event.delegation_id === undefined || event.type === 'delegation_started') {
       if (event.type === 'tool_call' && event.step === step && calls.delete(event.id)) return;
       if (event.type === 'tool_result' && results.delete(event.id)) return;
       if (event.type === 'delegation_started' && delegations.delete(event.delegation_id)) return;
+      if (event.type === 'approval_resolved' && resolved.delete(event.approval_id)) return;
       if (event.type === 'content_delta' && event.step === step + 1 && streamed) {
         if (streamed.startsWith(event.delta)) return void (streamed = streamed.slice(event.delta.length));
         const rest = event.delta.startsWith(streamed) ? event.delta.slice(streamed.length) : event.delta;

@@ -17,6 +17,8 @@ import type { AgentRunner } from './run.ts';
 import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
+import { parkedRuns } from './parked.ts';
+import { Parked } from '../failures.ts';
 import { delegateToolName } from './loop.ts';
 
 // Only these persist; temperature, max_tokens and friends belong in settings.
@@ -44,6 +46,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   const { stop } = runs;
   const r = express.Router();
   const agents = agentStore(calls);
+  const parked = parkedRuns(calls);
 
   r.get('/', route(async (req, res) => {
     res.json(await agents.list(req));
@@ -127,7 +130,16 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const body = parse(AgentRunBody, req.body);
     const agent = await agents.get(req, id);
     const life = runLifetime(res, stop, { detached: true });
-    res.json(await recordedRun(runs.log, 'agent', (push) => runner.run(contextOf(req), agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false })));
+    const caller = contextOf(req);
+    try {
+      res.json(await recordedRun(runs.log, 'agent', (push) => runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, park: true })));
+    } catch (err) {
+      // Parked on an approval: the answer comes once a worker has carried the run to its end.
+      if (!(err instanceof Parked)) throw err;
+      const left = new AbortController();
+      res.once('close', () => left.abort());
+      res.json(await parked.answer({ ...runs, caller, kind: 'agent', runId: err.runId }, left.signal));
+    }
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
@@ -141,7 +153,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
-    await streamRun(res, stop, { log: runs.log, kind: 'agent' }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send));
+    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { park: true }));
   }));
 
   // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until the run ends.

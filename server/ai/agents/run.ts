@@ -38,6 +38,8 @@ export type RunResult = {
 };
 
 type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome>;
+/** How a run goes: its model's text streamed (with emit; default yes), whether it may park on an approval. */
+type TurnHow = { streamModel?: boolean; park?: boolean };
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
@@ -122,13 +124,14 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
      * as it goes: start, content_delta, tool_call, tool_result, hook,
      * approval_requested, approval_resolved, usage, complete.
      */
-    run: (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}): Promise<RunResult> => {
+    /** `park`: the run may let go of its process on a long approval wait (its events are kept; Parked is thrown then). */
+    run: (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: TurnHow = {}): Promise<RunResult> => {
       const turn = agentTurn(caller, agent, input.message, life, emit, how);
       return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt }, life, emit, turn.body, turn.after));
     },
     /** Carries on a run whose process died (resume.ts), from its stored steps; its events go on where they stopped. */
     resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
-      const turn = agentTurn(caller, agent, stored.input, life, emit, {});
+      const turn = agentTurn(caller, agent, stored.input, life, emit, { park: true });
       return turn.answer(opts.sessionRun.resume(caller, { kind: 'agent', agentId: agent.id }, stored, life, emit, turn.body, turn.after));
     },
   };
@@ -138,7 +141,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
    * hooks, tools (delegation and knowledge bases included), the loop; from
    * the start, or from a resumed run's stored steps.
    */
-  function agentTurn(caller: RequestContext, agent: AgentRow, message: string, life: RunLifetime, emit: Emit | undefined, how: { streamModel?: boolean }) {
+  function agentTurn(caller: RequestContext, agent: AgentRow, message: string, life: RunLifetime, emit: Emit | undefined, how: TurnHow) {
     const signal = life.signal;
     let toolCalls: LoopToolCall[] = [];
     let fire: (event: string, extra?: Record<string, unknown>) => Promise<HookVerdict> = async () => ({ decision: 'allow' });
@@ -148,10 +151,12 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const record: typeof run.record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? run.record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : run.record(m));
       const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
       // An approval holds the run past its client: the answer may come after the stream has gone.
+      // A run whose events are kept may park on a long wait; a resumed run first looks for the question it already asked.
+      const resumedAt = run.resumed && resumePoint(run.resumed).steps;
       const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
         const release = life.hold();
         try {
-          return await opts.approvals.ask(hook, payload, signal, emit);
+          return await opts.approvals.ask(hook, payload, signal, emit, { park: how.park ?? false, reuse: resumedAt !== undefined && (payload.step ?? resumedAt) === resumedAt });
         } finally {
           release();
         }

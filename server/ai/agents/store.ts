@@ -59,7 +59,7 @@ export function agentStore(calls: AiCalls) {
     run: async (req: Request, agentId: string, runId: string) => {
       const [row] = await calls.call<Record<string, unknown>>(req,
         `select r.id, r.session_id, r.agent_id, r.status, r.input, r.output, r.error, r.stop_reason, r.steps, r.tokens_in, r.tokens_out,
-                r.cost_usd::float8 as cost_usd, r.started_at, r.finished_at,
+                r.cost_usd::float8 as cost_usd, r.started_at, r.finished_at, r.resumes,
                 coalesce((select jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content, 'tool_calls', m.tool_calls,
                            'tool_call_id', m.tool_call_id, 'name', m.name, 'is_error', m.is_error, 'latency_ms', m.latency_ms,
                            'retrieved_context', m.retrieved_context, 'created_at', m.created_at) order by m.id)

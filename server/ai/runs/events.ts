@@ -11,6 +11,7 @@ import { toApiError, type ApiError } from '../../errors.ts';
 import { z } from 'zod';
 import { parse, queryInt } from '../parse.ts';
 import type { RunWatch } from './watch.ts';
+import { Parked } from '../failures.ts';
 
 export type RunKind = 'agent' | 'orchestration' | 'workflow';
 type Stored = { seq: number; event: { type?: string } & Record<string, unknown> };
@@ -120,7 +121,8 @@ export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push
   try {
     return await run(recorder.push);
   } catch (err) {
-    recorder.push(failure(toApiError(err)));
+    // A parked run has not ended: its last event comes from whichever worker carries it on.
+    if (!(err instanceof Parked)) recorder.push(failure(toApiError(err)));
     throw err;
   } finally {
     await recorder.flush();
@@ -144,13 +146,43 @@ export const sseEvent = (seq: number | null, event: object) => `${seq === null ?
  * ones as they are stored (heard through `watch` from any replica), until
  * the run's last event. The run must be one the caller can read (404 first).
  */
-export async function followRun(req: Request, res: Response, deps: RunServices & { caller: RequestContext; kind: RunKind; runId: string }): Promise<void> {
-  let cursor = cursorOf(req);
+export async function followRun(req: Request, res: Response, deps: FollowedRun): Promise<void> {
+  const cursor = cursorOf(req);
   const first = await deps.log.read(deps.caller, deps.kind, deps.runId, cursor);
   res.writeHead(200, sseHead);
+  await streamFollowed(res, deps, cursor, first);
+  res.end();
+}
+
+/** A run a client follows: whose, which, and the services that follow it. */
+export type FollowedRun = RunServices & { caller: RequestContext; kind: RunKind; runId: string };
+
+/** Writes the run's events after `cursor` to a stream already begun, until its last event (or the client leaves). */
+export async function streamFollowed(res: Response, deps: FollowedRun, cursor: number, first?: Awaited<ReturnType<RunEventLog['read']>>): Promise<void> {
+  const closed = new AbortController();
+  const onClose = () => closed.abort();
+  res.on('close', onClose);
+  // A run may wait long (an approval): a comment now and then keeps proxies from closing an idle stream.
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  keepAlive.unref();
+  try {
+    await followEvents(deps, cursor, (seq, event) => void res.write(sseEvent(seq, event)), closed.signal, first);
+  } finally {
+    clearInterval(keepAlive);
+    res.off('close', onClose);
+  }
+}
+
+/**
+ * Hands on the run's events after `cursor` as they are stored, until its
+ * last event, `closed`, or the server's stop; resolves with the last one
+ * handed on (the run's end, when it ended).
+ */
+export async function followEvents(deps: FollowedRun, cursor: number, write: (seq: number, event: Stored['event']) => void, closed: AbortSignal, first?: Awaited<ReturnType<RunEventLog['read']>>): Promise<Stored['event'] | undefined> {
   let reading = Promise.resolve();
   let again = false;
   let done = false;
+  let last: Stored['event'] | undefined;
   let resolveEnd!: () => void;
   const ended = new Promise<void>((r) => (resolveEnd = r));
   const finish = () => {
@@ -158,7 +190,8 @@ export async function followRun(req: Request, res: Response, deps: RunServices &
     resolveEnd();
   };
   const take = (got: { events: Stored[]; ended: boolean; ending: boolean }) => {
-    for (const e of got.events) res.write(sseEvent(e.seq, e.event));
+    for (const e of got.events) write(e.seq, e.event);
+    last = got.events.at(-1)?.event ?? last;
     cursor = got.events.at(-1)?.seq ?? cursor;
     if (got.ended) finish();
     else if (got.events.length === 1000) readMore();
@@ -175,19 +208,17 @@ export async function followRun(req: Request, res: Response, deps: RunServices &
     }).catch(() => finish());
   }
   const unfollow = deps.watch.follow(deps.runId, readMore);
-  // A run may wait long (an approval): a comment now and then keeps proxies from closing an idle stream.
-  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-  keepAlive.unref();
-  res.on('close', finish);
+  closed.addEventListener('abort', finish, { once: true });
   deps.stop.addEventListener('abort', finish, { once: true });
-  take(first);
+  if (first) take(first);
   // A notice may have come between the first read and following: read once more.
   if (!done) readMore();
   await ended;
-  clearInterval(keepAlive);
   unfollow();
+  closed.removeEventListener('abort', finish);
+  deps.stop.removeEventListener('abort', finish);
   await reading;
-  res.end();
+  return last;
 }
 
 /** What a run's routes need: its event log, the watch over every replica's runs, and the server's stop. */

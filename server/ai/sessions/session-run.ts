@@ -17,6 +17,7 @@ import type { Compactor } from './compaction.ts';
 import { messageRecorder, openSession, type StoredMessage } from './conversation.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
+import { Parked } from '../failures.ts';
 import type { RunWatch } from '../runs/watch.ts';
 
 /** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
@@ -76,6 +77,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       emit?.({ type: 'complete', session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps });
       return { session_id: sessionId, run_id: runId, result, usage };
     } catch (caught) {
+      // Parked on an approval: the record stays open for the worker that carries it on.
+      if (caught instanceof Parked && !cancel.signal.aborted) throw caught;
       const err = cancel.signal.aborted ? aiErrors.runCancelled() : caught;
       // A cancelled run's record is `cancelled` already (the finish is guarded: it changes only a running run).
       await records.finish(owner, runId, 'failed', null, (err as Error).message, null, steps).catch(() => undefined);

@@ -1,0 +1,62 @@
+// The client of a run that parked on an approval (approvals.ts, sql/0068):
+// its request stays as it was (a stream goes on, a JSON answer still comes),
+// but the run itself is carried on by whichever worker resumes it, so the
+// request follows the run's stored events instead of the run. A stream
+// writes them on from where it was; a JSON request waits for the run's last
+// event and answers what an unparked run would have: the run's record and
+// its tool calls, read back (a failure as the error it ended with).
+import type { RequestContext } from '../../../db/as-role.ts';
+import { apiError, type ApiError } from '../../errors.ts';
+import type { AiCalls } from '../calls.ts';
+import { catalogued } from '../errors.ts';
+import { followEvents, type FollowedRun } from '../runs/events.ts';
+import type { LoopToolCall } from './loop.ts';
+import type { RunResult } from './run.ts';
+
+type ToolMessage = { role: 'assistant' | 'tool'; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null; name: string | null; content: string | null; is_error: boolean; latency_ms: number | null };
+
+/** The run's tool calls as its answer lists them, from its stored messages (a call with its result). */
+function toolCallsOf(messages: ToolMessage[]): LoopToolCall[] {
+  const asked = new Map(messages.flatMap((m) => (m.role === 'assistant' ? m.tool_calls ?? [] : [])).map((c) => [c.id, c]));
+  return messages.filter((m) => m.role === 'tool').map((m) => {
+    const call = asked.get(m.tool_call_id ?? '');
+    let args: unknown = call?.arguments;
+    try {
+      args = call?.arguments ? JSON.parse(call.arguments) : {};
+    } catch { /* kept as the model wrote it */ }
+    const text = m.content ?? '';
+    return { id: m.tool_call_id ?? '', name: m.name ?? call?.name ?? '', arguments: args, ok: !m.is_error, ...(m.is_error ? { error: text.replace(/^Error: /, '') } : { result: text }), latency_ms: m.latency_ms ?? 0 };
+  });
+}
+
+/** The error a run ended with, as its last event says it. */
+function endedWith(event: Record<string, unknown>): ApiError {
+  const code = typeof event.error_code === 'string' ? event.error_code : undefined;
+  const { type: _t, error, error_code: _c, ...details } = event;
+  return apiError(catalogued(code ?? '')?.status ?? 500, code, typeof error === 'string' ? error : 'The run failed', { details });
+}
+
+export function parkedRuns(calls: AiCalls) {
+  return {
+    /** Waits for the parked run's end (through its events), then answers as the run would have. */
+    answer: async (run: FollowedRun, closed: AbortSignal): Promise<RunResult> => {
+      const last = await followEvents(run, 0, () => undefined, closed);
+      if (last?.type !== 'complete') throw last ? endedWith(last) : apiError(503, undefined, 'The server stopped before the run ended; follow its events');
+      return result(calls, run.caller, run.runId);
+    },
+  };
+}
+
+async function result(calls: AiCalls, caller: RequestContext, runId: string): Promise<RunResult> {
+  const [row] = await calls.as<{ session_id: string; output: string; stop_reason: RunResult['stop_reason']; steps: number; tokens_in: number; tokens_out: number; cost_usd: number; messages: ToolMessage[] }>(caller,
+    `select r.session_id, r.output, r.stop_reason, r.steps, r.tokens_in, r.tokens_out, r.cost_usd::float8 as cost_usd,
+            coalesce((select json_agg(json_build_object('role', m.role, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id, 'name', m.name,
+                       'content', m.content, 'is_error', m.is_error, 'latency_ms', m.latency_ms) order by m.id)
+                        from ai.session_messages m where m.run_id = r.id and (m.role = 'tool' or m.tool_calls is not null)), '[]') as messages
+       from ai.agent_runs r where r.id = $1`, [runId]);
+  const r = row!;
+  return {
+    session_id: r.session_id, run_id: runId, status: 'completed', output: r.output, stop_reason: r.stop_reason, steps: r.steps,
+    tool_calls: toolCallsOf(r.messages), usage: { tokens_in: r.tokens_in, tokens_out: r.tokens_out, cost_usd: r.cost_usd },
+  };
+}

@@ -1,0 +1,133 @@
+// Waiting on a person costs nothing (issue 29, sql/0068): a run whose
+// approval is not answered within AI_APPROVAL_PARK_AFTER_MS lets go of its
+// process: a row and a resume job due at the deadline. Its client notices
+// nothing: a stream goes on, a JSON answer still comes. The answer, on any
+// server, has a worker carry the run on. And a run paused on an approval
+// survives its server being killed: started on one process, resumed by a
+// second, decided and followed on a third, all on one database.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
+
+const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', AI_RUN_SWEEP_INTERVAL_MS: '500', LOG_LEVEL: 'warn' };
+type Event = { type: string; [key: string]: any };
+/** The events' types, a model's text (content_delta however many chunks) once. */
+const types = (events: Event[]) => events.map((e) => e.type).filter((t, i, all) => t !== 'content_delta' || all[i - 1] !== t);
+
+describe('a run waiting on an approval', () => {
+  let api: TestPlatform;
+  let third: TestPlatform | undefined;
+  let vendor: VendorServer;
+  let dying: PlatformProcess | undefined;
+  let ann: string;
+  let agentId: string;
+  let receiver: http.Server;
+  const calls: Array<{ n: number; key: string }> = [];
+  const { json, post, api: call, headers } = aiApi(() => api);
+  const decide = (p: TestPlatform, runId: string, approvalId: string) =>
+    fetch(`${p.url}/api/agents/${agentId}/runs/${runId}/approvals/${approvalId}`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ decision: 'approve' }) });
+  const script = () => vendor.script({ toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] }, { text: 'Recorded.' });
+  const runner = async (runId: string) => (await api.adminPool.query<{ status: string; runner: string | null }>('select status, runner from ai.agent_runs where id = $1', [runId])).rows[0]!;
+  const pendingApproval = (runId: string) => eventually('the approval to be asked', async () =>
+    (await api.adminPool.query<{ id: string }>(`select id from ai.agent_run_approvals where run_id = $1 and status = 'pending'`, [runId])).rows[0], (r) => r !== undefined, { tries: 400 }).then((r) => r!);
+
+  before(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        calls.push({ n: (JSON.parse(body) as { n: number }).n, key: req.headers['idempotency-key'] as string });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"recorded":true}');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    vendor = await startVendorServer();
+    api = await startTestPlatform({ ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', AI_APPROVAL_PARK_AFTER_MS: '300' });
+    await storeOpenAiKey(api);
+    ann = (await signUp(api, 'ann-park@example.com')).access_token;
+    agentId = (await json<{ id: string }>(await post(ann, '/agents', { name: 'asker', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, '/tools', { name: 'record', description: 'Record a number', type: 'http', input_schema: { type: 'object' }, config: { endpoint: `${base}/record` } }), 201);
+    await json(await post(ann, `/agents/${agentId}/tools`, { tool_name: 'record' }), 201);
+    await json(await post(ann, `/agents/${agentId}/hooks`, { event: 'PreToolUse', type: 'approval', config: { message: 'May I?', timeout: 3 * 86400 } }), 201);
+  });
+  after(async () => {
+    await dying?.kill();
+    if (third) await third.stop();
+    await stopTestPlatform(api);
+    await vendor.close();
+    receiver.close();
+  });
+
+  it('lets go of its process while it waits; its stream goes on and the answer has a worker finish it', async () => {
+    vendor.reset();
+    script();
+    calls.length = 0;
+    const stream = sseStream<Event>(await fetch(`${api.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1' }) }));
+    const seen: Event[] = [];
+    const asked = await untilEvent(stream, 'approval_requested', seen);
+    const runId = asked.run_id as string;
+    await eventually('the run to park', () => runner(runId), (r) => r.runner === null, { tries: 200 });
+    assert.equal((await runner(runId)).status, 'waiting_approval', 'a row, waiting, no process');
+    const job = (await api.adminPool.query<{ due: boolean }>(`select run_at > now() + interval '2 days' as due from graphile_worker.jobs where key = $1`, [`ai-agent-run-resume:${runId}`])).rows[0];
+    assert.deepEqual(job, { due: true }, 'a job due at the deadline, three days away');
+
+    await json(await decide(api, runId, asked.approval_id), 200);
+    const complete = await untilEvent(stream, 'complete', seen);
+    assert.equal(complete.output, 'Recorded.');
+    assert.deepEqual(types(seen), ['start', 'tool_call', 'approval_requested', 'resumed', 'approval_resolved', 'hook', 'tool_result', 'content_delta', 'usage', 'complete'],
+      'the stream went on: the resumed run told the answer and finished');
+    assert.deepEqual(calls.map((c) => c.n), [1], 'the tool ran once, after the answer');
+    const steps = (await api.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [runId])).rows.map((r) => r.step);
+    assert.deepEqual(steps, ['step-1', 'step-2'], 'each model call charged once');
+  });
+
+  it('answers a JSON run after a parked wait as it would have without one', async () => {
+    vendor.reset();
+    script();
+    const answer = post(ann, `/agents/${agentId}/run`, { message: 'Record 1' });
+    const approval = await eventually('an approval', async () => (await api.adminPool.query<{ id: string; run_id: string }>(
+      `select a.id, a.run_id from ai.agent_run_approvals a join ai.agent_runs r on r.id = a.run_id where a.status = 'pending' and r.runner is null`)).rows[0], (r) => r !== undefined, { tries: 200 }).then((r) => r!);
+    await json(await decide(api, approval.run_id, approval.id), 200);
+    const body = await json<{ run_id: string; status: string; output: string; steps: number; tool_calls: Array<{ id: string; name: string; arguments: unknown; ok: boolean; result: string }> }>(await answer, 200);
+    assert.deepEqual({ run: body.run_id, status: body.status, output: body.output, steps: body.steps }, { run: approval.run_id, status: 'completed', output: 'Recorded.', steps: 2 });
+    assert.deepEqual(body.tool_calls.map(({ id, name, arguments: a, ok, result }) => ({ id, name, a, ok, result })), [{ id: 'c1', name: 'record', a: { n: 1 }, ok: true, result: '{"recorded":true}' }]);
+  });
+
+  it('survives its server being killed: resumed by another process, decided and followed on a third', async () => {
+    vendor.reset();
+    script();
+    calls.length = 0;
+    // The first server keeps the wait in its process (it would park only after an hour).
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', AI_APPROVAL_PARK_AFTER_MS: '3600000' });
+    const res = await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1' }) });
+    const stream = sseStream<Event>(res);
+    const asked = await untilEvent(stream, 'approval_requested');
+    const runId = asked.run_id as string;
+    await dying.kill();
+    await stream.return(undefined).catch(() => undefined);
+
+    // The second server (this process's `api`, with a worker) resumes it: it waits on the same approval, parked.
+    await eventually('the run to be resumed and parked again', async () => (await api.adminPool.query<{ resumes: number; runner: string | null }>(
+      'select resumes, runner from ai.agent_runs where id = $1', [runId])).rows[0]!, (r) => r.resumes === 1 && r.runner === null, { tries: 400 });
+    assert.equal((await pendingApproval(runId)).id, asked.approval_id, 'the same question, not asked twice');
+
+    // A third server, without a worker, takes the answer and streams the run.
+    third = await startTestPlatform({ ...FAST, WORKER: 'off' }, { databaseUrl: api.config.DATABASE_URL! });
+    const follow = fetch(`${third.url}/api/agents/${agentId}/runs/${runId}/events`, { headers: headers(ann) });
+    await json(await decide(third, runId, asked.approval_id), 200);
+    const events = numberedEvents<Event>(await (await follow).text()).map((e) => e.event);
+    assert.deepEqual(types(events), ['start', 'tool_call', 'approval_requested', 'resumed', 'resumed', 'approval_resolved', 'hook', 'tool_result', 'content_delta', 'usage', 'complete'],
+      'from the first event: the run once, each resume marked (after the crash, after the answer)');
+    assert.deepEqual(calls.map((c) => c.n), [1], 'the tool ran once, after the answer');
+    const run = await json<{ status: string; approvals: unknown[] }>(await call(ann, `/agents/${agentId}/runs/${runId}`), 200);
+    assert.deepEqual([run.status, run.approvals.length], ['completed', 1]);
+  });
+});
