@@ -6,9 +6,9 @@
 // event and answers what an unparked run would have: the run's record and
 // its tool calls, read back (a failure as the error it ended with).
 import type { RequestContext } from '../../../db/as-role.ts';
-import { apiError, type ApiError } from '../../errors.ts';
+import type { ApiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
-import { catalogued } from '../errors.ts';
+import { aiErrors } from '../errors.ts';
 import { followEvents, type FollowedRun } from '../runs/events.ts';
 import type { LoopToolCall } from './loop.ts';
 import type { RunResult } from './run.ts';
@@ -31,9 +31,8 @@ function toolCallsOf(messages: ToolMessage[]): LoopToolCall[] {
 
 /** The error a run ended with, as its last event says it. */
 function endedWith(event: Record<string, unknown>): ApiError {
-  const code = typeof event.error_code === 'string' ? event.error_code : undefined;
-  const { type: _t, error, error_code: _c, ...details } = event;
-  return apiError(catalogued(code ?? '')?.status ?? 500, code, typeof error === 'string' ? error : 'The run failed', { details });
+  const { type: _t, error, error_code: code, ...details } = event;
+  return aiErrors.endedWith(typeof code === 'string' ? code : undefined, typeof error === 'string' ? error : 'The run failed', details);
 }
 
 export function parkedRuns(calls: AiCalls) {
@@ -41,7 +40,7 @@ export function parkedRuns(calls: AiCalls) {
     /** Waits for the parked run's end (through its events), then answers as the run would have. */
     answer: async (run: FollowedRun, closed: AbortSignal): Promise<RunResult> => {
       const last = await followEvents(run, 0, () => undefined, closed);
-      if (last?.type !== 'complete') throw last ? endedWith(last) : apiError(503, undefined, 'The server stopped before the run ended; follow its events');
+      if (last?.type !== 'complete') throw last ? endedWith(last) : aiErrors.stoppedBeforeEnd(run.runId);
       return result(calls, run.caller, run.runId);
     },
   };

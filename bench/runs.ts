@@ -1,0 +1,129 @@
+// `npm run bench:runs` (issue 29): what a durable agent run costs, each
+// figure beside a bare baseline run in the same process tree:
+//   1. the whole platform cost of a run: POST /api/agents/{id}/run with one
+//      model call, against the same call made directly with the openai SDK
+//      (both from a child process, bench/model-load.ts), alone and at 8
+//      concurrent callers;
+//   2. the first streamed token through POST …/run/stream against the first
+//      token of the same call streamed directly with the SDK;
+//   3. the checkpoint overhead per step: the agent loop (server/ai/agents/
+//      loop.ts, the real model router against the scripted vendor, a tool
+//      that answers at once) with every step stored (messages and numbered
+//      events, as runs store them) against the same loop storing nothing.
+// The model is the tests' scripted OpenAI-compatible vendor, answering at once.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { loadConfig } from '../server/config.ts';
+import { createLogger } from '../server/log.ts';
+import { startPlatform } from '../server/start.ts';
+import { PROJECT_CALLER } from '../server/ai/actor.ts';
+import { aiCalls } from '../server/ai/calls.ts';
+import { runLoop, type LoopTool } from '../server/ai/agents/loop.ts';
+import { messageRecorder } from '../server/ai/sessions/conversation.ts';
+import { runEventLog } from '../server/ai/runs/events.ts';
+import { startCluster } from '../test/helpers/cluster.ts';
+import { GOOD_KEY, startVendorServer } from '../test/helpers/openai-server.ts';
+
+const exec = promisify(execFile);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const STEPS = 10;
+const LOOPS = Number(process.env.BENCH_LOOPS ?? 40);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+type Load = { count: number; errors: number; p50: number; p99: number; first_p50: number; seconds: number };
+
+const cluster = await startCluster();
+const vendor = await startVendorServer();
+const log = createLogger('warn');
+const platform = await startPlatform(loadConfig({
+  DATABASE_URL: cluster.url, PORT: '0', PLATFORM_PORT: '0', HOST: '127.0.0.1', JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn',
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-bench-runs-')), WORKER: 'off', ...vendor.env,
+}), { log });
+
+const load = async (spec: Record<string, unknown>): Promise<Load> => {
+  const { stdout } = await exec(process.execPath, [path.join(import.meta.dirname, 'model-load.ts'), JSON.stringify({ seconds: SECONDS, ...spec })], { maxBuffer: 1 << 20 });
+  const r = JSON.parse(stdout) as Load;
+  if (r.errors) throw new Error(`${JSON.stringify(spec).slice(0, 200)}: ${r.errors} errors`);
+  vendor.reset(); // the vendor keeps every request
+  return r;
+};
+
+try {
+  const key = platform.keys.serviceRoleKey;
+  const headers = { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  await platform.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openai', ai.encrypt($1, $2), ai.mask($1), true)`, [GOOD_KEY, platform.keys.aiMasterKey]);
+  const agent = (await (await fetch(`${platform.url}/api/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', model: 'gpt-4.1-mini' }) })).json()) as { id: string };
+  const body = JSON.stringify({ message: 'Say ok' });
+  const sdk = (concurrency: number, stream = false) => load({ kind: 'sdk', baseURL: vendor.env.OPENAI_BASE_URL, apiKey: GOOD_KEY, model: 'gpt-4.1-mini', stream, concurrency });
+  // The native route through the same child (fetch, as any client).
+  const runs = (concurrency: number) => load({ kind: 'run-stream', url: `${platform.url}/api/agents/${agent.id}/run/stream`, headers, body, concurrency });
+  const jsonRuns = async (concurrency: number) => {
+    const { stdout } = await exec(process.execPath, [path.join(import.meta.dirname, 'load.ts'), JSON.stringify({
+      url: `${platform.url}/api/agents/${agent.id}/run`, method: 'POST', headers, bodies: [body], concurrency, seconds: SECONDS,
+    })], { maxBuffer: 1 << 20 });
+    vendor.reset();
+    const r = JSON.parse(stdout) as Load & { statuses: Record<string, number> };
+    if (r.errors || Object.keys(r.statuses).some((s) => s !== '200')) throw new Error(`/run: ${JSON.stringify(r.statuses)}`);
+    return r;
+  };
+  await jsonRuns(8);
+
+  const rows = { alone: [] as number[], direct1: [] as number[], run8: [] as number[], direct8: [] as number[], first: [] as number[], firstDirect: [] as number[] };
+  for (let i = 0; i < ROUNDS; i++) {
+    const a = await jsonRuns(1);
+    const d = await sdk(1);
+    const r8 = await jsonRuns(8);
+    const d8 = await sdk(8);
+    const s = await runs(1);
+    const ds = await sdk(1, true);
+    rows.alone.push(a.p50);
+    rows.direct1.push(d.p50);
+    rows.run8.push(r8.count / r8.seconds);
+    rows.direct8.push(d8.count / d8.seconds);
+    rows.first.push(s.first_p50);
+    rows.firstDirect.push(ds.first_p50);
+  }
+
+  // 3. The loop, with and without its checkpoints.
+  const calls = aiCalls(platform.requestPool);
+  const events = runEventLog(calls, log);
+  const tool: LoopTool = { chat: { type: 'function', function: { name: 'noop', description: 'Does nothing', parameters: { type: 'object' } } }, call: async () => ({ ok: true, output: 'done' }) };
+  const loop = async (stored: boolean): Promise<number> => {
+    const { rows: [run] } = await platform.adminPool.query<{ session_id: string; id: string }>(
+      `with s as (insert into ai.sessions (agent_id, title) values ($1, 'bench') returning id) insert into ai.agent_runs (session_id, agent_id, input) select id, $1, 'go' from s returning session_id, id`, [agent.id]);
+    vendor.script(...Array.from({ length: STEPS - 1 }, (_, n) => ({ toolCalls: [{ id: `c${n}`, name: 'noop', arguments: {} }] })), { text: 'done' });
+    const recorder = events.recorder('agent', () => undefined, { runId: run!.id });
+    const t0 = performance.now();
+    await runLoop({
+      models: platform.ai.models, model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'go' }], tools: [tool], maxSteps: STEPS, tuning: {}, signal: new AbortController().signal,
+      usage: { userId: null, feature: 'agent', runId: run!.id },
+      ...(stored ? { record: messageRecorder(calls, PROJECT_CALLER, run!.session_id, { column: 'run_id', id: run!.id }), emit: recorder.push } : {}),
+    });
+    await recorder.flush();
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 5; i++) await loop(i % 2 === 0);
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let i = 0; i < LOOPS; i++) {
+    on.push(await loop(true));
+    off.push(await loop(false));
+  }
+  vendor.reset();
+
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const perSecond = (x: number) => `${Math.round(x).toLocaleString('en')}/s`;
+  console.log(`# ${ROUNDS} rounds of ${SECONDS} s in turns, ${os.availableParallelism()} cores; loop: ${LOOPS} runs of ${STEPS} steps each way`);
+  console.log(`one run alone      POST /run p50 ${ms(median(rows.alone))} | the SDK call p50 ${ms(median(rows.direct1))} | platform cost ${ms(median(rows.alone) - median(rows.direct1))} per run`);
+  console.log(`8 callers          POST /run ${perSecond(median(rows.run8))} | the SDK ${perSecond(median(rows.direct8))} | ratio ${(median(rows.run8) / median(rows.direct8)).toFixed(2)} (rounds: ${rows.run8.map((r, i) => (r / rows.direct8[i]!).toFixed(2)).join(' ')})`);
+  console.log(`first token        POST /run/stream p50 ${ms(median(rows.first))} | the SDK streamed p50 ${ms(median(rows.firstDirect))} | difference ${ms(median(rows.first) - median(rows.firstDirect))}`);
+  console.log(`checkpoints        loop of ${STEPS} steps: stored ${ms(median(on))} | not stored ${ms(median(off))} | ${ms((median(on) - median(off)) / STEPS)} per step`);
+} finally {
+  await platform.stop();
+  await vendor.close();
+  await cluster.stop();
+}
