@@ -6,8 +6,8 @@
 -- ledger, its events (ai.run_events). What a resume needs beside them is kept
 -- on the run here:
 --   caller   the role and verified claims the run acts as, taken from the
---            request's own settings by ai.checkpoint_agent_run_start (never
---            from an argument: a run cannot be made to act as someone else)
+--            request's own settings by a trigger (never from an argument or
+--            a column a user writes: a run cannot be made to act as someone else)
 --   context  the history the model was sent before the run's message (a
 --            session summary and the messages after it), as it was: a later
 --            compaction cannot change what the resumed run's model reads
@@ -19,6 +19,7 @@
 -- (ai_agent_run_resume, any worker); a pending approval stays pending (the
 -- resumed run waits on the same one). ai.fail_abandoned_agent_runs then fails what is
 -- left: runs started before this migration, and runs that died 3 times.
+-- A run begins in one statement (ai.begin_run: session, run, user message).
 -- The job takes the run with ai.claim_agent_run (one guarded statement: a run
 -- is carried on by one process at a time).
 
@@ -27,31 +28,57 @@ alter table ai.agent_runs add column caller jsonb;
 alter table ai.agent_runs add column context json;
 alter table ai.agent_runs add column resumes int not null default 0;
 
--- A user starts runs but never writes what a resume acts on: insert is per column.
-revoke insert on ai.agent_runs from authenticated;
-grant insert (id, session_id, agent_id, input, runner) on ai.agent_runs to authenticated;
-
--- Once per run, as its caller: who it acts as (from the request's verified
--- settings) and the history its model reads. A service-role run, or the
--- session owner's own.
-create or replace function ai.checkpoint_agent_run_start(p_run uuid, p_context json) returns boolean
+-- Who a run acts as is the request that starts it, whatever the insert says:
+-- a user cannot even name the column (insert is granted per column), and
+-- this trigger fills it from the request's verified settings. A run started
+-- outside an API role (a migration, a test as the owner) cannot resume.
+create or replace function ai.agent_run_caller() returns trigger
 language plpgsql
-security definer
 set search_path = ''
 as $$
 declare
-  v_role text := current_setting('role');
+  v_role text := current_setting('role', true);
 begin
-  update ai.agent_runs r
-     set caller = jsonb_build_object('role', v_role, 'claims', coalesce(nullif(current_setting('request.jwt.claims', true), ''), '{}')::jsonb),
-         context = p_context
-   where r.id = p_run and r.status = 'running' and r.caller is null
-     and (v_role = 'service_role' or exists (select 1 from ai.sessions s where s.id = r.session_id and ai.owns(s.owner_id)));
-  return found;
+  new.caller := case when v_role in ('anon', 'authenticated', 'service_role')
+    then jsonb_build_object('role', v_role, 'claims', coalesce(nullif(current_setting('request.jwt.claims', true), ''), '{}')::jsonb) end;
+  return new;
 end
 $$;
-revoke execute on function ai.checkpoint_agent_run_start(uuid, json) from public;
-grant execute on function ai.checkpoint_agent_run_start(uuid, json) to authenticated, service_role;
+create trigger agent_runs_caller before insert on ai.agent_runs for each row execute function ai.agent_run_caller();
+
+revoke insert on ai.agent_runs from authenticated;
+grant insert (id, session_id, agent_id, input, runner, context) on ai.agent_runs to authenticated;
+
+-- A run begins in one statement, as its caller (invoker: grants and row
+-- security decide): its session when it has none yet, the run with the
+-- history its model reads, the user's message. p_kind: agent | orchestration
+-- (p_owner is the agent or orchestration; orchestration runs keep no history).
+create or replace function ai.begin_run(p_kind text, p_run uuid, p_owner uuid, p_session uuid, p_title text, p_input text, p_runner uuid, p_context json)
+returns uuid
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_session uuid := p_session;
+begin
+  if p_kind = 'agent' then
+    if v_session is null then
+      insert into ai.sessions (agent_id, title) values (p_owner, p_title) returning id into v_session;
+    end if;
+    insert into ai.agent_runs (id, session_id, agent_id, input, runner, context) values (p_run, v_session, p_owner, p_input, p_runner, p_context);
+    insert into ai.session_messages (session_id, run_id, role, content) values (v_session, p_run, 'user', p_input);
+  else
+    if v_session is null then
+      insert into ai.sessions (orchestration_id, title) values (p_owner, p_title) returning id into v_session;
+    end if;
+    insert into ai.orchestration_runs (id, orchestration_id, session_id, input, runner) values (p_run, p_owner, v_session, p_input, p_runner);
+    insert into ai.session_messages (session_id, orchestration_run_id, role, content) values (v_session, p_run, 'user', p_input);
+  end if;
+  return v_session;
+end
+$$;
+revoke execute on function ai.begin_run(text, uuid, uuid, uuid, text, text, uuid, json) from public;
+grant execute on function ai.begin_run(text, uuid, uuid, uuid, text, text, uuid, json) to authenticated, service_role;
 
 -- Runs of dead processes that can resume: handed to a job, once (the job key).
 create or replace function ai.resume_abandoned_agent_runs() returns int

@@ -124,9 +124,17 @@ describe('an agent run whose process is killed', () => {
   it('ends failed, saying why, when its agent is gone', async () => {
     const doomed = (await json<{ id: string }>(await post(ann, '/agents', { name: 'doomed', model: 'gpt-4.1-mini' }), 201)).id;
     const session = (await api.adminPool.query<{ id: string }>(`insert into ai.sessions (owner_id, agent_id, title) select id, $1, 'x' from auth.users where email = 'ann-resume@example.com' returning id`, [doomed])).rows[0]!.id;
-    const runId = (await api.adminPool.query<{ id: string }>(
-      `insert into ai.agent_runs (session_id, agent_id, input, runner, caller, context) select $1, $2, 'go', gen_random_uuid(), jsonb_build_object('role', 'authenticated', 'claims', jsonb_build_object('sub', owner_id, 'role', 'authenticated')), '[]'
-         from ai.sessions where id = $1 returning id`, [session, doomed])).rows[0]!.id;
+    // A run of a process that died, begun as ann (the trigger keeps her as its caller).
+    const client = await api.adminPool.connect();
+    let runId: string;
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', json_build_object('sub', owner_id, 'role', 'authenticated')::text, true) from ai.sessions where id = $1`, [session]);
+      runId = (await client.query<{ id: string }>(`insert into ai.agent_runs (session_id, agent_id, input, runner, context) values ($1, $2, 'go', gen_random_uuid(), '[]') returning id`, [session, doomed])).rows[0]!.id;
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
     await json(await call(ann, `/agents/${doomed}`, { method: 'DELETE' }), 200);
     const ended = await eventually('the run to end', async () => (await api.adminPool.query<{ status: string; error: string }>('select status, error from ai.agent_runs where id = $1', [runId])).rows[0]!,
       (r) => r.status !== 'running', { tries: 300 });

@@ -10,9 +10,8 @@ insert into realtime.nodes (id) values ('55555555-5555-4555-8555-555555555555');
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 insert into ai.agents (id, name) values ('00000000-0000-0000-0000-00000000a9e1', 'talker');
 insert into ai.sessions (id, agent_id) values ('00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1');
-insert into ai.agent_runs (id, session_id, agent_id, input, runner) values
-  ('00000000-0000-0000-0000-0000000072a1', '00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1', 'waits', '55555555-5555-4555-8555-555555555555');
-select ai.checkpoint_agent_run_start('00000000-0000-0000-0000-0000000072a1', '[]');
+insert into ai.agent_runs (id, session_id, agent_id, input, runner, context) values
+  ('00000000-0000-0000-0000-0000000072a1', '00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1', 'waits', '55555555-5555-4555-8555-555555555555', '[]');
 
 select tests.authenticate_as_service_role();
 select ok(not ai.park_agent_run('00000000-0000-0000-0000-0000000072a1', '55555555-5555-4555-8555-555555555555'), 'a run that waits on nothing is not parked');

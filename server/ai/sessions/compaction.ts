@@ -16,9 +16,10 @@ import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { chatMessageOf, type StoredMessage } from './conversation.ts';
+import { aiErrors } from '../errors.ts';
 
 type MessageRow = StoredMessage & { id: string; name: string | null };
-type SessionRow = { summary: string | null; summary_through: string | null };
+type SessionRow = { summary: string | null; summary_through: string | null; messages: MessageRow[] };
 
 const SUMMARY_PROMPT = 'You compress a conversation for the assistant that continues it. Write concise notes that keep every fact, decision, name, number, ' +
   'preference and open task the assistant will need; drop pleasantries. If notes from earlier are given, fold them in.';
@@ -47,10 +48,14 @@ export function compactor(opts: { calls: AiCalls; models: ModelRouter; settings:
   return {
     /** The session's history as the model gets it: its summary (if any), then the messages after it; compacted first when too long. */
     history: async (caller: RequestContext, sessionId: string, c: Compaction): Promise<ChatMessage[]> => {
-      const [session] = await calls.as<SessionRow>(caller, 'select summary, summary_through from ai.sessions where id = $1', [sessionId]);
-      const rows = await calls.as<MessageRow>(caller, 'select id, role, content, tool_calls, tool_call_id, name from ai.session_messages where session_id = $1 and id > $2 order by id',
-        [sessionId, session?.summary_through ?? 0]);
-      const summary = session?.summary ?? null;
+      // One read: the session (404 when the caller cannot use it), its summary and the messages after it.
+      const [session] = await calls.as<SessionRow>(caller, `select s.summary, s.summary_through,
+          coalesce((select json_agg(json_build_object('id', m.id, 'role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id, 'name', m.name) order by m.id)
+                      from ai.session_messages m where m.session_id = s.id and m.id > coalesce(s.summary_through, 0)), '[]') as messages
+         from ai.sessions s where s.id = $1`, [sessionId]);
+      if (!session) throw aiErrors.notFound('Session');
+      const rows = session.messages;
+      const summary = session.summary;
       const asChat = (s: string | null, kept: MessageRow[]) => [...(s ? [summaryMessage(s)] : []), ...kept.map(chatMessageOf)];
 
       const tuning = (c.settings ?? {}) as { max_context_tokens?: unknown; compaction?: { enabled?: unknown; model?: unknown; keep_last_n?: unknown } };

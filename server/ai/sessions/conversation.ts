@@ -1,6 +1,7 @@
-// A conversation as runs use it: a session opened, or continued (404 when the
-// caller cannot see it). Agent and orchestration runs both keep theirs here;
-// its history as the model reads it is compaction.ts's.
+// A conversation as runs use it: its messages as the model reads them and
+// as runs store them. Agent and orchestration runs both keep theirs here; a
+// run begins in its session with ai.begin_run (store.ts); its history as the
+// model reads it is compaction.ts's.
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
@@ -22,18 +23,6 @@ export function chatMessageOf(m: StoredMessage): ChatMessage {
 
 /** A new session's title: its first message, cut to 80 characters. */
 export const sessionTitle = (message: string) => (message.length > 80 ? `${message.slice(0, 77)}...` : message);
-
-/** The session to run in: the one named (the caller's), or a new one titled after the message. */
-export async function openSession(calls: AiCalls, caller: RequestContext, owner: { agent_id: string } | { orchestration_id: string }, sessionId: string | undefined, message: string): Promise<string> {
-  if (sessionId) {
-    const [row] = await calls.as<{ id: string }>(caller, 'select id from ai.sessions where id = $1', [sessionId]);
-    if (!row) throw aiErrors.notFound('Session');
-    return row.id;
-  }
-  const title = sessionTitle(message);
-  const [column, id] = 'agent_id' in owner ? ['agent_id', owner.agent_id] : ['orchestration_id', owner.orchestration_id];
-  return (await calls.as<{ id: string }>(caller, `insert into ai.sessions (${column}, title) values ($1, $2) returning id`, [id, title]))[0]!.id;
-}
 
 /** 404 unless the caller can use this session (checked before a stream's headers go out). */
 export async function requireSession(calls: AiCalls, caller: RequestContext, sessionId: string): Promise<void> {

@@ -1,11 +1,14 @@
 // The skeleton every conversational run shares (an agent run, an
-// orchestration run): open or continue the session, start the run record,
-// read the history (compacted when it grows), store the user's message, run
-// the body (each runner's own loop), end the record, read its totals from the
-// ledger, and report usage and complete. A run that fails is recorded failed
-// and its error carries the session and run ids, so a client can look it up.
+// orchestration run): read the session's history (compacted when it grows),
+// begin the run in one statement (its session when new, the run record with
+// that history, the user's message: ai.begin_run), run the body (each
+// runner's own loop), end the record with its totals from the ledger and the
+// session touched (one statement), and report usage and complete. A run that
+// fails is recorded failed and its error carries the session and run ids, so
+// a client can look it up.
 // A cancel (POST …/cancel, heard from any replica through runs/watch.ts) ends
 // the run's lifetime at once; the record already says `cancelled`.
+import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
 import { callerUser } from '../actor.ts';
@@ -14,7 +17,7 @@ import type { AiCalls } from '../calls.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import type { Compactor } from './compaction.ts';
-import { messageRecorder, openSession, type StoredMessage } from './conversation.ts';
+import { messageRecorder, type StoredMessage } from './conversation.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
 import { Parked } from '../failures.ts';
@@ -51,28 +54,27 @@ export type StoredRun = { runId: string; sessionId: string; input: string; conte
 
 export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string; watch: RunWatch }) {
   const records = runRecords(deps.calls);
-  type Opening = (record: SessionRunContext['record']) => Promise<Pick<SessionRunContext, 'history' | 'resumed'>>;
+  type Opened = Pick<SessionRunContext, 'sessionId' | 'history' | 'resumed'>;
 
-  /** The run from its record on: cancellable, opened, its body, ended, totals, usage and complete; a failure recorded with its ids. */
+  /** The run from its beginning on: cancellable, begun (`open`), its body, ended, usage and complete; a failure recorded with its ids. */
   const carry = async <T extends SessionRunEnd>(
-    caller: RequestContext, owner: RunOwner, ids: { sessionId: string; runId: string }, life: RunLifetime, emit: Emit | undefined,
-    open: Opening, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
+    caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined,
+    open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
   ) => {
-    const { sessionId, runId } = ids;
     const userId = callerUser(caller);
-    const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId });
     let steps = 0;
+    let sessionId: string | undefined;
     // Watched before anyone learns the run's id (the start event), so no cancel can come too early.
     const cancel = deps.watch.cancellable(runId);
     cancel.signal.addEventListener('abort', () => life.cancel(aiErrors.runCancelled()), { once: true });
     try {
-      const opened = await open(record);
-      const result = await body({ sessionId, runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, signal: life.signal, onStep: (n) => { steps = n; } });
+      const opened = await open();
+      sessionId = opened.sessionId;
+      const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId });
+      const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
-      await records.finish(owner, runId, 'completed', result.output, null, result.stop, steps);
+      const usage = await records.complete(owner, runId, sessionId, result.output, result.stop, steps);
       await after?.(result);
-      const usage = await records.totals(caller, owner, runId);
-      await records.touch(caller, sessionId);
       emit?.({ type: 'usage', ...usage });
       emit?.({ type: 'complete', session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps });
       return { session_id: sessionId, run_id: runId, result, usage };
@@ -80,6 +82,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       // Parked on an approval: the record stays open for the worker that carries it on.
       if (caught instanceof Parked && !cancel.signal.aborted) throw caught;
       const err = cancel.signal.aborted ? aiErrors.runCancelled() : caught;
+      // A run that never began (its session refused) has no record and no ids to give.
+      if (!sessionId) throw err;
       // A cancelled run's record is `cancelled` already (the finish is guarded: it changes only a running run).
       await records.finish(owner, runId, 'failed', null, (err as Error).message, null, steps).catch(() => undefined);
       throw Object.assign(err as ApiError, { details: { ...((err as ApiError).details as object | undefined), session_id: sessionId, run_id: runId } });
@@ -93,26 +97,28 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
   ): Promise<{ session_id: string; run_id: string; result: T; usage: RunTotals }> => {
     const { owner, message } = input;
-    const sessionId = await openSession(deps.calls, caller, owner.kind === 'agent' ? { agent_id: owner.agentId } : { orchestration_id: owner.orchestrationId }, input.sessionId, message);
-    const runId = await records.start(caller, owner, sessionId, message, deps.runnerId);
-    return carry(caller, owner, { sessionId, runId }, life, emit, async () => {
+    const runId = randomUUID();
+    return carry(caller, owner, runId, life, emit, async () => {
+      // A compaction's events follow the run's start: kept until the run has begun.
+      const early: Parameters<Emit>[0][] = [];
+      const history = input.sessionId
+        ? await deps.compactor.history(caller, input.sessionId, { settings: input.settings, system: input.system, message, userId: callerUser(caller), runId, feature: owner.kind, signal: life.signal, emit: (e) => early.push(e) })
+        : [];
+      const sessionId = await records.begin(caller, owner, runId, input.sessionId, message, deps.runnerId, history);
       emit?.({ type: 'start', session_id: sessionId, run_id: runId });
-      const history = await deps.compactor.history(caller, sessionId, { settings: input.settings, system: input.system, message, userId: callerUser(caller), runId, feature: owner.kind, signal: life.signal, emit });
-      // The user's message, with (agent runs) what a resume needs: the caller and this history.
-      await records.begin(caller, owner, sessionId, runId, history, message);
-      return { history };
+      for (const e of early) emit?.(e);
+      return { sessionId, history };
     }, body, after);
   };
 
   /**
    * Carries on a run whose process died, from what it stored: the history its
-   * model read, its messages after the user's. No `start` (it has one): a
-   * `resumed` event at the step it picks up.
+   * model read, its messages after the user's. No `start` (it has one).
    */
   const resume = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => carry(caller, owner, stored, life, emit, async () => ({ history: stored.context, resumed: stored.messages }), body, after);
+  ) => carry(caller, owner, stored.runId, life, emit, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: stored.messages }), body, after);
 
   return Object.assign(run, { resume });
 }

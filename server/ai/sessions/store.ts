@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { sessionTitle } from './conversation.ts';
 
 const SESSION = 'id, owner_id, agent_id, orchestration_id, title, summary, summary_through, compactions, compacted_at, created_at, updated_at';
 const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
@@ -47,33 +48,27 @@ export const MODEL_CALLS = `coalesce((select jsonb_agg(jsonb_build_object('step'
   from ai.usage u where u.run_id = r.id::text), '[]')`;
 
 export function runRecords(calls: AiCalls) {
-  const table = (o: RunOwner) => (o.kind === 'agent' ? 'ai.agent_runs' : 'ai.orchestration_runs');
   return {
-    /** A new run, `running`, in the session; its runner is this process (the sweep fails runs of dead runners). */
-    start: async (caller: RequestContext, owner: RunOwner, sessionId: string, input: string, runner: string): Promise<string> => {
-      const [row] = owner.kind === 'agent'
-        ? await calls.as<{ id: string }>(caller, 'insert into ai.agent_runs (session_id, agent_id, input, runner) values ($1, $2, $3, $4) returning id', [sessionId, owner.agentId, input, runner])
-        : await calls.as<{ id: string }>(caller, 'insert into ai.orchestration_runs (orchestration_id, session_id, input, runner) values ($1, $2, $3, $4) returning id', [owner.orchestrationId, sessionId, input, runner]);
-      return row!.id;
-    },
     /**
-     * The run's message, stored as the caller; an agent run keeps beside it,
-     * in the same statement, who it acts as and the history its model reads
-     * (ai.checkpoint_agent_run_start: what a resume needs).
+     * Begins the run as the caller, in one statement (ai.begin_run): a new
+     * session titled after the message when it has none, the run record
+     * (its runner is this process: the sweep resumes or fails runs of dead
+     * runners) with the history its model reads, the user's message. The session's id.
      */
-    begin: (caller: RequestContext, owner: RunOwner, sessionId: string, runId: string, history: unknown[], message: string) =>
-      owner.kind === 'agent'
-        ? calls.as(caller, `with checkpoint as (select ai.checkpoint_agent_run_start($2, $4::json))
-            insert into ai.session_messages (session_id, run_id, role, content) select $1, $2, 'user', $3 from checkpoint`, [sessionId, runId, message, JSON.stringify(history)])
-        : calls.as(caller, `insert into ai.session_messages (session_id, orchestration_run_id, role, content) values ($1, $2, 'user', $3)`, [sessionId, runId, message]),
+    begin: async (caller: RequestContext, owner: RunOwner, runId: string, sessionId: string | undefined, message: string, runner: string, history: unknown[]): Promise<string> => {
+      const [row] = await calls.as<{ session_id: string }>(caller, 'select ai.begin_run($1, $2, $3, $4, $5, $6, $7, $8::json) as session_id',
+        [owner.kind, runId, owner.kind === 'agent' ? owner.agentId : owner.orchestrationId, sessionId ?? null, sessionTitle(message), message, runner, JSON.stringify(history)]);
+      return row!.session_id;
+    },
+    /** Ends a run that answered: completed, its session touched, its totals from the ledger; one statement. */
+    complete: async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number): Promise<RunTotals> => {
+      const [row] = await calls.asService<RunTotals>(`with finished as (select ai.finish_${owner.kind}_run($1, 'completed', $2, null, $3, $4)),
+          touched as (update ai.sessions set updated_at = now() where id = $5)
+        select t.tokens_in, t.tokens_out, t.cost_usd::float8 as cost_usd from finished, ai.usage_totals($1) t`, [runId, output, stop, steps, sessionId]);
+      return row!;
+    },
     /** Ends the run (ai.finish_agent_run / ai.finish_orchestration_run: one guarded statement, totals from the ledger). */
     finish: (owner: RunOwner, runId: string, status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
       calls.asService(`select ai.finish_${owner.kind}_run($1, $2, $3, $4, $5, $6)`, [runId, status, output, error, stop, steps]),
-    totals: async (caller: RequestContext, owner: RunOwner, runId: string): Promise<RunTotals> => {
-      const [row] = await calls.as<{ tokens_in: number; tokens_out: number; cost_usd: string }>(caller, `select tokens_in, tokens_out, cost_usd from ${table(owner)} where id = $1`, [runId]);
-      return { tokens_in: row!.tokens_in, tokens_out: row!.tokens_out, cost_usd: Number(row!.cost_usd) };
-    },
-    /** The session moves to the top of its owner's list. */
-    touch: (caller: RequestContext, sessionId: string) => calls.as(caller, 'update ai.sessions set updated_at = now() where id = $1', [sessionId]),
   };
 }
