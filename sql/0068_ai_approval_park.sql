@@ -1,7 +1,7 @@
 -- AI surface: a run waiting on a person costs nothing (issue 29). An agent
 -- run whose approval is not answered within AI_APPROVAL_PARK_AFTER_MS lets
 -- go of its process (ai.park_agent_run): it is then a row (waiting_approval,
--- no runner) and a job (ai_agent_run_resume) scheduled for the approval's
+-- no runner) and a job (ai_run_resume) scheduled for the approval's
 -- deadline. The answer, taken by any replica (ai.decide_approval), brings
 -- that job forward to now; the deadline runs it as it is. Either way a
 -- worker resumes the run from its checkpoints (sql/0067) and the resumed run
@@ -44,8 +44,7 @@ begin
    where r.id = p_run and r.runner = p_runner and r.status = 'waiting_approval' and r.caller is not null
   returning (select min(a.expires_at) from ai.agent_run_approvals a where a.run_id = r.id and a.status = 'pending') into v_due;
   if not found then return false; end if;
-  perform graphile_worker.add_job('ai_agent_run_resume', json_build_object('run_id', p_run), run_at := coalesce(v_due, now()),
-    job_key := 'ai-agent-run-resume:' || p_run, job_key_mode := 'replace', max_attempts := 5);
+  perform ai.queue_run_resume('agent', p_run, coalesce(v_due, now()));
   return true;
 end
 $$;
@@ -67,8 +66,7 @@ begin
      and not exists (select 1 from ai.agent_run_approvals a where a.run_id = p_run and a.status = 'pending')
   returning r.runner is null and r.caller is not null into v_parked;
   if v_parked then
-    perform graphile_worker.add_job('ai_agent_run_resume', json_build_object('run_id', p_run),
-      job_key := 'ai-agent-run-resume:' || p_run, job_key_mode := 'replace', max_attempts := 5);
+    perform ai.queue_run_resume('agent', p_run, now());
   end if;
 end
 $$;

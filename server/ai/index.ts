@@ -2,7 +2,7 @@
 // (auth.ts), each answering in the error body of part 7 it declares
 // (errors.ts). The model router and settings accessor are returned for the
 // features (and tests) that use them in-process.
-import { agentResumes } from './agents/resume.ts';
+import { runResumes, type ResumedKind } from './agents/resume.ts';
 import { resourceSecrets } from './tools/secrets.ts';
 import { jsonBody } from './body.ts';
 import express, { type Router } from 'express';
@@ -70,8 +70,8 @@ export type Attempt = { n: number; max: number };
 export type AiJobs = {
   /** An async (or webhook) workflow run, queued by ai.queue_execution. */
   runWorkflow: (executionId: string) => Promise<void>;
-  /** An agent run whose process died, carried on from its checkpoints (ai.resume_abandoned_agent_runs). */
-  resumeAgentRun: (runId: string) => Promise<void>;
+  /** An agent or orchestration run whose process died (or that parked on an approval), carried on from its checkpoints. */
+  resumeRun: (kind: ResumedKind, runId: string) => Promise<void>;
   extractSource: (payload: { source_id: string; run: number }, attempt: Attempt) => Promise<void>;
   indexSource: (payload: { indexed_source_id: string; run: number }, attempt: Attempt) => Promise<void>;
   buildBm25: (payload: { knowledge_base_id: string }) => Promise<void>;
@@ -166,8 +166,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mcpSurface.use(requireIdentity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs, runServices));
-  // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: agent runs with a
-  // checkpoint are handed to a worker to resume (agents/resume.ts); the rest are failed.
+  // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: agent and orchestration
+  // runs are handed to a worker to resume (agents/resume.ts); the rest (workflow runs) are failed.
   const sweep = () => void (async () => {
     await calls.asService('select ai.resume_abandoned_agent_runs()', []);
     await calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []);
@@ -182,7 +182,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     jobs: {
       // An async run's events are kept too: a client follows GET …/executions/{id}/events.
       runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, new AbortController().signal, emit)),
-      resumeAgentRun: agentResumes({ calls, agents: agentRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log }),
+      resumeRun: runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log }),
       extractSource,
       indexSource: indexing.index,
       buildBm25: indexing.buildBm25,

@@ -6,7 +6,8 @@
 // first two calls are not made again, the third is made again with the same
 // Idempotency-Key, the ledger charges each model call once, the model reads
 // the same conversation byte for byte, and the events read back from the
-// first equal an uninterrupted run's (a `resumed` event aside).
+// first equal an uninterrupted run's (a `resumed` event aside). The same for
+// an orchestration whose delegation is in flight.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,8 +34,9 @@ describe('an agent run whose process is killed', () => {
   let receiver: http.Server;
   let base: string;
   const calls: Array<{ n: number; key: string }> = [];
-  let hangOnThird = false;
-  let thirdArrived: () => void = () => undefined;
+  /** The call whose receiver never answers (the doomed process dies meanwhile), once. */
+  let hangOn: number | undefined;
+  let arrived: () => void = () => undefined;
   const { json, post, api: call, headers } = aiApi(() => api);
   const script = () => vendor.script(
     { toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] },
@@ -50,10 +52,9 @@ describe('an agent run whose process is killed', () => {
       req.on('end', () => {
         const { n } = JSON.parse(body) as { n: number };
         calls.push({ n, key: req.headers['idempotency-key'] as string });
-        // The third call of the doomed run never answers: its process dies meanwhile.
-        if (n === 3 && hangOnThird) {
-          hangOnThird = false;
-          thirdArrived();
+        if (n === hangOn) {
+          hangOn = undefined;
+          arrived();
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ recorded: n }));
@@ -89,8 +90,8 @@ describe('an agent run whose process is killed', () => {
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     vendor.reset();
     script();
-    hangOnThird = true;
-    const third = new Promise<void>((r) => (thirdArrived = r));
+    hangOn = 3;
+    const third = new Promise<void>((r) => (arrived = r));
     const res = await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) });
     const stream = sseStream<Event>(res);
     const start = await untilEvent(stream, 'start');
@@ -119,6 +120,56 @@ describe('an agent run whose process is killed', () => {
     const record = (await api.adminPool.query<{ resumes: number; runner: string }>('select resumes, runner from ai.agent_runs where id = $1', [runId])).rows[0]!;
     assert.equal(record.resumes, 1);
     assert.equal(record.runner, api.realtime.nodeId, 'carried on by the live server');
+  });
+
+  it('resumes an orchestration with a delegation in flight: the delegation runs again under its id, its calls with the same keys', async () => {
+    const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'records desk', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: agentId, role_description: 'Records numbers', position: 1 }), 201);
+    const teamScript = () => vendor.script(
+      { toolCalls: [{ id: 'd1', name: 'delegate_to_recorder', arguments: { task: 'Record 1 and 2' } }] },
+      ...memberScript(),
+      { text: 'The desk recorded them.' },
+    );
+    const memberScript = () => [
+      { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] },
+      { toolCalls: [{ id: 'm2', name: 'record', arguments: { n: 2 } }] },
+      { text: 'Recorded 1 and 2.' },
+    ];
+    vendor.reset();
+    teamScript();
+    calls.length = 0;
+    const whole = numberedEvents<Event>(await (await post(ann, `/orchestrations/${team}/run/stream`, { message: 'Record 1 and 2' })).text()).map((e) => e.event);
+    assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
+    calls.length = 0;
+
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    vendor.reset();
+    teamScript();
+    hangOn = 2;
+    const second = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/orchestrations/${team}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1 and 2' }) }));
+    const start = await untilEvent(stream, 'start');
+    await second;
+    await dying.kill();
+    await stream.return(undefined).catch(() => undefined);
+    // The member runs again from its start: the vendor answers it again, then the coordinator.
+    vendor.reset();
+    vendor.script(...memberScript(), { text: 'The desk recorded them.' });
+    const runId = start.run_id as string;
+
+    const events = numberedEvents<Event>(await (await call(ann, `/orchestrations/runs/${runId}/events`)).text()).map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    // Beside ids, what differs is what the run cost: the member's model calls were made again.
+    const ids = (es: Event[]) => es.map(({ delegation_id: _d, ...e }) => (e.type === 'delegation_completed' ? { ...e, id: undefined, usage: undefined } : e.type === 'usage' ? { type: 'usage' } : e));
+    assert.deepEqual(ids(gist(events)), ids(gist(whole)), 'the replay equals an uninterrupted run');
+    assert.deepEqual(calls.map((c) => c.n), [1, 2, 1, 2], 'the delegation in flight ran again from its start');
+    assert.deepEqual([calls[0]!.key, calls[1]!.key], [calls[2]!.key, calls[3]!.key], 'its calls with the same keys');
+    const delegations = (await api.adminPool.query<{ status: string }>('select status from ai.orchestration_delegations where run_id = $1', [runId])).rows;
+    assert.deepEqual(delegations, [{ status: 'completed' }], 'one delegation, under its id');
+    const coordinator = (await api.adminPool.query<{ step: string }>(`select step from ai.usage where run_id = $1 and step like 'step-%' order by id`, [runId])).rows.map((r) => r.step);
+    assert.deepEqual(coordinator, ['step-1', 'step-2'], 'the coordinator\'s model calls charged once');
+    const member = (await api.adminPool.query<{ n: number }>(`select count(*)::int as n from ai.usage where run_id = $1 and step like '%/step-%'`, [runId])).rows[0]!.n;
+    assert.equal(member, 2 + 3, 'the member\'s two calls before the crash, then its three again (a delegation has no checkpoints of its own)');
   });
 
   it('ends failed, saying why, when its agent is gone', async () => {

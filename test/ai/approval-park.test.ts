@@ -76,7 +76,7 @@ describe('a run waiting on an approval', () => {
     const runId = asked.run_id as string;
     await eventually('the run to park', () => runner(runId), (r) => r.runner === null, { tries: 200 });
     assert.equal((await runner(runId)).status, 'waiting_approval', 'a row, waiting, no process');
-    const job = (await api.adminPool.query<{ due: boolean }>(`select run_at > now() + interval '2 days' as due from graphile_worker.jobs where key = $1`, [`ai-agent-run-resume:${runId}`])).rows[0];
+    const job = (await api.adminPool.query<{ due: boolean }>(`select run_at > now() + interval '2 days' as due from graphile_worker.jobs where key = $1`, [`ai-run-resume:${runId}`])).rows[0];
     assert.deepEqual(job, { due: true }, 'a job due at the deadline, three days away');
 
     await json(await decide(api, runId, asked.approval_id), 200);

@@ -22,12 +22,12 @@ select ok(ai.park_agent_run('00000000-0000-0000-0000-0000000072a1', '55555555-55
 select is((select status || ' ' || coalesce(runner::text, 'none') from ai.agent_runs), 'waiting_approval none', 'it is a row: waiting, no process');
 
 reset role;
-select ok((select run_at > now() + interval '2 days' from graphile_worker.jobs where key = 'ai-agent-run-resume:00000000-0000-0000-0000-0000000072a1'), 'its resume job is due at the deadline');
+select ok((select run_at > now() + interval '2 days' from graphile_worker.jobs where key = 'ai-run-resume:00000000-0000-0000-0000-0000000072a1'), 'its resume job is due at the deadline');
 
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
 select ai.decide_approval('00000000-0000-0000-0000-00000000a9e1', '00000000-0000-0000-0000-0000000072a1', (select id from ai.agent_run_approvals), 'approve', null);
 reset role;
-select ok((select run_at <= now() from graphile_worker.jobs where key = 'ai-agent-run-resume:00000000-0000-0000-0000-0000000072a1'), 'the answer brings the resume forward to now');
+select ok((select run_at <= now() from graphile_worker.jobs where key = 'ai-run-resume:00000000-0000-0000-0000-0000000072a1'), 'the answer brings the resume forward to now');
 select is((select status from ai.agent_runs), 'running', 'and the run is running again, for whichever worker takes it');
 
 select * from finish();

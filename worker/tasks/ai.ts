@@ -1,4 +1,4 @@
-// The AI surface's jobs: async workflow runs, resumed agent runs, source extraction, indexing,
+// The AI surface's jobs: async workflow runs, resumed agent and orchestration runs, source extraction, indexing,
 // BM25 builds, metadata and graph enrichment. Each parses its payload first
 // (a job queued by an older or hand-written statement with a bad payload
 // fails at once, saying what is wrong) and calls the work the surface
@@ -22,11 +22,11 @@ export function aiTasks(jobs: AiJobs): TaskList {
       helpers.logger.info(`workflow run ${execution_id}`);
       await jobs.runWorkflow(execution_id);
     },
-    // ai.resume_abandoned_agent_runs (the sweep: an agent run whose process died)
-    ai_agent_run_resume: async (payload, helpers) => {
-      const { run_id } = z.object({ run_id: id }).parse(payload);
-      helpers.logger.info(`agent run ${run_id} resumed`);
-      await jobs.resumeAgentRun(run_id);
+    // ai.queue_run_resume (the sweep: a run whose process died; a parked run's answer or deadline)
+    ai_run_resume: async (payload, helpers) => {
+      const { kind, run_id } = z.object({ kind: z.enum(['agent', 'orchestration']), run_id: id }).parse(payload);
+      helpers.logger.info(`${kind} run ${run_id} resumed`);
+      await jobs.resumeRun(kind, run_id);
     },
     // ai.queue_extraction
     ai_source_extract: async (payload, helpers) => {

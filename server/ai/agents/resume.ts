@@ -1,97 +1,128 @@
-// An agent run taken up again after the process running it died (issue 29;
-// sql/0067_ai_agent_run_resume.sql). The sweep hands the run to the
-// ai_agent_run_resume job; whichever worker runs it takes the run
-// (ai.claim_agent_run), rebuilds it from its checkpoints and carries it on:
+// An agent or orchestration run taken up again after the process running it
+// died (issue 29; sql/0067_ai_run_resume.sql), or after it parked on an
+// approval (sql/0068). The sweep (or the answer, or the deadline) queues the
+// ai_run_resume job; whichever worker runs it takes the run (ai.claim_run),
+// rebuilds it from its checkpoints and carries it on:
 //   - as the caller it was started by (the verified claims kept on the run)
 //   - with the history its model read (kept as sent) and its own stored
 //     messages, so the model reads the same conversation byte for byte
 //   - from its last stored step (resume-point.ts): completed model calls are
 //     not made again, finished tool calls not run again; the one in flight
-//     runs again, with the same idempotency key
+//     runs again, with the same idempotency key (a delegation in flight runs
+//     again from its start, under the same id)
 //   - its events numbered on from the last stored one, after a `resumed`
-//     event, without repeating what followers already have of the step it
-//     picks up (its tool calls and results, the text of a model call cut off)
-// A run that cannot go on (its agent deleted, its caller unreadable) ends
-// failed, saying why.
+//     event, without repeating what followers already have (unrepeated)
+// A run that cannot go on (its agent or orchestration deleted, its caller
+// unreadable) ends failed, saying why.
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { detachedLifetime } from '../lifetime.ts';
+import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import { recordedRun, type RunEventLog } from '../runs/events.ts';
 import type { StoredMessage } from '../sessions/conversation.ts';
+import type { StoredRun } from '../sessions/session-run.ts';
 import type { Emit } from './events.ts';
 import type { AgentRunner } from './run.ts';
 import { resumePoint } from './resume-point.ts';
 import { aiErrors } from '../errors.ts';
 import { Parked } from '../failures.ts';
 
+export type ResumedKind = 'agent' | 'orchestration';
 const Caller = z.object({ role: z.enum(['anon', 'authenticated', 'service_role']), claims: z.record(z.string(), z.unknown()) });
-type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string };
-type RunRow = { session_id: string; agent_id: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; messages: StoredMessage[]; events: Event[] };
+type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string; entity_id?: string };
+type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; messages: StoredMessage[]; events: Event[] };
 
-/** What the run stored: its record, its messages in order, the events a resume must not repeat. */
-const STORED_RUN = `select r.session_id, r.agent_id, r.input, r.caller, r.context, r.resumes,
+const SHAPE = {
+  agent: { table: 'ai.agent_runs', owner: 'agent_id', messages: 'run_id', events: 'agent_run_id' },
+  orchestration: { table: 'ai.orchestration_runs', owner: 'orchestration_id', messages: 'orchestration_run_id', events: 'orchestration_run_id' },
+} as const;
+
+/** What the run stored: its record, its messages in order, the events a resume must not repeat (not its text after the step it picks up). */
+const storedRun = (kind: ResumedKind) => {
+  const s = SHAPE[kind];
+  return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes,
     (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) order by m.id), '[]')
-       from ai.session_messages m where m.run_id = r.id) as messages,
+       from ai.session_messages m where m.${s.messages} = r.id) as messages,
     (select coalesce(json_agg(e.event order by e.seq), '[]') from ai.run_events e
-      where e.agent_run_id = r.id and e.event ->> 'type' in ('tool_call', 'tool_result', 'content_delta', 'delegation_started', 'approval_resolved') and e.event ->> 'delegation_id' is null) as events
-  from ai.agent_runs r where r.id = $1`;
+      where e.${s.events} = r.id and (e.event ->> 'type' <> 'content_delta' or (e.event ->> 'step')::int = $2)) as events
+  from ${s.table} r where r.id = $1`;
+};
 
-export function agentResumes(deps: { calls: AiCalls; agents: AgentRunner; events: RunEventLog; runnerId: string; stop: AbortSignal; log: Logger }) {
+export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; events: RunEventLog; runnerId: string; stop: AbortSignal; log: Logger }) {
   const { calls } = deps;
   /** Ends a run that cannot go on, failed with the reason, and says so as its last event. */
-  const cannot = async (runId: string, why: string): Promise<never> => {
+  const cannot = async (kind: ResumedKind, runId: string, why: string): Promise<never> => {
     const err = aiErrors.notResumable(why);
-    await calls.asService('select ai.finish_agent_run($1, \'failed\', null, $2, null, (select steps from ai.agent_runs where id = $1))', [runId, err.message]);
+    await calls.asService(`select ai.finish_${kind}_run($1, 'failed', null, $2, null, (select steps from ${SHAPE[kind].table} where id = $1))`, [runId, err.message]);
     throw err;
   };
 
-  return async (runId: string): Promise<void> => {
-    const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_agent_run($1, $2) as ok', [runId, deps.runnerId]);
+  return async (kind: ResumedKind, runId: string): Promise<void> => {
+    const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
     // Ended, cancelled, or another process has it already.
     if (!claim?.ok) return;
-    const [row] = await calls.asService<RunRow>(STORED_RUN, [runId]);
+    const [counted] = await calls.asService<{ steps: number }>(`select count(*)::int as steps from ai.session_messages where ${SHAPE[kind].messages} = $1 and role = 'assistant'`, [runId]);
+    const [row] = await calls.asService<RunRow>(storedRun(kind), [runId, counted!.steps + 1]);
     // The first stored message is the user's; the rest are the run's steps.
     const steps = row!.messages.slice(1);
     const from = resumePoint(steps);
-    deps.log.info({ run: runId, step: from.steps, resumes: row!.resumes }, 'agent run resumed');
-    await recordedRun(deps.events, 'agent', async (push) => {
+    deps.log.info({ kind, run: runId, step: from.steps, resumes: row!.resumes }, 'run resumed');
+    await recordedRun(deps.events, kind, async (push) => {
       const caller = Caller.safeParse(row!.caller);
-      if (!caller.success) return cannot(runId, 'who it acts as is not readable');
+      if (!caller.success) return cannot(kind, runId, 'who it acts as is not readable');
       const who: RequestContext = caller.data;
-      const agent = row!.agent_id ? await deps.agents.agent(who, row!.agent_id).catch(() => undefined) : undefined;
-      if (!agent) return cannot(runId, 'its agent was deleted');
-      push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
-      const emit = unrepeated(row!.events, from.steps, push as Emit);
-      await deps.agents.resume(who, agent, { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps }, detachedLifetime(deps.stop), emit);
+      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps };
+      const life = detachedLifetime(deps.stop);
+      const emit = (): Emit => {
+        push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
+        return unrepeated(row!.events, from.steps, push as Emit);
+      };
+      if (kind === 'agent') {
+        const agent = row!.owner ? await deps.agents.agent(who, row!.owner).catch(() => undefined) : undefined;
+        if (!agent) return cannot(kind, runId, 'its agent was deleted');
+        await deps.agents.resume(who, agent, stored, life, emit());
+      } else {
+        const team = row!.owner ? await deps.orchestrations.orchestration(who, row!.owner).catch(() => undefined) : undefined;
+        if (!team) return cannot(kind, runId, 'its orchestration was deleted');
+        await deps.orchestrations.resume(who, team, stored, life, emit());
+      }
     }, undefined, { runId, lingerMs: 0 }).catch((err: Error) => {
       // Parked again on an approval: the answer or the deadline brings it back.
-      if (!(err instanceof Parked)) deps.log.warn({ run: runId, error: err.message }, 'resumed agent run failed');
+      if (!(err instanceof Parked)) deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
     });
   };
 }
 
 /**
- * The resumed run's events without what followers already have of the step
- * it picks up: the tool calls (and results) of its last stored step, a
- * delegation already announced, an approval's answer already told, and the part of the next model call's text
- * that was streamed before the crash (the same text comes again from a
- * model that answers the same; an answer that differs is sent as it is).
+ * The resumed run's events without what followers already have: the tool
+ * calls (and results) of its last stored step, members skipped, a
+ * delegation already announced and what its member already reported (a
+ * delegation in flight runs again from its start: its events are dropped
+ * while they repeat the stored ones), an approval's answer already told, and
+ * the part of the next model call's text streamed before the crash (the
+ * same text comes again from a model that answers the same; an answer that
+ * differs is sent as it is).
  */
 export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
-  const calls = new Set(stored.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
-  const results = new Set(stored.filter((e) => e.type === 'tool_result' && calls.has(e.id)).map((e) => e.id));
-  const delegations = new Set(stored.filter((e) => e.type === 'delegation_started').map((e) => e.delegation_id));
-  const resolved = new Set(stored.filter((e) => e.type === 'approval_resolved').map((e) => e.approval_id));
-  let streamed = stored.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join('');
+  const top = stored.filter((e) => e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed');
+  const calls = new Set(top.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
+  const results = new Set(top.filter((e) => e.type === 'tool_result' && calls.has(e.id)).map((e) => e.id));
+  const once = new Set(top.flatMap((e) => (e.type === 'delegation_started' ? [`d:${e.delegation_id}`] : e.type === 'approval_resolved' ? [`a:${e.approval_id}`] : e.type === 'entity_skipped' ? [`s:${e.entity_id}`] : [])));
+  const inner = new Map<string, string[]>();
+  for (const e of stored) {
+    if (e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed') continue;
+    inner.set(e.delegation_id, [...(inner.get(e.delegation_id) ?? []), sameness(e)]);
+  }
+  let streamed = top.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join('');
   return (event) => {
-    if (event.delegation_id === undefined || event.type === 'delegation_started') {
+    if (event.type === 'delegation_started' || event.delegation_id === undefined || event.type === 'delegation_completed') {
       if (event.type === 'tool_call' && event.step === step && calls.delete(event.id)) return;
       if (event.type === 'tool_result' && results.delete(event.id)) return;
-      if (event.type === 'delegation_started' && delegations.delete(event.delegation_id)) return;
-      if (event.type === 'approval_resolved' && resolved.delete(event.approval_id)) return;
+      const key = event.type === 'delegation_started' ? `d:${event.delegation_id}` : event.type === 'approval_resolved' ? `a:${event.approval_id}` : event.type === 'entity_skipped' ? `s:${event.entity_id}` : undefined;
+      if (key && once.delete(key)) return;
       if (event.type === 'content_delta' && event.step === step + 1 && streamed) {
         if (streamed.startsWith(event.delta)) return void (streamed = streamed.slice(event.delta.length));
         const rest = event.delta.startsWith(streamed) ? event.delta.slice(streamed.length) : event.delta;
@@ -99,7 +130,19 @@ export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
         if (rest) emit({ ...event, delta: rest });
         return;
       }
+      return emit(event);
     }
+    // A member's event inside a delegation that runs again: dropped while it repeats what was stored, in order.
+    const queue = inner.get(event.delegation_id);
+    if (queue?.length && queue[0] === sameness(event)) return void queue.shift();
+    inner.delete(event.delegation_id);
     emit(event);
   };
+}
+
+/** An event as a repeat is recognised: everything but its timings, keys in order (stored events come back from jsonb with theirs sorted). */
+function sameness(e: object): string {
+  const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object'
+    ? Object.fromEntries(Object.keys(v).sort().filter((k) => k !== 'latency_ms').map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v);
+  return JSON.stringify(sorted(e));
 }

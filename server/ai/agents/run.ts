@@ -17,10 +17,10 @@ import { builtinTool } from '../tools/builtin/index.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
 import type { RunLifetime } from '../lifetime.ts';
-import { runLoop, type Emit, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
+import { runLoop, type Emit, type LoopResult, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
-import type { SessionRunContext, SessionRuns, StoredRun } from '../sessions/session-run.ts';
+import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
 import { resumePoint } from './resume-point.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
@@ -183,7 +183,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     return {
       body,
       after: async (result: { output: string }) => void (await fire('OnRunComplete', { response: result.output })),
-      answer: async (running: ReturnType<SessionRuns>): Promise<RunResult> => {
+      answer: async (running: Promise<SessionRunDone<LoopResult>>): Promise<RunResult> => {
         const done = await running;
         const { result } = done;
         return { session_id: done.session_id, run_id: done.run_id, status: 'completed', output: result.output, stop_reason: result.stop, steps: result.steps, tool_calls: toolCalls, usage: done.usage };

@@ -14,9 +14,12 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { AgentRunner } from '../agents/run.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from '../agents/delegation.ts';
 import { stepCap } from '../agents/tuning.ts';
-import type { SessionRuns } from '../sessions/session-run.ts';
+import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
+import { chatMessageOf } from '../sessions/conversation.ts';
+import { resumePoint } from '../agents/resume-point.ts';
+import { aiErrors } from '../errors.ts';
 import type { RunLifetime } from '../lifetime.ts';
-import { delegateToolName, runLoop, type Emit, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
+import { delegateToolName, runLoop, type Emit, type LoopResult, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
 import type { AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
@@ -26,6 +29,7 @@ export type OrchestrationRow = { id: string; name: string; strategy: string; mod
 type EntityRow = { id: string; entity_type: string; entity_ref_id: string; role_description: string | null; position: number };
 type DelegationRow = { id: string; agent_id: string; agent_name: string; task: string; status: string; output: string | null; error: string | null; stop_reason: string | null; steps: number; tokens_in: number; tokens_out: number; cost_usd: string };
 
+const systemOf = (o: OrchestrationRow) => o.system_prompt || coordinatorPrompt(o.name);
 const coordinatorPrompt = (name: string) =>
   `You coordinate the team "${name}". Hand each part of the user's request to the member best suited to it with the delegate_to_* tools, ` +
   'giving each the full context it needs, then answer the user from what the members returned.';
@@ -71,51 +75,76 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     return tools;
   };
 
+  /**
+   * One orchestration run's own part inside the session skeleton: the
+   * coordinator's loop over its delegate tools, from the start or from a
+   * resumed run's stored steps (a delegation in flight at the crash runs
+   * again, from its start, under the same id).
+   */
+  const coordinator = (caller: RequestContext, orchestration: OrchestrationRow, message: string, emit: Emit | undefined, how: { streamModel?: boolean }) => async (run: SessionRunContext) => {
+    /** One hand-off: the member's own loop on the task, recorded as a delegation. */
+    const delegate = async (agent: AgentRow, entity: EntityRow, args: unknown, s: AbortSignal, callId: string): Promise<ToolOutcome> => {
+      const task = taskOf(args);
+      if (!task) return { ok: false, error: 'task is required: say what the member should do' };
+      // A delegation still running under this call is the one a dead process left: it runs again under its id.
+      const [d] = await calls.asService<{ id: string }>(`with again as (select id from ai.orchestration_delegations where run_id = $1 and tool_call_id = $5 and status = 'running' order by started_at desc limit 1),
+          fresh as (insert into ai.orchestration_delegations (run_id, entity_id, agent_id, agent_name, tool_call_id, task) select $1, $2, $3, $4, $5, $6 where not exists (select 1 from again) returning id)
+        select id from again union all select id from fresh`, [run.runId, entity.id, agent.id, agent.name, callId, task]);
+      const delegationId = d!.id;
+      const tag = { delegation_id: delegationId, agent_id: agent.id, agent_name: agent.name };
+      emit?.({ type: 'delegation_started', ...tag, entity_id: entity.id, task });
+      let memberSteps = 0;
+      try {
+        const result = await agents.member(caller, agent, task, {
+          signal: s, usage: run.usage, stepPrefix: `${delegationId}/`, emit: delegationEvents(emit, delegationId), onStep: (n) => { memberSteps = n; },
+        });
+        const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, $3, null, $4, $5, $6)',
+          [delegationId, 'completed', result.output, result.stop, result.steps, JSON.stringify(result.toolCalls)]);
+        emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: true });
+        return { ok: true, output: result.output };
+      } catch (err) {
+        if (s.aborted) throw err;
+        const reason = (err as Error).message;
+        const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, null, $3, null, $4, null)', [delegationId, 'failed', reason, memberSteps]);
+        emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: false });
+        return { ok: false, error: `${agent.name} could not do it: ${reason}` };
+      }
+    };
+    const tools = await memberTools(caller, orchestration, emit, delegate);
+    const { maxSteps, tuning } = stepCap(orchestration.settings);
+    const model = orchestration.model || (await settings.string('AGENT_DEFAULT_MODEL'));
+    const messages: ChatMessage[] = [{ role: 'system', content: systemOf(orchestration) }, ...run.history, { role: 'user', content: message }, ...(run.resumed ?? []).map(chatMessageOf)];
+    return runLoop({
+      models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, onStep: run.onStep, usage: run.usage,
+      from: run.resumed && resumePoint(run.resumed), ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
+    });
+  };
+
+  /** The run's answer: its loop's end, its delegations, its totals. */
+  const answer = async (caller: RequestContext, running: Promise<SessionRunDone<LoopResult>>) => {
+    const done = await running;
+    const delegations = await calls.as<DelegationRow>(caller, 'select * from ai.orchestration_delegations where run_id = $1 order by started_at, id', [done.run_id]);
+    const { result } = done;
+    return {
+      session_id: done.session_id, run_id: done.run_id, status: 'completed' as const, output: result.output, stop_reason: result.stop, steps: result.steps,
+      delegations: delegations.map(delegationView), usage: done.usage,
+    };
+  };
+
   return {
-    /** Runs to the end; with `emit`: start, entity_skipped, content_delta, tool_call, delegation_started, delegation_*, tool_result, usage, complete. */
-    run: async (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}) => {
-      const { message } = input;
-      const system = orchestration.system_prompt || coordinatorPrompt(orchestration.name);
-      const done = await opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message, sessionId: input.sessionId, settings: orchestration.settings, system }, life, emit, async (run) => {
-        /** One hand-off: the member's own loop on the task, recorded as a delegation. */
-        const delegate = async (agent: AgentRow, entity: EntityRow, args: unknown, s: AbortSignal, callId: string): Promise<ToolOutcome> => {
-          const task = taskOf(args);
-          if (!task) return { ok: false, error: 'task is required: say what the member should do' };
-          const [d] = await calls.asService<{ id: string }>('insert into ai.orchestration_delegations (run_id, entity_id, agent_id, agent_name, tool_call_id, task) values ($1, $2, $3, $4, $5, $6) returning id',
-            [run.runId, entity.id, agent.id, agent.name, callId, task]);
-          const delegationId = d!.id;
-          const tag = { delegation_id: delegationId, agent_id: agent.id, agent_name: agent.name };
-          emit?.({ type: 'delegation_started', ...tag, entity_id: entity.id, task });
-          let memberSteps = 0;
-          try {
-            const result = await agents.member(caller, agent, task, {
-              signal: s, usage: run.usage, stepPrefix: `${delegationId}/`, emit: delegationEvents(emit, delegationId), onStep: (n) => { memberSteps = n; },
-            });
-            const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, $3, null, $4, $5, $6)',
-              [delegationId, 'completed', result.output, result.stop, result.steps, JSON.stringify(result.toolCalls)]);
-            emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: true });
-            return { ok: true, output: result.output };
-          } catch (err) {
-            if (s.aborted) throw err;
-            const reason = (err as Error).message;
-            const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, null, $3, null, $4, null)', [delegationId, 'failed', reason, memberSteps]);
-            emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: false });
-            return { ok: false, error: `${agent.name} could not do it: ${reason}` };
-          }
-        };
-        const tools = await memberTools(caller, orchestration, emit, delegate);
-        const { maxSteps, tuning } = stepCap(orchestration.settings);
-        const model = orchestration.model || (await settings.string('AGENT_DEFAULT_MODEL'));
-        const messages: ChatMessage[] = [{ role: 'system', content: system }, ...run.history, { role: 'user', content: message }];
-        return runLoop({ models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, onStep: run.onStep, usage: run.usage, ...(emit ? { emit, stream: how.streamModel ?? true } : {}) });
-      });
-      const delegations = await calls.as<DelegationRow>(caller, 'select * from ai.orchestration_delegations where run_id = $1 order by started_at, id', [done.run_id]);
-      const { result } = done;
-      return {
-        session_id: done.session_id, run_id: done.run_id, status: 'completed' as const, output: result.output, stop_reason: result.stop, steps: result.steps,
-        delegations: delegations.map(delegationView), usage: done.usage,
-      };
+    /** The orchestration as the caller sees it (404 otherwise). */
+    orchestration: async (caller: RequestContext, id: string): Promise<OrchestrationRow> => {
+      const [row] = await calls.as<OrchestrationRow>(caller, 'select id, name, strategy, model, system_prompt, settings from ai.orchestrations where id = $1', [id]);
+      if (!row) throw aiErrors.notFound('Orchestration');
+      return row;
     },
+    /** Runs to the end; with `emit`: start, entity_skipped, content_delta, tool_call, delegation_started, delegation_*, tool_result, usage, complete. */
+    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}) =>
+      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration) },
+        life, emit, coordinator(caller, orchestration, input.message, emit, how))),
+    /** Carries on a run whose process died (agents/resume.ts), from its stored steps. */
+    resume: (caller: RequestContext, orchestration: OrchestrationRow, stored: StoredRun, life: RunLifetime, emit?: Emit) =>
+      answer(caller, opts.sessionRun.resume(caller, { kind: 'orchestration', orchestrationId: orchestration.id }, stored, life, emit, coordinator(caller, orchestration, stored.input, emit, {}))),
   };
 }
 

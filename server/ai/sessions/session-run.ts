@@ -37,6 +37,9 @@ export type SessionRunContext = {
   resumed?: StoredMessage[] | undefined;
 };
 
+/** A run that ended: its ids, its body's result, its totals. */
+export type SessionRunDone<T> = { session_id: string; run_id: string; result: T; usage: RunTotals };
+
 /** What a body answers: its loop's end. */
 export type SessionRunEnd = { output: string; stop: 'answered' | 'max_steps'; steps: number };
 
@@ -95,7 +98,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const run = async <T extends SessionRunEnd>(
     caller: RequestContext, input: SessionRunInput, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ): Promise<{ session_id: string; run_id: string; result: T; usage: RunTotals }> => {
+  ): Promise<SessionRunDone<T>> => {
     const { owner, message } = input;
     const runId = randomUUID();
     return carry(caller, owner, runId, life, emit, async () => {

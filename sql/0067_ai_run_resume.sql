@@ -1,5 +1,5 @@
--- AI surface: an agent run resumes from its checkpoints when the process
--- running it dies (issue 29), instead of being failed.
+-- AI surface: an agent or orchestration run resumes from its checkpoints
+-- when the process running it dies (issue 29), instead of being failed.
 --
 -- A run's checkpoints are what it already stores: its messages, one per step
 -- and per tool result (ai.session_messages), its model calls in the usage
@@ -14,25 +14,29 @@
 --   resumes  how many times it was taken up again
 --
 -- The sweep (every AI_RUN_SWEEP_INTERVAL_MS) calls
--- ai.resume_abandoned_agent_runs first: a running run of a dead process that
--- has its checkpoint and fewer than 3 resumes is handed to a job
--- (ai_agent_run_resume, any worker); a pending approval stays pending (the
--- resumed run waits on the same one). ai.fail_abandoned_agent_runs then fails what is
--- left: runs started before this migration, and runs that died 3 times.
--- A run begins in one statement (ai.begin_run: session, run, user message).
--- The job takes the run with ai.claim_agent_run (one guarded statement: a run
--- is carried on by one process at a time).
+-- ai.resume_abandoned_agent_runs first: a running agent or orchestration run
+-- of a dead process that has its caller and fewer than 3 resumes is handed to
+-- a job (ai_run_resume, any worker); a pending approval stays pending (the
+-- resumed run waits on the same one), a running delegation stays running (the
+-- resumed coordinator runs it again under the same id).
+-- ai.fail_abandoned_agent_runs then fails what is left: runs started before
+-- this migration, and runs that died 3 times. A run begins in one statement
+-- (ai.begin_run: session, run, user message). The job takes the run with
+-- ai.claim_run (one guarded statement: one process at a time carries it).
 
 alter table ai.agent_runs add column caller jsonb;
 -- json, not jsonb: the text is kept as it was sent, key order included.
 alter table ai.agent_runs add column context json;
 alter table ai.agent_runs add column resumes int not null default 0;
+alter table ai.orchestration_runs add column caller jsonb;
+alter table ai.orchestration_runs add column context json;
+alter table ai.orchestration_runs add column resumes int not null default 0;
 
 -- Who a run acts as is the request that starts it, whatever the insert says:
 -- a user cannot even name the column (insert is granted per column), and
 -- this trigger fills it from the request's verified settings. A run started
 -- outside an API role (a migration, a test as the owner) cannot resume.
-create or replace function ai.agent_run_caller() returns trigger
+create or replace function ai.run_caller() returns trigger
 language plpgsql
 set search_path = ''
 as $$
@@ -44,15 +48,18 @@ begin
   return new;
 end
 $$;
-create trigger agent_runs_caller before insert on ai.agent_runs for each row execute function ai.agent_run_caller();
+create trigger agent_runs_caller before insert on ai.agent_runs for each row execute function ai.run_caller();
+create trigger orchestration_runs_caller before insert on ai.orchestration_runs for each row execute function ai.run_caller();
 
 revoke insert on ai.agent_runs from authenticated;
 grant insert (id, session_id, agent_id, input, runner, context) on ai.agent_runs to authenticated;
+revoke insert on ai.orchestration_runs from authenticated;
+grant insert (id, orchestration_id, session_id, input, runner, context) on ai.orchestration_runs to authenticated;
 
 -- A run begins in one statement, as its caller (invoker: grants and row
 -- security decide): its session when it has none yet, the run with the
 -- history its model reads, the user's message. p_kind: agent | orchestration
--- (p_owner is the agent or orchestration; orchestration runs keep no history).
+-- (p_owner is the agent or the orchestration).
 create or replace function ai.begin_run(p_kind text, p_run uuid, p_owner uuid, p_session uuid, p_title text, p_input text, p_runner uuid, p_context json)
 returns uuid
 language plpgsql
@@ -71,7 +78,7 @@ begin
     if v_session is null then
       insert into ai.sessions (orchestration_id, title) values (p_owner, p_title) returning id into v_session;
     end if;
-    insert into ai.orchestration_runs (id, orchestration_id, session_id, input, runner) values (p_run, p_owner, v_session, p_input, p_runner);
+    insert into ai.orchestration_runs (id, orchestration_id, session_id, input, runner, context) values (p_run, p_owner, v_session, p_input, p_runner, p_context);
     insert into ai.session_messages (session_id, orchestration_run_id, role, content) values (v_session, p_run, 'user', p_input);
   end if;
   return v_session;
@@ -87,7 +94,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_count int;
+  v_agents int;
+  v_teams int;
 begin
   with orphaned as (
     update ai.agent_runs r set runner = null, resumes = r.resumes + 1
@@ -96,29 +104,55 @@ begin
        and not exists (select 1 from realtime.nodes n where n.id = r.runner)
     returning r.id
   ), queued as (
-    select graphile_worker.add_job('ai_agent_run_resume', json_build_object('run_id', o.id),
-             job_key := 'ai-agent-run-resume:' || o.id, max_attempts := 5)
-      from orphaned o
+    select ai.queue_run_resume('agent', o.id, now()) from orphaned o
   )
-  select count(*) into v_count from queued;
-  return v_count;
+  select count(*) into v_agents from queued;
+  with orphaned as (
+    update ai.orchestration_runs r set runner = null, resumes = r.resumes + 1
+     where r.status = 'running' and r.runner is not null
+       and r.caller is not null and r.resumes < 3
+       and not exists (select 1 from realtime.nodes n where n.id = r.runner)
+    returning r.id
+  ), queued as (
+    select ai.queue_run_resume('orchestration', o.id, now()) from orphaned o
+  )
+  select count(*) into v_teams from queued;
+  return v_agents + v_teams;
 end
 $$;
 revoke execute on function ai.resume_abandoned_agent_runs() from public;
 grant execute on function ai.resume_abandoned_agent_runs() to service_role;
 
--- The resuming process takes the run: true once, for one process. A run
--- waiting on an approval stays waiting (the resumed run reads the answer).
-create or replace function ai.claim_agent_run(p_run uuid, p_runner uuid) returns boolean
+-- The resume job of a run, due at p_at; one per run (a later call moves it).
+create or replace function ai.queue_run_resume(p_kind text, p_run uuid, p_at timestamptz) returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
-  update ai.agent_runs r set runner = p_runner
-   where r.id = p_run and r.status in ('running', 'waiting_approval') and r.runner is null and r.caller is not null;
+  perform graphile_worker.add_job('ai_run_resume', json_build_object('kind', p_kind, 'run_id', p_run), run_at := p_at,
+    job_key := 'ai-run-resume:' || p_run, job_key_mode := 'replace', max_attempts := 5);
+end
+$$;
+revoke execute on function ai.queue_run_resume(text, uuid, timestamptz) from public;
+
+-- The resuming process takes the run: true once, for one process. A run
+-- waiting on an approval stays waiting (the resumed run reads the answer).
+create or replace function ai.claim_run(p_kind text, p_run uuid, p_runner uuid) returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if p_kind = 'agent' then
+    update ai.agent_runs r set runner = p_runner
+     where r.id = p_run and r.status in ('running', 'waiting_approval') and r.runner is null and r.caller is not null;
+  else
+    update ai.orchestration_runs r set runner = p_runner
+     where r.id = p_run and r.status = 'running' and r.runner is null and r.caller is not null;
+  end if;
   return found;
 end
 $$;
-revoke execute on function ai.claim_agent_run(uuid, uuid) from public;
-grant execute on function ai.claim_agent_run(uuid, uuid) to service_role;
+revoke execute on function ai.claim_run(text, uuid, uuid) from public;
+grant execute on function ai.claim_run(text, uuid, uuid) to service_role;
