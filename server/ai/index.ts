@@ -70,6 +70,8 @@ export type Attempt = { n: number; max: number };
 export type AiJobs = {
   /** An async (or webhook) workflow run, queued by ai.queue_execution. */
   runWorkflow: (executionId: string) => Promise<void>;
+  /** A workflow run whose process died, carried on from the blocks it had settled (ai.resume_abandoned_executions). */
+  resumeWorkflow: (executionId: string) => Promise<void>;
   /** An agent or orchestration run whose process died (or that parked on an approval), carried on from its checkpoints. */
   resumeRun: (kind: ResumedKind, runId: string) => Promise<void>;
   extractSource: (payload: { source_id: string; run: number }, attempt: Attempt) => Promise<void>;
@@ -166,10 +168,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mcpSurface.use(requireIdentity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs, runServices));
-  // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: agent and orchestration
-  // runs are handed to a worker to resume (agents/resume.ts); the rest (workflow runs) are failed.
+  // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: handed to a worker to
+  // resume (agents/resume.ts, workflows/runs.ts); what cannot resume (three resumes, no caller) is failed.
   const sweep = () => void (async () => {
-    await calls.asService('select ai.resume_abandoned_agent_runs()', []);
+    await calls.asService('select ai.resume_abandoned_agent_runs(), ai.resume_abandoned_executions()', []);
     await calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []);
   })().catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
@@ -182,6 +184,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     jobs: {
       // An async run's events are kept too: a client follows GET …/executions/{id}/events.
       runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, new AbortController().signal, emit)),
+      resumeWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.resume(id, stopping.signal, emit), undefined, { runId: id, lingerMs: 0 }),
       resumeRun: runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log }),
       extractSource,
       indexSource: indexing.index,

@@ -298,20 +298,28 @@ describe('workflow runs (/api/workflows/{id}/execute)', () => {
     assert.match(stolen.error!, /Object not found/, 'bob cannot read ann’s object');
   });
 
-  it('marks runs a dead process left running as failed', async () => {
+  it('hands runs a dead process left running to a resume job, and fails one that died three times', async () => {
     const id = await workflow(p, [{ id: 'start', type: 'starter' }], []);
-    const { rows } = await p.adminPool.query(`insert into ai.workflow_executions (workflow_id, acts_as, trigger, status, runner, started_at) values ($1, 'project', 'manual', 'running', $2, now()) returning id`, [id, randomUUID()]);
+    const insert = async (resumes: number) => (await p.adminPool.query<{ id: string }>(`insert into ai.workflow_executions (workflow_id, acts_as, trigger, status, runner, started_at, resumes)
+      values ($1, 'project', 'manual', 'running', $2, now(), $3) returning id`, [id, randomUUID(), resumes])).rows[0]!.id;
+    const orphan = await insert(0);
+    const worn = await insert(3);
     const restarted = await startTestPlatform({ WORKER: 'off' }, { databaseUrl: p.config.DATABASE_URL! });
     try {
       for (let i = 0; i < 50; i++) {
-        const { rows: [run] } = await p.adminPool.query('select status, error_code from ai.workflow_executions where id = $1', [rows[0].id]);
-        if (run.status !== 'running') {
-          assert.deepEqual(run, { status: 'failed', error_code: 'EXECUTION_FAILED' });
+        const { rows } = await p.adminPool.query<{ id: string; status: string; error_code: string | null; runner: string | null; resumes: number }>(
+          'select id, status, error_code, runner, resumes from ai.workflow_executions where id = any($1)', [[orphan, worn]]);
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        if (byId.get(worn)!.status !== 'running' && byId.get(orphan)!.resumes === 1) {
+          assert.deepEqual([byId.get(worn)!.status, byId.get(worn)!.error_code], ['failed', 'EXECUTION_FAILED']);
+          assert.deepEqual([byId.get(orphan)!.status, byId.get(orphan)!.runner], ['running', null], 'waiting for a worker to resume it');
+          const job = await p.adminPool.query('select 1 from graphile_worker.jobs where key = $1', [`ai-workflow-resume:${orphan}`]);
+          assert.equal(job.rows.length, 1, 'its resume job is queued');
           return;
         }
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.fail('the abandoned run was not marked failed');
+      assert.fail('the abandoned runs were not swept');
     } finally {
       await restarted.stop();
     }

@@ -1,4 +1,4 @@
-// The AI surface's jobs: async workflow runs, resumed agent and orchestration runs, source extraction, indexing,
+// The AI surface's jobs: async workflow runs, resumed workflow, agent and orchestration runs, source extraction, indexing,
 // BM25 builds, metadata and graph enrichment. Each parses its payload first
 // (a job queued by an older or hand-written statement with a bad payload
 // fails at once, saying what is wrong) and calls the work the surface
@@ -21,6 +21,12 @@ export function aiTasks(jobs: AiJobs): TaskList {
       const { execution_id } = z.object({ execution_id: id }).parse(payload);
       helpers.logger.info(`workflow run ${execution_id}`);
       await jobs.runWorkflow(execution_id);
+    },
+    // ai.resume_abandoned_executions (the sweep: a workflow run whose process died)
+    ai_workflow_resume: async (payload, helpers) => {
+      const { execution_id } = z.object({ execution_id: id }).parse(payload);
+      helpers.logger.info(`workflow run ${execution_id} resumed`);
+      await jobs.resumeWorkflow(execution_id);
     },
     // ai.queue_run_resume (the sweep: a run whose process died; a parked run's answer or deadline)
     ai_run_resume: async (payload, helpers) => {

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { runGraph, type BlockLog } from './engine/run.ts';
+import { runGraph, type BlockLog, type SettledBlock } from './engine/run.ts';
 import type { Graph, RunEvent, WorkflowAgents } from './engine/types.ts';
 import { guardedFetch, privateNetworkRule } from '../runtime/net/ssrf.ts';
 import type { Sandbox } from '../runtime/sandbox/index.ts';
@@ -39,25 +39,30 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   const record = (executionId: string) => async (log: BlockLog) => {
-    await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at)
-      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+    await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at, taken, path)
+      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
       executionId, log.block_id, log.block_type, log.status, JSON.stringify(log.input ?? null), JSON.stringify(log.output ?? null), log.error, log.attempts,
-      JSON.stringify(log.logs), log.started_at, log.finished_at,
+      JSON.stringify(log.logs), log.started_at, log.finished_at, log.taken === null ? null : JSON.stringify(log.taken), log.path,
     ]);
   };
 
-  /** Runs a recorded execution to its end; answers its output or throws EXECUTION_FAILED / EXECUTION_TIMEOUT. */
-  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void): Promise<RunResult> => {
+  /**
+   * Runs a recorded execution to its end; answers its output or throws
+   * EXECUTION_FAILED / EXECUTION_TIMEOUT. A resumed run (its process died,
+   * ai.claim_execution took it) starts from its settled blocks, after a
+   * `resumed` event instead of `run_started`; its time limit starts again.
+   */
+  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number }): Promise<RunResult> => {
     const executionId = execution.id;
-    await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
+    if (!resumed) await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
     // POST .../executions/{id}/cancel marks the run cancelled in SQL; the process running it hears at once (runs/watch.ts).
     const cancelled = opts.watch.cancellable(executionId);
     const signal = AbortSignal.any([timeout, caller, cancelled.signal]);
-    emit({ type: 'run_started', execution_id: executionId, version: execution.version });
+    emit(resumed ? { type: 'resumed', execution_id: executionId, settled_blocks: resumed.settled.length, resumes: resumed.resumes } : { type: 'run_started', execution_id: executionId, version: execution.version });
     try {
       const output = await runGraph({
-        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId),
+        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId), ...(resumed ? { settled: resumed.settled } : {}),
         services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
@@ -119,6 +124,29 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       if (!row || row.status !== 'queued') return;
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
       await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => emit(runFailure(toApiError(err))));
+    },
+
+    /**
+     * Carries on a run whose process died (job ai_workflow_resume): taken
+     * with ai.claim_execution, from the top-level blocks it had settled, as
+     * the actor it was recorded with; its events go on without repeating a
+     * block's start the followers already have. Never throws: the failure is
+     * the run's record and its last event.
+     */
+    resume: async (executionId: string, signal: AbortSignal, emit: (e: object) => void): Promise<void> => {
+      const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_execution($1, $2) as ok', [executionId, opts.runnerId]);
+      if (!claim?.ok) return;
+      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: SettledBlock[]; started: string[] }>(
+        `select e.id, e.graph, e.version, e.variables, e.user_id, e.acts_as, e.trigger, e.resumes,
+                coalesce((select json_agg(json_build_object('block_id', l.block_id, 'status', l.status, 'output', l.output, 'error', l.error, 'taken', l.taken) order by l.id)
+                            from ai.workflow_block_logs l where l.execution_id = e.id and l.path = ''), '[]') as settled,
+                coalesce((select json_agg(r.event ->> 'block_id') from ai.run_events r where r.execution_id = e.id and r.event ->> 'type' = 'block_started'), '[]') as started
+           from ai.workflow_executions e where e.id = $1`, [executionId]);
+      // A block whose start the followers have (it was running at the crash) starts again without saying so twice.
+      const told = new Set(row!.started);
+      const unrepeated = (e: RunEvent) => (e.type === 'block_started' && told.delete(e.block_id) ? undefined : emit(e));
+      await run(row!, row!.variables, row!.trigger === 'webhook' ? 'webhook' : 'manual', storedActor(row!), signal, unrepeated, { settled: row!.settled, resumes: row!.resumes })
+        .catch((err: unknown) => emit(runFailure(toApiError(err))));
     },
 
     /** Stops a queued or running run (call once the caller is known to see it); false when it had already ended. */

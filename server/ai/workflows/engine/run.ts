@@ -15,7 +15,12 @@ import { Failure } from '../../failures.ts';
 export type BlockLog = {
   block_id: string; block_type: string; status: 'succeeded' | 'failed' | 'skipped'; input: unknown; output: unknown; error: string | null;
   attempts: number; logs: string[]; started_at: Date; finished_at: Date;
+  /** The targets a branching block took (null: all); where it ran ('' at the top, '<split>[i]/' in a split's item). */
+  taken: string[] | null; path: string;
 };
+
+/** A block a resumed run had already settled at the top level (its log): not run again. */
+export type SettledBlock = Pick<BlockLog, 'block_id' | 'status' | 'output' | 'error' | 'taken'>;
 
 export type RunOptions = {
   graph: Graph;
@@ -25,6 +30,8 @@ export type RunOptions = {
   signal: AbortSignal;
   emit: (event: RunEvent) => void;
   record: (log: BlockLog) => Promise<void>;
+  /** A resumed run: the top-level blocks its dead process had settled, in the order they settled. */
+  settled?: SettledBlock[];
 };
 
 // A run that failed throws Failure (failures.ts) with the block at fault in its detail.
@@ -91,7 +98,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
       const block = byId.get(id)!;
       opts.emit({ type: 'block_skipped', block_id: id, block_type: block.type });
       const now = new Date();
-      await opts.record({ block_id: id, block_type: block.type, status: 'skipped', input: null, output: null, error: null, attempts: 0, logs: [], started_at: now, finished_at: now });
+      await opts.record({ block_id: id, block_type: block.type, status: 'skipped', input: null, output: null, error: null, attempts: 0, logs: [], started_at: now, finished_at: now, taken: null, path });
     };
 
     const runBlock = async (block: Block) => {
@@ -134,12 +141,12 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         state.set(block.id, 'done');
         finished.push(block.id);
         opts.emit({ type: 'block_completed', block_id: block.id, block_type: block.type, output: result.output, duration_ms: Date.now() - started.getTime() });
-        await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: new Date() });
+        await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: new Date(), taken: result.take ?? null, path });
       } catch (err) {
         const message = signal.aborted ? 'The run was stopped' : (err as Error).message;
         const continued = block.config.on_error === 'continue' && !signal.aborted;
         opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
-        await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date() });
+        await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date(), taken: null, path });
         if (!continued) {
           failure ??= new Failure(`Block "${block.id}" (${block.type}) failed: ${message}`, { blockId: block.id });
           return;
@@ -150,6 +157,22 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         finished.push(block.id);
       }
     };
+
+    // A resumed run's blocks that had settled: as they were (a split's downstream with it).
+    for (const b of path === '' ? opts.settled ?? [] : []) {
+      const block = byId.get(b.block_id);
+      if (!block || !scope.has(block.id)) continue;
+      if (b.status === 'skipped') {
+        state.set(block.id, 'skipped');
+        continue;
+      }
+      if (b.status === 'failed' && block.config.on_error !== 'continue') throw new Failure(`Block "${block.id}" (${block.type}) failed: ${b.error ?? 'unknown error'}`, { blockId: block.id });
+      outputs.set(block.id, b.output);
+      taken.set(block.id, b.taken ? new Set(b.taken) : null);
+      if (BLOCK_HANDLERS.get(block.type)?.ownsDownstream) for (const id of descendants(outgoing.get(block.id) ?? [])) if (scope.has(id)) state.set(id, 'done');
+      state.set(block.id, 'done');
+      finished.push(block.id);
+    }
 
     // Settles whatever can be settled, starting ready blocks, until nothing is pending or running.
     for (;;) {

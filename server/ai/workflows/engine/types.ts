@@ -71,6 +71,8 @@ export type AgentBlockCall = { actor: Actor; executionId: string; blockId: strin
 
 export type RunEvent =
   | { type: 'run_started'; execution_id: string; version: number | null }
+  // Its process died and another took it up from the blocks it had settled (runs.ts resume).
+  | { type: 'resumed'; execution_id: string; settled_blocks: number; resumes: number }
   | { type: 'block_started'; block_id: string; block_type: string }
   | { type: 'block_completed'; block_id: string; block_type: string; output: unknown; duration_ms: number }
   | { type: 'block_skipped'; block_id: string; block_type: string }

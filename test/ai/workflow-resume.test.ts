@@ -1,0 +1,105 @@
+// A workflow run survives the death of the process running it (issue 29):
+// a platform process runs a streamed workflow whose second general_api block
+// is slow; while that block's call is at its receiver the process is killed
+// (SIGKILL). Another server on the same database resumes the run from the
+// blocks it had settled: the first block is not called again, the slow one
+// is called again with the same Idempotency-Key, its branch is restored, and
+// the events read back from the first equal an uninterrupted run's.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { aiApi, signUp } from '../helpers/ai-api.ts';
+import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
+
+const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', AI_RUN_SWEEP_INTERVAL_MS: '500', LOG_LEVEL: 'warn', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' };
+type Event = { type: string; [key: string]: any };
+/** What a run's events say, without what differs between two runs. */
+const gist = (events: Event[]) => events.filter((e) => e.type !== 'resumed' && e.type !== 'run_started')
+  .map(({ execution_id: _e, duration_ms: _d, ...e }) => (e.output?.headers ? { ...e, output: { ...e.output, headers: undefined } } : e));
+
+describe('a workflow run whose process is killed', () => {
+  let api: TestPlatform;
+  let dying: PlatformProcess | undefined;
+  let ann: string;
+  let receiver: http.Server;
+  const calls: Array<{ path: string; key: string }> = [];
+  let hang = false;
+  let arrived: () => void = () => undefined;
+  const { json, post, put, api: call, headers } = aiApi(() => api);
+
+  before(async () => {
+    receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const path = req.url!.split('?')[0]!;
+        calls.push({ path, key: req.headers['idempotency-key'] as string });
+        if (path === '/slow' && hang) {
+          hang = false;
+          arrived();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ from: path, ok: true }));
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    api = await startTestPlatform(FAST);
+    ann = (await signUp(api, 'ann-wf-resume@example.com')).access_token;
+  });
+  after(async () => {
+    await dying?.kill();
+    await stopTestPlatform(api);
+    receiver.closeAllConnections();
+    receiver.close();
+  });
+
+  it('resumes on another server from the blocks it had settled: only the block in flight runs again, with its key', async () => {
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const w = await json<{ id: string }>(await post(ann, '/workflows', { name: 'slow chain' }), 201);
+    await json(await put(ann, `/workflows/${w.id}/graph`, {
+      blocks: [
+        { id: 'start', type: 'starter' },
+        { id: 'fast', type: 'general_api', config: { url: `${base}/fast` } },
+        { id: 'check', type: 'condition', config: { conditions: [{ expression: 'outputs.fast.body.ok === true', target: 'slow' }], else: 'never' } },
+        { id: 'slow', type: 'general_api', config: { url: `${base}/slow` } },
+        { id: 'never', type: 'general_api', config: { url: `${base}/never` } },
+        { id: 'answer', type: 'response', config: { output: { fast: '<fast.body.from>', slow: '<slow.body.from>' } } },
+      ],
+      edges: [
+        { source: 'start', target: 'fast' }, { source: 'fast', target: 'check' },
+        { source: 'check', target: 'slow' }, { source: 'check', target: 'never' },
+        { source: 'slow', target: 'answer' },
+      ],
+    }), 200);
+    const whole = numberedEvents<Event>(await (await post(ann, `/workflows/${w.id}/execute/stream`, { variables: {} })).text()).map((e) => e.event);
+    assert.equal(whole.at(-1)!.type, 'run_completed', JSON.stringify(whole.at(-1)));
+    calls.length = 0;
+
+    dying = await startPlatformProcess(api, FAST);
+    hang = true;
+    const atSlow = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/workflows/${w.id}/execute/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ variables: {} }) }));
+    const started = await untilEvent(stream, 'run_started');
+    await atSlow;
+    await dying.kill();
+    await stream.return(undefined).catch(() => undefined);
+    const executionId = started.execution_id as string;
+
+    const replay = numberedEvents<Event>(await (await call(ann, `/workflows/${w.id}/executions/${executionId}/events`)).text());
+    const events = replay.map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.deepEqual(replay.map((e) => e.id), replay.map((_, i) => i + 1), 'numbered on without a gap');
+    assert.deepEqual(events.find((e) => e.type === 'resumed'), { type: 'resumed', execution_id: executionId, settled_blocks: 4, resumes: 1 }, 'start, fast, check, never (skipped) had settled');
+    assert.deepEqual(gist(events), gist(whole), 'the replay equals an uninterrupted run');
+    assert.deepEqual(events.at(-1)!.output, { fast: '/fast', slow: '/slow' });
+
+    assert.deepEqual(calls.map((c) => c.path), ['/fast', '/slow', '/slow'], 'the settled block is not called again; the one in flight is');
+    assert.equal(calls[1]!.key, calls[2]!.key, 'with the same idempotency key');
+    const logs = (await api.adminPool.query<{ block_id: string; status: string }>('select block_id, status from ai.workflow_block_logs where execution_id = $1 order by id', [executionId])).rows;
+    assert.deepEqual(logs.map((l) => `${l.block_id}:${l.status}`), ['start:succeeded', 'fast:succeeded', 'check:succeeded', 'never:skipped', 'slow:succeeded', 'answer:succeeded']);
+    const execution = await json<{ status: string }>(await call(ann, `/workflows/${w.id}/executions/${executionId}`), 200);
+    assert.equal(execution.status, 'succeeded');
+  });
+});
