@@ -149,6 +149,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
     const ai = aiSurface({ config, requestPool, adminPool, adminUrl: target.adminUrl, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache), storage: storage.inProcess, schema: schemaCache, log });
     cleanups.push(() => ai.stop());
+    // As the server begins to stop (before HTTP drains), runs that can resume are handed over, not failed.
+    shutdownHooks.push(() => ai.handOver());
     // The worker starts once every surface its jobs call is built (and stops before them).
     if (config.WORKER === 'in-process') {
       worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ai: ai.jobs, nodeId: realtime.nodeId, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });

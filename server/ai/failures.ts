@@ -8,6 +8,8 @@
 //   with this message instead of retrying.
 // - Stopped: the work no longer holds (cancelled, removed, re-queued, the
 //   server stopping). Not a failure: the job or run ends quietly.
+// - HandedOver: the server is stopping and a run that can resume was left
+//   running for another process (agents/resume.ts): not an end either.
 // - Parked: the run waits on a person and its process let go of it
 //   (agents/approvals.ts); a worker takes it up again on the answer. Not an
 //   end: its record stays open, and a client follows its events.
@@ -39,6 +41,16 @@ export class Stopped extends Error {
   constructor(message = 'stopped') {
     super(message);
     this.name = 'Stopped';
+  }
+}
+
+/** The server is stopping: the run is left running for another process to resume (sql/0067, 0069). */
+export class HandedOver extends Error {
+  readonly runId: string;
+  constructor(runId: string) {
+    super('The server stopped before the run ended; another carries it on');
+    this.name = 'HandedOver';
+    this.runId = runId;
   }
 }
 

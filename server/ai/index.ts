@@ -94,6 +94,8 @@ export type AiSurface = {
   settings: Settings;
   /** What the AI surface's jobs run (worker/tasks/ai.ts). */
   jobs: AiJobs;
+  /** The server begins to stop: runs that can resume are handed over (left running for another process), the rest end. */
+  handOver: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -157,7 +159,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch });
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, stop: stopping.signal });
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
   openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal }));
@@ -183,7 +185,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     router, openai, mcp: mcpSurface, open: [webhookOpenRoute], models, settings, tools,
     jobs: {
       // An async run's events are kept too: a client follows GET …/executions/{id}/events.
-      runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, new AbortController().signal, emit)),
+      runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, stopping.signal, emit)),
       resumeWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.resume(id, stopping.signal, emit), undefined, { runId: id, lingerMs: 0 }),
       resumeRun: runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log }),
       extractSource,
@@ -191,6 +193,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       buildBm25: indexing.buildBm25,
       enrichGraph: indexing.enrichGraph,
       enrichMetadata: enrich,
+    },
+    handOver: async () => {
+      clearInterval(sweeper);
+      stopping.abort(new Error('The server is stopping'));
     },
     stop: async () => {
       clearInterval(sweeper);

@@ -9,7 +9,7 @@ import type { Response } from 'express';
 import { toApiError, type ApiError } from '../errors.ts';
 import { failureEvent, sseEvent, sseHead, streamFollowed, type RunEventLog, type RunKind, type RunServices } from './runs/events.ts';
 import type { RequestContext } from '../../db/as-role.ts';
-import { Parked } from './failures.ts';
+import { HandedOver, Parked } from './failures.ts';
 
 export type RunLifetime = {
   /** Aborts on an explicit cancel, when the server stops, or (a run that is not detached) when the client left while nothing held the run. */
@@ -20,6 +20,8 @@ export type RunLifetime = {
   gone: () => boolean;
   /** Ends the run now: an explicit cancel, heard from any replica (runs/watch.ts). */
   cancel: (reason: Error) => void;
+  /** Whether the server's stop ended it (a run that can resume is then handed over, not failed). */
+  stopping: () => boolean;
 };
 
 export function runLifetime(res: Response, stop?: AbortSignal, opts: { detached?: boolean } = {}): RunLifetime {
@@ -44,13 +46,14 @@ export function runLifetime(res: Response, stop?: AbortSignal, opts: { detached?
       };
     },
     gone: () => gone,
+    stopping: () => stop?.aborted ?? false,
   };
 }
 
 /** A run with no client at all (a workflow block, a worker job): the server's stop or a cancel ends it. */
 export function detachedLifetime(signal: AbortSignal): RunLifetime {
   const cancelled = new AbortController();
-  return { signal: AbortSignal.any([signal, cancelled.signal]), hold: () => () => undefined, gone: () => false, cancel: (reason) => cancelled.abort(reason) };
+  return { signal: AbortSignal.any([signal, cancelled.signal]), hold: () => () => undefined, gone: () => false, cancel: (reason) => cancelled.abort(reason), stopping: () => signal.aborted };
 }
 
 /**
@@ -76,7 +79,8 @@ export async function streamRun(
     await run(life, recorder.push);
   } catch (err) {
     if (err instanceof Parked && events.follow) parked = err;
-    else recorder.push((events.failure ?? failureEvent)(toApiError(err)));
+    // The server is stopping and the run goes on elsewhere: no last event from here.
+    else if (!(err instanceof HandedOver)) recorder.push((events.failure ?? failureEvent)(toApiError(err)));
   }
   await recorder.flush();
   // Parked on an approval: the run goes on in whichever worker resumes it; the stream follows its stored events.

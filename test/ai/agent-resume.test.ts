@@ -122,6 +122,31 @@ describe('an agent run whose process is killed', () => {
     assert.equal(record.runner, api.realtime.nodeId, 'carried on by the live server');
   });
 
+  it('is handed over when its server stops for a deploy (SIGTERM): another server finishes it, nothing failed', async () => {
+    vendor.reset();
+    script();
+    calls.length = 0;
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    hangOn = 2;
+    const second = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) }));
+    const start = await untilEvent(stream, 'start');
+    await second;
+    const seen: Event[] = [];
+    const stopped = dying.stop();
+    // The stream ends without an error: the run was handed over, not failed.
+    for (let r = await stream.next(); !r.done; r = await stream.next()) seen.push(r.value);
+    await stopped;
+    assert.ok(!seen.some((e) => e.type === 'error'), JSON.stringify(seen));
+    const runId = start.run_id as string;
+    const events = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text()).map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.deepEqual(calls.map((c) => c.n), [1, 2, 2, 3], 'the call in flight at the stop is made once more');
+    assert.equal(calls[1]!.key, calls[2]!.key, 'with the same idempotency key');
+    const record = (await api.adminPool.query<{ status: string; resumes: number }>('select status, resumes from ai.agent_runs where id = $1', [runId])).rows[0]!;
+    assert.deepEqual(record, { status: 'completed', resumes: 1 });
+  });
+
   it('resumes an orchestration with a delegation in flight: the delegation runs again under its id, its calls with the same keys', async () => {
     const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'records desk', model: 'gpt-4.1-mini' }), 201)).id;
     await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: agentId, role_description: 'Records numbers', position: 1 }), 201);

@@ -55,9 +55,10 @@ describe('a workflow run whose process is killed', () => {
     receiver.close();
   });
 
-  it('resumes on another server from the blocks it had settled: only the block in flight runs again, with its key', async () => {
+  /** start -> fast -> check -> slow (taken) | never (skipped) -> answer. */
+  const slowChain = async (name: string) => {
     const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    const w = await json<{ id: string }>(await post(ann, '/workflows', { name: 'slow chain' }), 201);
+    const w = await json<{ id: string }>(await post(ann, '/workflows', { name }), 201);
     await json(await put(ann, `/workflows/${w.id}/graph`, {
       blocks: [
         { id: 'start', type: 'starter' },
@@ -73,6 +74,11 @@ describe('a workflow run whose process is killed', () => {
         { source: 'slow', target: 'answer' },
       ],
     }), 200);
+    return w;
+  };
+
+  it('resumes on another server from the blocks it had settled: only the block in flight runs again, with its key', async () => {
+    const w = await slowChain('slow chain');
     const whole = numberedEvents<Event>(await (await post(ann, `/workflows/${w.id}/execute/stream`, { variables: {} })).text()).map((e) => e.event);
     assert.equal(whole.at(-1)!.type, 'run_completed', JSON.stringify(whole.at(-1)));
     calls.length = 0;
@@ -101,5 +107,27 @@ describe('a workflow run whose process is killed', () => {
     assert.deepEqual(logs.map((l) => `${l.block_id}:${l.status}`), ['start:succeeded', 'fast:succeeded', 'check:succeeded', 'never:skipped', 'slow:succeeded', 'answer:succeeded']);
     const execution = await json<{ status: string }>(await call(ann, `/workflows/${w.id}/executions/${executionId}`), 200);
     assert.equal(execution.status, 'succeeded');
+  });
+
+  it('is handed over when its server stops for a deploy (SIGTERM): the block in flight is not logged as failed, another server finishes the run', async () => {
+    const w = await slowChain('deployed chain');
+    calls.length = 0;
+    dying = await startPlatformProcess(api, FAST);
+    hang = true;
+    const atSlow = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/workflows/${w.id}/execute/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ variables: {} }) }));
+    const started = await untilEvent(stream, 'run_started');
+    await atSlow;
+    const stopped = dying.stop();
+    const seen: Event[] = [];
+    for (let r = await stream.next(); !r.done; r = await stream.next()) seen.push(r.value);
+    await stopped;
+    assert.ok(!seen.some((e) => e.type === 'error' || e.type === 'block_failed'), JSON.stringify(seen));
+    const executionId = started.execution_id as string;
+    const events = numberedEvents<Event>(await (await call(ann, `/workflows/${w.id}/executions/${executionId}/events`)).text()).map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.deepEqual(calls.map((c) => c.path), ['/fast', '/slow', '/slow']);
+    const record = (await api.adminPool.query<{ status: string; resumes: number }>('select status, resumes from ai.workflow_executions where id = $1', [executionId])).rows[0]!;
+    assert.deepEqual(record, { status: 'succeeded', resumes: 1 });
   });
 });

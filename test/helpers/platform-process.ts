@@ -7,7 +7,7 @@ import type { TestPlatform } from './platform.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-export type PlatformProcess = { child: ChildProcess; url: string; output: () => string; kill: () => Promise<void> };
+export type PlatformProcess = { child: ChildProcess; url: string; output: () => string; kill: () => Promise<void>; stop: () => Promise<void> };
 
 export async function startPlatformProcess(beside: TestPlatform, env: Record<string, string>): Promise<PlatformProcess> {
   const child = spawn(process.execPath, ['test/helpers/worker-process.ts'], {
@@ -30,6 +30,11 @@ export async function startPlatformProcess(beside: TestPlatform, env: Record<str
     child, url, output: () => output,
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    /** A graceful stop (SIGTERM), as a deploy stops a server. */
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };

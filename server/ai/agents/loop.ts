@@ -138,6 +138,9 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
             if (signal.aborted) throw err;
             outcome = { ok: false, error: (err as Error).message };
           }
+          // A call cut off by a cancel or the server's stop is not a result: nothing is stored, the run ends
+          // (a resumed run makes the call again, with the same key).
+          if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('The run was stopped');
           await fire('PostToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
         }
       }

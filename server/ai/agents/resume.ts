@@ -90,8 +90,8 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
         await deps.orchestrations.resume(who, team, stored, life, emit());
       }
     }, undefined, { runId, lingerMs: 0 }).catch((err: Error) => {
-      // Parked again on an approval: the answer or the deadline brings it back.
-      if (!(err instanceof Parked)) deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
+      // Parked again on an approval (the answer or the deadline brings it back), or handed over as the server stops.
+      if (!(err instanceof Parked) && !deps.stop.aborted) deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
     });
   };
 }

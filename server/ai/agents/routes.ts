@@ -132,7 +132,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const life = runLifetime(res, stop, { detached: true });
     const caller = contextOf(req);
     try {
-      res.json(await recordedRun(runs.log, 'agent', (push) => runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, park: true })));
+      res.json(await recordedRun(runs.log, 'agent', (push) => runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true })));
     } catch (err) {
       // Parked on an approval: the answer comes once a worker has carried the run to its end.
       if (!(err instanceof Parked)) throw err;
@@ -153,7 +153,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
-    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { park: true }));
+    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { durable: true }));
   }));
 
   // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until the run ends.

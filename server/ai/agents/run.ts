@@ -38,8 +38,12 @@ export type RunResult = {
 };
 
 type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome>;
-/** How a run goes: its model's text streamed (with emit; default yes), whether it may park on an approval. */
-type TurnHow = { streamModel?: boolean; park?: boolean };
+/**
+ * How a run goes: its model's text streamed (with emit; default yes);
+ * durable: its events are kept and it can resume, so it may park on a long
+ * approval wait and a server's stop hands it over instead of failing it.
+ */
+type TurnHow = { streamModel?: boolean; durable?: boolean };
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
@@ -124,14 +128,14 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
      * as it goes: start, content_delta, tool_call, tool_result, hook,
      * approval_requested, approval_resolved, usage, complete.
      */
-    /** `park`: the run may let go of its process on a long approval wait (its events are kept; Parked is thrown then). */
+    /** `durable`: the run may park on a long approval wait (Parked is thrown then) and is handed over when the server stops (HandedOver). */
     run: (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: TurnHow = {}): Promise<RunResult> => {
       const turn = agentTurn(caller, agent, input.message, life, emit, how);
-      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt }, life, emit, turn.body, turn.after));
+      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false }, life, emit, turn.body, turn.after));
     },
     /** Carries on a run whose process died (resume.ts), from its stored steps; its events go on where they stopped. */
     resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
-      const turn = agentTurn(caller, agent, stored.input, life, emit, { park: true });
+      const turn = agentTurn(caller, agent, stored.input, life, emit, { durable: true });
       return turn.answer(opts.sessionRun.resume(caller, { kind: 'agent', agentId: agent.id }, stored, life, emit, turn.body, turn.after));
     },
   };
@@ -156,7 +160,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
         const release = life.hold();
         try {
-          return await opts.approvals.ask(hook, payload, signal, emit, { park: how.park ?? false, reuse: resumedAt !== undefined && (payload.step ?? resumedAt) === resumedAt });
+          return await opts.approvals.ask(hook, payload, signal, emit, { park: how.durable ?? false, reuse: resumedAt !== undefined && (payload.step ?? resumedAt) === resumedAt });
         } finally {
           release();
         }

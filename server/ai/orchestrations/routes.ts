@@ -141,7 +141,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
     // Its events are kept as a stream's are (GET /runs/{run_id}/events), without the model's text streamed.
     const life = runLifetime(res, stop, { detached: true });
-    res.json(await recordedRun(runs.log, 'orchestration', (push) => runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false })));
+    res.json(await recordedRun(runs.log, 'orchestration', (push) => runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true })));
   }));
 
   // The same as server-sent events: start, entity_skipped, content_delta, tool_call, delegation_started,
@@ -154,7 +154,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await requireSession(calls, caller, sessionId);
-    await streamRun(res, stop, { log: runs.log, kind: 'orchestration' }, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send));
+    await streamRun(res, stop, { log: runs.log, kind: 'orchestration' }, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send, { durable: true }));
   }));
 
   hookRoutes(r, calls, secrets, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });

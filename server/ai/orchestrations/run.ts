@@ -139,8 +139,9 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
       return row;
     },
     /** Runs to the end; with `emit`: start, entity_skipped, content_delta, tool_call, delegation_started, delegation_*, tool_result, usage, complete. */
-    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean } = {}) =>
-      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration) },
+    /** `durable` (its events are kept): a server's stop hands it over (HandedOver) instead of failing it. */
+    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean } = {}) =>
+      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false },
         life, emit, coordinator(caller, orchestration, input.message, emit, how))),
     /** Carries on a run whose process died (agents/resume.ts), from its stored steps. */
     resume: (caller: RequestContext, orchestration: OrchestrationRow, stored: StoredRun, life: RunLifetime, emit?: Emit) =>

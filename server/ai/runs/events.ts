@@ -11,7 +11,8 @@ import { toApiError, type ApiError } from '../../errors.ts';
 import { z } from 'zod';
 import { parse, queryInt } from '../parse.ts';
 import type { RunWatch } from './watch.ts';
-import { Parked } from '../failures.ts';
+import { HandedOver, Parked } from '../failures.ts';
+import { aiErrors } from '../errors.ts';
 
 export type RunKind = 'agent' | 'orchestration' | 'workflow';
 type Stored = { seq: number; event: { type?: string } & Record<string, unknown> };
@@ -121,7 +122,8 @@ export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push
   try {
     return await run(recorder.push);
   } catch (err) {
-    // A parked run has not ended: its last event comes from whichever worker carries it on.
+    // A parked or handed-over run has not ended: its last event comes from whichever worker carries it on.
+    if (err instanceof HandedOver) throw aiErrors.stoppedBeforeEnd(err.runId);
     if (!(err instanceof Parked)) recorder.push(failure(toApiError(err)));
     throw err;
   } finally {

@@ -20,7 +20,7 @@ import type { Compactor } from './compaction.ts';
 import { messageRecorder, type StoredMessage } from './conversation.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
-import { Parked } from '../failures.ts';
+import { HandedOver, Parked } from '../failures.ts';
 import type { RunWatch } from '../runs/watch.ts';
 
 /** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
@@ -50,6 +50,8 @@ export type SessionRunInput = {
   /** The settings (compaction's thresholds) and system prompt the history is measured with. */
   settings: Record<string, unknown>;
   system: string | null;
+  /** A run that can resume (its events are kept): the server's stop hands it over instead of failing it. */
+  durable?: boolean;
 };
 
 /** A run taken up again after its process died (agents/resume.ts): its record and what it stored. */
@@ -61,7 +63,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
 
   /** The run from its beginning on: cancellable, begun (`open`), its body, ended, usage and complete; a failure recorded with its ids. */
   const carry = async <T extends SessionRunEnd>(
-    caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined,
+    caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined, durable: boolean,
     open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
   ) => {
     const userId = callerUser(caller);
@@ -87,6 +89,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const err = cancel.signal.aborted ? aiErrors.runCancelled() : caught;
       // A run that never began (its session refused) has no record and no ids to give.
       if (!sessionId) throw err;
+      // The server is stopping: the record stays running, and another process resumes the run (sql/0067).
+      if (durable && life.stopping() && !cancel.signal.aborted) throw new HandedOver(runId);
       // A cancelled run's record is `cancelled` already (the finish is guarded: it changes only a running run).
       await records.finish(owner, runId, 'failed', null, (err as Error).message, null, steps).catch(() => undefined);
       throw Object.assign(err as ApiError, { details: { ...((err as ApiError).details as object | undefined), session_id: sessionId, run_id: runId } });
@@ -101,7 +105,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   ): Promise<SessionRunDone<T>> => {
     const { owner, message } = input;
     const runId = randomUUID();
-    return carry(caller, owner, runId, life, emit, async () => {
+    return carry(caller, owner, runId, life, emit, input.durable ?? false, async () => {
       // A compaction's events follow the run's start: kept until the run has begun.
       const early: Parameters<Emit>[0][] = [];
       const history = input.sessionId
@@ -121,7 +125,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const resume = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => carry(caller, owner, stored.runId, life, emit, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: stored.messages }), body, after);
+  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: stored.messages }), body, after);
 
   return Object.assign(run, { resume });
 }

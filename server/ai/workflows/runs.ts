@@ -19,7 +19,7 @@ import type { Sandbox } from '../runtime/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { storedActor, type Actor } from '../actor.ts';
-import { Failure } from '../failures.ts';
+import { Failure, HandedOver } from '../failures.ts';
 import { aiErrors } from '../errors.ts';
 import { toApiError, type ApiError } from '../../errors.ts';
 import type { RunWatch } from '../runs/watch.ts';
@@ -34,7 +34,7 @@ type Execution = { id: string; graph: Graph; version: number | null; user_id: st
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch }) {
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch; stop: AbortSignal }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -52,23 +52,27 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
    * ai.claim_execution took it) starts from its settled blocks, after a
    * `resumed` event instead of `run_started`; its time limit starts again.
    */
-  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number }): Promise<RunResult> => {
+  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> => {
     const executionId = execution.id;
     if (!resumed) await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
     // POST .../executions/{id}/cancel marks the run cancelled in SQL; the process running it hears at once (runs/watch.ts).
     const cancelled = opts.watch.cancellable(executionId);
-    const signal = AbortSignal.any([timeout, caller, cancelled.signal]);
+    const signal = AbortSignal.any([timeout, caller, cancelled.signal, opts.stop]);
     emit(resumed ? { type: 'resumed', execution_id: executionId, settled_blocks: resumed.settled.length, resumes: resumed.resumes } : { type: 'run_started', execution_id: executionId, version: execution.version });
+    for (const e of resumed?.untold ?? []) emit(e);
     try {
       const output = await runGraph({
         graph: execution.graph, variables, trigger, signal, emit, record: record(executionId), ...(resumed ? { settled: resumed.settled } : {}),
+        handedOver: () => opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted,
         services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });
       return { execution_id: executionId, status: 'succeeded', output };
     } catch (err) {
+      // The server is stopping: the run stays running for another process to resume from its settled blocks (sql/0069).
+      if (opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted) throw new HandedOver(executionId);
       const timedOut = timeout.aborted;
       const stopped = !timedOut && (caller.aborted || cancelled.signal.aborted);
       const message = timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof Failure ? err.message : `The run failed: ${(err as Error).message}`;
@@ -123,7 +127,9 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
         'select id, graph, version, variables, user_id, acts_as, status from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
-      await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => emit(runFailure(toApiError(err))));
+      await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => {
+        if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
+      });
     },
 
     /**
@@ -136,17 +142,29 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     resume: async (executionId: string, signal: AbortSignal, emit: (e: object) => void): Promise<void> => {
       const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_execution($1, $2) as ok', [executionId, opts.runnerId]);
       if (!claim?.ok) return;
-      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: SettledBlock[]; started: string[] }>(
+      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: Array<SettledBlock & { block_type: string }>; told: Array<{ type: string; block_id: string }> }>(
         `select e.id, e.graph, e.version, e.variables, e.user_id, e.acts_as, e.trigger, e.resumes,
-                coalesce((select json_agg(json_build_object('block_id', l.block_id, 'status', l.status, 'output', l.output, 'error', l.error, 'taken', l.taken) order by l.id)
+                coalesce((select json_agg(json_build_object('block_id', l.block_id, 'block_type', l.block_type, 'status', l.status, 'output', l.output, 'error', l.error, 'taken', l.taken) order by l.id)
                             from ai.workflow_block_logs l where l.execution_id = e.id and l.path = ''), '[]') as settled,
-                coalesce((select json_agg(r.event ->> 'block_id') from ai.run_events r where r.execution_id = e.id and r.event ->> 'type' = 'block_started'), '[]') as started
+                coalesce((select json_agg(json_build_object('type', r.event ->> 'type', 'block_id', r.event ->> 'block_id')) from ai.run_events r
+                           where r.execution_id = e.id and r.event ->> 'type' in ('block_started', 'block_completed', 'block_skipped', 'block_failed')), '[]') as told
            from ai.workflow_executions e where e.id = $1`, [executionId]);
+      const told = (type: string) => new Set(row!.told.filter((t) => t.type === type).map((t) => t.block_id));
       // A block whose start the followers have (it was running at the crash) starts again without saying so twice.
-      const told = new Set(row!.started);
-      const unrepeated = (e: RunEvent) => (e.type === 'block_started' && told.delete(e.block_id) ? undefined : emit(e));
-      await run(row!, row!.variables, row!.trigger === 'webhook' ? 'webhook' : 'manual', storedActor(row!), signal, unrepeated, { settled: row!.settled, resumes: row!.resumes })
-        .catch((err: unknown) => emit(runFailure(toApiError(err))));
+      const started = told('block_started');
+      const unrepeated = (e: RunEvent) => (e.type === 'block_started' && started.delete(e.block_id) ? undefined : emit(e));
+      // A block that settled while its events were still being stored: told now, as it settled.
+      const ended = new Set([...told('block_completed'), ...told('block_skipped'), ...told('block_failed')]);
+      const untold = row!.settled.filter((b) => !ended.has(b.block_id)).flatMap((b): RunEvent[] => [
+        ...(b.status !== 'skipped' && !started.delete(b.block_id) ? [{ type: 'block_started' as const, block_id: b.block_id, block_type: b.block_type }] : []),
+        b.status === 'skipped' ? { type: 'block_skipped', block_id: b.block_id, block_type: b.block_type }
+          : b.status === 'failed' ? { type: 'block_failed', block_id: b.block_id, block_type: b.block_type, error: b.error ?? '', continued: true }
+            : { type: 'block_completed', block_id: b.block_id, block_type: b.block_type, output: b.output, duration_ms: 0 },
+      ]);
+      await run(row!, row!.variables, row!.trigger === 'webhook' ? 'webhook' : 'manual', storedActor(row!), signal, unrepeated, { settled: row!.settled, resumes: row!.resumes, untold })
+        .catch((err: unknown) => {
+          if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
+        });
     },
 
     /** Stops a queued or running run (call once the caller is known to see it); false when it had already ended. */

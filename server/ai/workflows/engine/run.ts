@@ -32,6 +32,8 @@ export type RunOptions = {
   record: (log: BlockLog) => Promise<void>;
   /** A resumed run: the top-level blocks its dead process had settled, in the order they settled. */
   settled?: SettledBlock[];
+  /** Whether an abort is the server's stop handing the run over (then a block cut off is not logged). */
+  handedOver?: () => boolean;
 };
 
 // A run that failed throws Failure (failures.ts) with the block at fault in its detail.
@@ -143,6 +145,9 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         opts.emit({ type: 'block_completed', block_id: block.id, block_type: block.type, output: result.output, duration_ms: Date.now() - started.getTime() });
         await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: new Date(), taken: result.take ?? null, path });
       } catch (err) {
+        // Cut off as the server stops and the run is handed over: the block did not settle, nothing is logged
+        // or told (the resumed run runs it again). A cancel or the time limit is logged as the block's end.
+        if (signal.aborted && opts.handedOver?.()) return;
         const message = signal.aborted ? 'The run was stopped' : (err as Error).message;
         const continued = block.config.on_error === 'continue' && !signal.aborted;
         opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
