@@ -9,7 +9,7 @@
 // - Stopped: the work no longer holds (cancelled, removed, re-queued, the
 //   server stopping). Not a failure: the job or run ends quietly.
 // - HandedOver: the server is stopping and a run that can resume was left
-//   running for another process (agents/resume.ts): not an end either.
+//   running for another process (runs/resume.ts): not an end either.
 // - Parked: the run waits on a person and its process let go of it
 //   (agents/approvals.ts); a worker takes it up again on the answer. Not an
 //   end: its record stays open, and a client follows its events.

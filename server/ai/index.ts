@@ -2,7 +2,7 @@
 // (auth.ts), each answering in the error body of part 7 it declares
 // (errors.ts). The model router and settings accessor are returned for the
 // features (and tests) that use them in-process.
-import { runResumes, type ResumedKind } from './agents/resume.ts';
+import { runResumes, type ResumedKind } from './runs/resume.ts';
 import { resourceSecrets } from './tools/secrets.ts';
 import { jsonBody } from './body.ts';
 import express, { type Router } from 'express';
@@ -171,7 +171,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs, runServices));
   // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: handed to a worker to
-  // resume (agents/resume.ts, workflows/runs.ts); what cannot resume (three resumes, no caller) is failed.
+  // resume (runs/resume.ts, workflows/runs.ts); what cannot resume (three resumes, no caller) is failed.
   const sweep = () => void (async () => {
     await calls.asService('select ai.resume_abandoned_agent_runs(), ai.resume_abandoned_executions()', []);
     await calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []);

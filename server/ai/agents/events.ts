@@ -7,7 +7,7 @@ type StopReason = 'answered' | 'max_steps';
 
 export type AgentRunEvent = (
   | { type: 'start'; session_id: string; run_id: string }
-  // The run's process died and another took it up from its last stored step (agents/resume.ts).
+  // The run's process died and another took it up from its last stored step (runs/resume.ts).
   | { type: 'resumed'; run_id: string; step: number; resumes: number }
   | { type: 'compaction'; model: string; summarized_messages: number; kept_messages: number; estimated_tokens_before: number; estimated_tokens_after: number }
   | { type: 'compaction_error'; model: string; error: string }

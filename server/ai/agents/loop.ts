@@ -54,7 +54,7 @@ export function delegateToolName(agentName: string): string {
 const allow = async (): Promise<HookVerdict> => ({ decision: 'allow' });
 
 /**
- * Where a resumed run picks up (agents/resume.ts): the steps it completed, and
+ * Where a resumed run picks up (runs/resume.ts): the steps it completed, and
  * the tool calls of its last step that have no stored result (run now, in
  * their places), or its stored answer when only the run's end was lost.
  */

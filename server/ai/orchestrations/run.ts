@@ -143,7 +143,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean } = {}) =>
       answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false },
         life, emit, coordinator(caller, orchestration, input.message, emit, how))),
-    /** Carries on a run whose process died (agents/resume.ts), from its stored steps. */
+    /** Carries on a run whose process died (runs/resume.ts), from its stored steps. */
     resume: (caller: RequestContext, orchestration: OrchestrationRow, stored: StoredRun, life: RunLifetime, emit?: Emit) =>
       answer(caller, opts.sessionRun.resume(caller, { kind: 'orchestration', orchestrationId: orchestration.id }, stored, life, emit, coordinator(caller, orchestration, stored.input, emit, {}))),
   };

@@ -54,7 +54,7 @@ export type SessionRunInput = {
   durable?: boolean;
 };
 
-/** A run taken up again after its process died (agents/resume.ts): its record and what it stored. */
+/** A run taken up again after its process died (runs/resume.ts): its record and what it stored. */
 export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[] };
 
 export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string; watch: RunWatch }) {

@@ -21,12 +21,12 @@ import type { AiCalls } from '../calls.ts';
 import { detachedLifetime } from '../lifetime.ts';
 import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import type { ChatMessage } from '../providers/router.ts';
-import { recordedRun, type RunEventLog } from '../runs/events.ts';
+import { recordedRun, type RunEventLog } from './events.ts';
 import type { StoredMessage } from '../sessions/conversation.ts';
 import type { StoredRun } from '../sessions/session-run.ts';
-import type { Emit } from './events.ts';
-import type { AgentRunner } from './run.ts';
-import { resumePoint } from './resume-point.ts';
+import type { Emit } from '../agents/events.ts';
+import type { AgentRunner } from '../agents/run.ts';
+import { resumePoint } from '../agents/resume-point.ts';
 import { aiErrors } from '../errors.ts';
 import { Parked } from '../failures.ts';
 
