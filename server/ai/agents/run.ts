@@ -133,7 +133,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const turn = agentTurn(caller, agent, input.message, life, emit, how);
       return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false }, life, emit, turn.body, turn.after));
     },
-    /** Carries on a run whose process died (resume.ts), from its stored steps; its events go on where they stopped. */
+    /** Carries on a run whose process died (runs/resume.ts), from its stored steps; its events go on where they stopped. */
     resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
       const turn = agentTurn(caller, agent, stored.input, life, emit, { durable: true });
       return turn.answer(opts.sessionRun.resume(caller, { kind: 'agent', agentId: agent.id }, stored, life, emit, turn.body, turn.after));
