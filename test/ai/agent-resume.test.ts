@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
-import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
 
@@ -38,6 +38,10 @@ describe('an agent run whose process is killed', () => {
   let hangOn: number | undefined;
   let arrived: () => void = () => undefined;
   const { json, post, api: call, headers } = aiApi(() => api);
+  /** Waits (up to a minute) for a resumed run to end, saying what it waits on if it does not. */
+  const ended = (table: string, runId: string) => eventually(`the ${table} row to end`, async () =>
+    (await api.adminPool.query<{ status: string }>(`select status from ai.${table} where id = $1`, [runId])).rows[0]!.status,
+  (s) => s !== 'running' && s !== 'waiting_approval', { tries: 1200, explain: () => resumeDiagnostics(api) });
   const script = () => vendor.script(
     { toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] },
     { toolCalls: [{ id: 'c2', name: 'record', arguments: { n: 2 } }] },
@@ -99,6 +103,7 @@ describe('an agent run whose process is killed', () => {
     await dying.kill();
     await stream.return(undefined).catch(() => undefined);
     const runId = start.run_id as string;
+    await ended('agent_runs', runId);
 
     // Any replica follows it from the first event; the run goes on elsewhere.
     const replay = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text());
@@ -139,6 +144,7 @@ describe('an agent run whose process is killed', () => {
     await stopped;
     assert.ok(!seen.some((e) => e.type === 'error'), JSON.stringify(seen));
     const runId = start.run_id as string;
+    await ended('agent_runs', runId);
     const events = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text()).map((e) => e.event);
     assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
     assert.deepEqual(calls.map((c) => c.n), [1, 2, 2, 3], 'the call in flight at the stop is made once more');
@@ -181,6 +187,7 @@ describe('an agent run whose process is killed', () => {
     vendor.reset();
     vendor.script(...memberScript(), { text: 'The desk recorded them.' });
     const runId = start.run_id as string;
+    await ended('orchestration_runs', runId);
 
     const events = numberedEvents<Event>(await (await call(ann, `/orchestrations/runs/${runId}/events`)).text()).map((e) => e.event);
     assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
-import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
 
@@ -116,7 +116,7 @@ describe('a run waiting on an approval', () => {
 
     // The second server (this process's `api`, with a worker) resumes it: it waits on the same approval, parked.
     await eventually('the run to be resumed and parked again', async () => (await api.adminPool.query<{ resumes: number; runner: string | null }>(
-      'select resumes, runner from ai.agent_runs where id = $1', [runId])).rows[0]!, (r) => r.resumes === 1 && r.runner === null, { tries: 400 });
+      'select resumes, runner from ai.agent_runs where id = $1', [runId])).rows[0]!, (r) => r.resumes === 1 && r.runner === null, { tries: 1200, explain: () => resumeDiagnostics(api) });
     assert.equal((await pendingApproval(runId)).id, asked.approval_id, 'the same question, not asked twice');
 
     // A third server, without a worker, takes the answer and streams the run.

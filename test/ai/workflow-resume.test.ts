@@ -10,7 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp } from '../helpers/ai-api.ts';
-import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
 
@@ -55,6 +56,11 @@ describe('a workflow run whose process is killed', () => {
     receiver.close();
   });
 
+  /** Waits (up to a minute) for a resumed run to end, saying what it waits on if it does not. */
+  const ended = (executionId: string) => eventually('the execution to end', async () =>
+    (await api.adminPool.query<{ status: string }>('select status from ai.workflow_executions where id = $1', [executionId])).rows[0]!.status,
+  (s) => s !== 'running', { tries: 1200, explain: () => resumeDiagnostics(api) });
+
   /** start -> fast -> check -> slow (taken) | never (skipped) -> answer. */
   const slowChain = async (name: string) => {
     const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -92,6 +98,7 @@ describe('a workflow run whose process is killed', () => {
     await dying.kill();
     await stream.return(undefined).catch(() => undefined);
     const executionId = started.execution_id as string;
+    await ended(executionId);
 
     const replay = numberedEvents<Event>(await (await call(ann, `/workflows/${w.id}/executions/${executionId}/events`)).text());
     const events = replay.map((e) => e.event);
@@ -124,6 +131,7 @@ describe('a workflow run whose process is killed', () => {
     await stopped;
     assert.ok(!seen.some((e) => e.type === 'error' || e.type === 'block_failed'), JSON.stringify(seen));
     const executionId = started.execution_id as string;
+    await ended(executionId);
     const events = numberedEvents<Event>(await (await call(ann, `/workflows/${w.id}/executions/${executionId}/events`)).text()).map((e) => e.event);
     assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
     assert.deepEqual(calls.map((c) => c.path), ['/fast', '/slow', '/slow']);
