@@ -119,7 +119,7 @@ export interface paths {
   "/api/agents/{id}/run": {
     /**
      * Run the agent on a message
-     * @description Without session_id a session is created for the caller. The answer comes when the run ends (an approval may hold it).
+     * @description Without session_id a session is created for the caller. The answer comes when the run ends (an approval may hold it, parked: 409 if it is cancelled meanwhile). 503 when the server stopped before the run ended: the run goes on elsewhere; follow its events (run_id in the body).
      */
     post: operations["runAgent"];
   };
@@ -209,7 +209,10 @@ export interface paths {
     delete: operations["deleteEntity"];
   };
   "/api/orchestrations/{id}/run": {
-    /** Run the orchestration on a message */
+    /**
+     * Run the orchestration on a message
+     * @description 503 when the server stopped before the run ended: the run goes on elsewhere; follow its events (run_id in the body).
+     */
     post: operations["runOrchestration"];
   };
   "/api/orchestrations/{id}/run/stream": {
@@ -2725,6 +2728,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description An error */
+      503: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
       /** @description The run did not finish in time */
       504: {
         content: {
@@ -3058,6 +3067,12 @@ export interface operations {
       };
       /** @description The server failed (the cause is logged, not sent) */
       500: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description An error */
+      503: {
         content: {
           "application/json": components["schemas"]["CodedError"];
         };
@@ -3456,7 +3471,7 @@ export interface operations {
   };
   /**
    * Run the agent on a message
-   * @description Without session_id a session is created for the caller. The answer comes when the run ends (an approval may hold it).
+   * @description Without session_id a session is created for the caller. The answer comes when the run ends (an approval may hold it, parked: 409 if it is cancelled meanwhile). 503 when the server stopped before the run ended: the run goes on elsewhere; follow its events (run_id in the body).
    */
   runAgent: {
     parameters: {
@@ -3506,6 +3521,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The resource is in a state that forbids this */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description The server failed (the cause is logged, not sent) */
       500: {
         content: {
@@ -3514,6 +3535,12 @@ export interface operations {
       };
       /** @description An upstream (a model vendor, the REST layer) failed */
       502: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An error */
+      503: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4680,7 +4707,10 @@ export interface operations {
       };
     };
   };
-  /** Run the orchestration on a message */
+  /**
+   * Run the orchestration on a message
+   * @description 503 when the server stopped before the run ended: the run goes on elsewhere; follow its events (run_id in the body).
+   */
   runOrchestration: {
     parameters: {
       path: {
@@ -4737,6 +4767,12 @@ export interface operations {
       };
       /** @description An upstream (a model vendor, the REST layer) failed */
       502: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An error */
+      503: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -29,7 +29,7 @@ export const workflowOperations: Operation[] = [
   coded.post('/api/workflows/{id}/execute', 'Run the draft graph', {
     operationId: 'executeWorkflow', description: `The body's variables (or legacy input) are the run's input; mode async queues it (202). ${limited}`,
     body: ExecuteBody, bodyOptional: true,
-    answers: [json(200, 'The run\'s result', ExecutionResult), json(202, 'Queued', z.object({ execution_id: z.string(), status: z.literal('queued') }))], errors: [400, 404, 429, 504],
+    answers: [json(200, 'The run\'s result', ExecutionResult), json(202, 'Queued', z.object({ execution_id: z.string(), status: z.literal('queued') }))], errors: [400, 404, 429, 503, 504],
   }),
   coded.post('/api/workflows/{id}/execute/stream', 'Run the draft graph, streaming block events', {
     operationId: 'streamWorkflowExecution', description: `Failures arrive as an event of type error; only a timeout carries error_code EXECUTION_TIMEOUT. ${limited}`,
@@ -49,6 +49,6 @@ export const webhookOperations: Operation[] = [
   family({ tag: 'Workflows', errorBody: 'webhook', access: 'webhook' }).post('/api/webhooks/{webhookId}', 'Trigger a deployed (or armed) workflow', {
     operationId: 'triggerWebhook', description: 'No apikey: the webhook secret as `Authorization: Bearer <secret>` or `?token=<secret>`. The JSON body becomes the run\'s variables; the run has 5 minutes.',
     body: z.record(z.string(), z.unknown()), bodyOptional: true,
-    answers: [json(200, 'The run\'s result', ExecutionResult)], errors: [400, 403, 404, 504],
+    answers: [json(200, 'The run\'s result', ExecutionResult)], errors: [400, 403, 404, 503, 504],
   }),
 ];
