@@ -41,7 +41,7 @@ describe('an agent run whose process is killed', () => {
   /** Waits (up to a minute) for a resumed run to end, saying what it waits on if it does not. */
   const ended = (table: string, runId: string) => eventually(`the ${table} row to end`, async () =>
     (await api.adminPool.query<{ status: string }>(`select status from ai.${table} where id = $1`, [runId])).rows[0]!.status,
-  (s) => s !== 'running' && s !== 'waiting_approval', { tries: 1200, explain: () => resumeDiagnostics(api) });
+  (s) => s !== 'running' && s !== 'waiting_approval', { tries: 1200, explain: () => resumeDiagnostics(api, { table: table as 'agent_runs', id: runId }) });
   const script = () => vendor.script(
     { toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] },
     { toolCalls: [{ id: 'c2', name: 'record', arguments: { n: 2 } }] },

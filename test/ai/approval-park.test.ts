@@ -118,7 +118,7 @@ describe('a run waiting on an approval', () => {
     // Handed to its resume job (no runner), resumed (its `resumed` event), then parked again (no runner).
     await eventually('the run to be resumed and parked again', async () => (await api.adminPool.query<{ resumes: number; runner: string | null; resumed: boolean }>(
       `select r.resumes, r.runner, exists (select 1 from ai.run_events e where e.agent_run_id = r.id and e.event ->> 'type' = 'resumed') as resumed from ai.agent_runs r where r.id = $1`, [runId])).rows[0]!,
-    (r) => r.resumes === 1 && r.runner === null && r.resumed, { tries: 1200, explain: () => resumeDiagnostics(api) });
+    (r) => r.resumes === 1 && r.runner === null && r.resumed, { tries: 1200, explain: () => resumeDiagnostics(api, { table: 'agent_runs', id: runId }) });
     assert.equal((await pendingApproval(runId)).id, asked.approval_id, 'the same question, not asked twice');
 
     // A third server, without a worker, takes the answer and streams the run.

@@ -59,7 +59,7 @@ describe('a workflow run whose process is killed', () => {
   /** Waits (up to a minute) for a resumed run to end, saying what it waits on if it does not. */
   const ended = (executionId: string) => eventually('the execution to end', async () =>
     (await api.adminPool.query<{ status: string }>('select status from ai.workflow_executions where id = $1', [executionId])).rows[0]!.status,
-  (s) => s !== 'running', { tries: 1200, explain: () => resumeDiagnostics(api) });
+  (s) => s !== 'running', { tries: 1200, explain: () => resumeDiagnostics(api, { table: 'workflow_executions', id: executionId }) });
 
   /** start -> fast -> check -> slow (taken) | never (skipped) -> answer. */
   const slowChain = async (name: string) => {

@@ -41,9 +41,10 @@ export async function startPlatformProcess(beside: TestPlatform, env: Record<str
 }
 
 /** What a resume that does not come may be waiting on: live nodes, the resume jobs, the platform's warnings. */
-export async function resumeDiagnostics(p: TestPlatform): Promise<string> {
+export async function resumeDiagnostics(p: TestPlatform, run?: { table: 'agent_runs' | 'orchestration_runs' | 'workflow_executions'; id: string }): Promise<string> {
+  const record = run ? (await p.adminPool.query(`select * from ai.${run.table} where id = $1`, [run.id])).rows[0] : undefined;
   const nodes = (await p.adminPool.query(`select id, round(extract(epoch from now() - seen_at)::numeric, 1) as age_s from realtime.nodes`)).rows;
   const jobs = (await p.adminPool.query(`select task_identifier, key, attempts, last_error, locked_by, run_at > now() as later from graphile_worker.jobs`)).rows;
   const warnings = p.logs().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-10);
-  return JSON.stringify({ nodes, jobs, warnings });
+  return JSON.stringify({ record: record && { status: record.status, runner: record.runner, resumes: record.resumes, caller_role: record.caller?.role, error: record.error }, nodes, jobs, warnings });
 }
