@@ -186,7 +186,11 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     jobs: {
       // An async run's events are kept too: a client follows GET …/executions/{id}/events.
       runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, stopping.signal, emit)),
-      resumeWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.resume(id, stopping.signal, emit), undefined, { runId: id, lingerMs: 0 }),
+      resumeWorkflow: async (id) => {
+        // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
+        if (stopping.signal.aborted) throw new Error('The server is stopping; another worker resumes this run');
+        await recordedRun(runServices.log, 'workflow', (emit) => runs.resume(id, stopping.signal, emit), undefined, { runId: id, lingerMs: 0 });
+      },
       resumeRun: runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log }),
       extractSource,
       indexSource: indexing.index,

@@ -61,6 +61,8 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
   };
 
   return async (kind: ResumedKind, runId: string): Promise<void> => {
+    // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
+    if (deps.stop.aborted) throw new Error('The server is stopping; another worker resumes this run');
     const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
     // Ended, cancelled, or another process has it already.
     if (!claim?.ok) return;
