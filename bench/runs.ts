@@ -93,15 +93,16 @@ try {
   const events = runEventLog(calls, log);
   const tool: LoopTool = { chat: { type: 'function', function: { name: 'noop', description: 'Does nothing', parameters: { type: 'object' } } }, call: async () => ({ ok: true, output: 'done' }) };
   const loop = async (stored: boolean): Promise<number> => {
-    const { rows: [run] } = await platform.adminPool.query<{ session_id: string; id: string }>(
-      `with s as (insert into ai.sessions (agent_id, title) values ($1, 'bench') returning id) insert into ai.agent_runs (session_id, agent_id, input) select id, $1, 'go' from s returning session_id, id`, [agent.id]);
+    const { rows: [run] } = await platform.adminPool.query<{ session_id: string; id: string; runner: string }>(
+      `with s as (insert into ai.sessions (agent_id, title) values ($1, 'bench') returning id)
+       insert into ai.agent_runs (session_id, agent_id, input, runner) select id, $1, 'go', gen_random_uuid() from s returning session_id, id, runner`, [agent.id]);
     vendor.script(...Array.from({ length: STEPS - 1 }, (_, n) => ({ toolCalls: [{ id: `c${n}`, name: 'noop', arguments: {} }] })), { text: 'done' });
     const recorder = events.recorder('agent', () => undefined, { runId: run!.id });
     const t0 = performance.now();
     await runLoop({
       models: platform.ai.models, model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'go' }], tools: [tool], maxSteps: STEPS, tuning: {}, signal: new AbortController().signal,
       usage: { userId: null, feature: 'agent', runId: run!.id },
-      ...(stored ? { record: messageRecorder(calls, PROJECT_CALLER, run!.session_id, { column: 'run_id', id: run!.id }), emit: recorder.push } : {}),
+      ...(stored ? { record: messageRecorder(calls, PROJECT_CALLER, run!.session_id, { column: 'run_id', id: run!.id, runner: run!.runner }), emit: recorder.push } : {}),
     });
     await recorder.flush();
     return performance.now() - t0;

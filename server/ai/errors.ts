@@ -51,7 +51,7 @@ export const AI_ERROR_CATALOGUE = {
   },
   server: {
     HEADERS_NOT_SEALED: { status: 500, meaning: 'Headers of a tool or hook could not be sealed (the master key is missing); nothing was stored.' },
-    SERVICE_UNAVAILABLE: { status: 503, meaning: 'The database cannot be reached, or (a run answered as JSON that waited on an approval) the server stopped before the run ended: follow the run\'s events; try again.' },
+    SERVICE_UNAVAILABLE: { status: 503, meaning: 'The database cannot be reached (try again), or a run answered as JSON goes on in another process (this server stopped, or another took the run over): follow the run\'s events.' },
     INTERNAL: { status: 500, meaning: 'An unexpected failure; its cause is logged with the request id, never sent.' },
   },
 } as const satisfies Record<string, Record<string, Entry>>;
@@ -112,7 +112,7 @@ export const aiErrors = {
   notResumable: (why: string) => aiApiError('RUN_NOT_RESUMABLE', `The run cannot resume: ${why}`),
   /** A run's end as its stored last event says it (a run carried on elsewhere): its code's status, 500 for a code not in the catalogue. */
   endedWith: (code: string | undefined, message: string, details: Extra) => apiError(catalogued(code ?? '')?.status ?? 500, code, message, { details }),
-  stoppedBeforeEnd: (runId: string) => aiApiError('SERVICE_UNAVAILABLE', 'The server stopped before the run ended: follow its events', { details: { run_id: runId } }),
+  stoppedBeforeEnd: (runId: string) => aiApiError('SERVICE_UNAVAILABLE', 'The run goes on in another process (this server stopped, or another took the run over): follow its events', { details: { run_id: runId } }),
   badModel: (model: string) => aiApiError('VALIDATION_ERROR', `Invalid model id "${model}": use <model> (OpenAI, claude-* for Anthropic), gemini/<model> or openrouter/<org>/<model>`),
   modelNotFound: (model: string) => aiApiError('model_not_found', `The model \`${model}\` does not exist or you do not have access to it: use agent/<name or id> or orchestration/<name or id> (GET /api/v1/models lists them)`),
   tooLarge: (message: string) => aiApiError('PAYLOAD_TOO_LARGE', message),

@@ -204,6 +204,26 @@ describe('an agent run whose process is killed', () => {
     assert.equal(member, 2 + 3, 'the member\'s two calls before the crash, then its three again (a delegation has no checkpoints of its own)');
   });
 
+  it('stops writing when another process has taken its run (it was taken for dead): nothing more stored, the record left to the other', async () => {
+    vendor.reset();
+    script();
+    calls.length = 0;
+    hangOn = 1;
+    const first = new Promise<void>((r) => (arrived = r));
+    const answer = post(ann, `/agents/${agentId}/run`, { message: 'Record 1, 2 and 3' });
+    await first;
+    const { rows: [run] } = await api.adminPool.query<{ id: string }>(`select id from ai.agent_runs where agent_id = $1 and status = 'running' order by started_at desc limit 1`, [agentId]);
+    const other = '77777777-7777-4777-8777-777777777777';
+    await api.adminPool.query('update ai.agent_runs set runner = $2 where id = $1', [run!.id, other]);
+    receiver.closeAllConnections(); // the call in flight fails: the run goes on to store its result, and may not
+    const res = await answer;
+    assert.equal(res.status, 503, await res.text());
+    const after = (await api.adminPool.query<{ status: string; runner: string; tool_messages: number }>(
+      `select status, runner, (select count(*)::int from ai.session_messages m where m.run_id = r.id and m.role = 'tool') as tool_messages from ai.agent_runs r where r.id = $1`, [run!.id])).rows[0]!;
+    assert.deepEqual(after, { status: 'running', runner: other, tool_messages: 0 }, 'nothing written after the other process took it');
+    await api.adminPool.query(`update ai.agent_runs set status = 'cancelled' where id = $1`, [run!.id]);
+  });
+
   it('ends failed, saying why, when its agent is gone', async () => {
     const doomed = (await json<{ id: string }>(await post(ann, '/agents', { name: 'doomed', model: 'gpt-4.1-mini' }), 201)).id;
     const session = (await api.adminPool.query<{ id: string }>(`insert into ai.sessions (owner_id, agent_id, title) select id, $1, 'x' from auth.users where email = 'ann-resume@example.com' returning id`, [doomed])).rows[0]!.id;

@@ -5,6 +5,7 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
+import { HandedOver } from '../failures.ts';
 import type { ChatMessage } from '../providers/router.ts';
 
 /** A stored message as conversations keep them (sessions and the copilot's). */
@@ -31,9 +32,19 @@ export async function requireSession(calls: AiCalls, caller: RequestContext, ses
 
 export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined; retrieved_context?: unknown[] | undefined };
 
-/** Stores a run's messages in its session as the caller, tied to the agent run or orchestration run they belong to. */
-export function messageRecorder(calls: AiCalls, caller: RequestContext, sessionId: string, run: { column: 'run_id' | 'orchestration_run_id'; id: string }) {
-  return (m: NewMessage): Promise<void> =>
-    calls.as(caller, `insert into ai.session_messages (session_id, ${run.column}, role, content, tool_calls, tool_call_id, name, is_error, latency_ms, retrieved_context) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [sessionId, run.id, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? [])]).then(() => undefined);
+/**
+ * Stores a run's messages in its session as the caller, tied to the agent run
+ * or orchestration run they belong to: only while `runner` (this process)
+ * still carries the run. A process that was taken for dead (its heartbeat
+ * stalled past REALTIME_NODE_REAP_MS) and whose run another process resumed
+ * writes nothing more: HandedOver stops it, the record left as it is.
+ */
+export function messageRecorder(calls: AiCalls, caller: RequestContext, sessionId: string, run: { column: 'run_id' | 'orchestration_run_id'; id: string; runner: string }) {
+  const table = run.column === 'run_id' ? 'ai.agent_runs' : 'ai.orchestration_runs';
+  return async (m: NewMessage): Promise<void> => {
+    const stored = await calls.as(caller, `insert into ai.session_messages (session_id, ${run.column}, role, content, tool_calls, tool_call_id, name, is_error, latency_ms, retrieved_context)
+        select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 where exists (select 1 from ${table} r where r.id = $2 and r.runner = $11) returning 1`,
+      [sessionId, run.id, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), run.runner]);
+    if (stored.length === 0) throw new HandedOver(run.id);
+  };
 }

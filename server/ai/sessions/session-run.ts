@@ -75,7 +75,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     try {
       const opened = await open();
       sessionId = opened.sessionId;
-      const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId });
+      const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId, runner: deps.runnerId });
       const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
       const usage = await records.complete(owner, runId, sessionId, result.output, result.stop, steps);
@@ -84,8 +84,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       emit?.({ type: 'complete', session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps });
       return { session_id: sessionId, run_id: runId, result, usage };
     } catch (caught) {
-      // Parked on an approval: the record stays open for the worker that carries it on.
-      if (caught instanceof Parked && !cancel.signal.aborted) throw caught;
+      // Parked on an approval, or carried on by another process: the record stays open for it.
+      if ((caught instanceof Parked || caught instanceof HandedOver) && !cancel.signal.aborted) throw caught;
       const err = cancel.signal.aborted ? aiErrors.runCancelled() : caught;
       // A run that never began (its session refused) has no record and no ids to give.
       if (!sessionId) throw err;

@@ -38,12 +38,14 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
+  // A block's log, only while this process still carries the run (one taken for dead and resumed elsewhere stops: HandedOver).
   const record = (executionId: string) => async (log: BlockLog) => {
-    await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at, taken, path)
-      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
+    const stored = await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at, taken, path)
+      select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 where exists (select 1 from ai.workflow_executions e where e.id = $1 and e.runner = $14) returning 1`, [
       executionId, log.block_id, log.block_type, log.status, JSON.stringify(log.input ?? null), JSON.stringify(log.output ?? null), log.error, log.attempts,
-      JSON.stringify(log.logs), log.started_at, log.finished_at, log.taken === null ? null : JSON.stringify(log.taken), log.path,
+      JSON.stringify(log.logs), log.started_at, log.finished_at, log.taken === null ? null : JSON.stringify(log.taken), log.path, opts.runnerId,
     ]);
+    if (stored.length === 0) throw new HandedOver(executionId);
   };
 
   /**
@@ -71,6 +73,8 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       emit({ type: 'run_completed', execution_id: executionId, output });
       return { execution_id: executionId, status: 'succeeded', output };
     } catch (err) {
+      // Carried on by another process (this one was taken for dead): nothing more is written here.
+      if (err instanceof HandedOver) throw err;
       // The server is stopping: the run stays running for another process to resume from its settled blocks (sql/0069).
       if (opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted) throw new HandedOver(executionId);
       const timedOut = timeout.aborted;

@@ -10,7 +10,7 @@
 import { BLOCK_HANDLERS, TRIGGERS } from './registry.ts';
 import { blockIndex, resolveConfig } from './references.ts';
 import { type Block, type EngineServices, type Graph, type RunEvent } from './types.ts';
-import { Failure } from '../../failures.ts';
+import { Failure, HandedOver } from '../../failures.ts';
 
 export type BlockLog = {
   block_id: string; block_type: string; status: 'succeeded' | 'failed' | 'skipped'; input: unknown; output: unknown; error: string | null;
@@ -76,7 +76,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
     const taken = new Map<string, Set<string> | null>(); // a settled block's chosen targets (null: all)
     const finished: string[] = [];
     const inFlight = new Set<Promise<void>>();
-    let failure: Failure | undefined;
+    let failure: Error | undefined;
 
     /** Whether the edge from `source` to `target` carries the run (sources outside the scope always do). */
     const carries = (source: string, target: string) => {
@@ -145,6 +145,11 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         opts.emit({ type: 'block_completed', block_id: block.id, block_type: block.type, output: result.output, duration_ms: Date.now() - started.getTime() });
         await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: new Date(), taken: result.take ?? null, path });
       } catch (err) {
+        // Its log could not be written because another process carries the run now: stop, writing nothing.
+        if (err instanceof HandedOver) {
+          failure ??= err;
+          return;
+        }
         // Cut off as the server stops and the run is handed over: the block did not settle, nothing is logged
         // or told (the resumed run runs it again). A cancel or the time limit is logged as the block's end.
         if (signal.aborted && opts.handedOver?.()) return;
