@@ -61,6 +61,17 @@ describe('a workflow run whose process is killed', () => {
     (await api.adminPool.query<{ status: string }>('select status from ai.workflow_executions where id = $1', [executionId])).rows[0]!.status,
   (s) => s !== 'running', { tries: 1200, explain: () => resumeDiagnostics(api, { table: 'workflow_executions', id: executionId }) });
 
+  /** Streams the workflow on a platform process of its own until its slow block's call is at the receiver. */
+  const runUntilSlow = async (workflowId: string) => {
+    dying = await startPlatformProcess(api, FAST);
+    hang = true;
+    const atSlow = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/workflows/${workflowId}/execute/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ variables: {} }) }));
+    const started = await untilEvent(stream, 'run_started');
+    await atSlow;
+    return { stream, started };
+  };
+
   /** start -> fast -> check -> slow (taken) | never (skipped) -> answer. */
   const slowChain = async (name: string) => {
     const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -89,20 +100,15 @@ describe('a workflow run whose process is killed', () => {
     assert.equal(whole.at(-1)!.type, 'run_completed', JSON.stringify(whole.at(-1)));
     calls.length = 0;
 
-    dying = await startPlatformProcess(api, FAST);
-    hang = true;
-    const atSlow = new Promise<void>((r) => (arrived = r));
-    const stream = sseStream<Event>(await fetch(`${dying.url}/api/workflows/${w.id}/execute/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ variables: {} }) }));
-    const started = await untilEvent(stream, 'run_started');
-    await atSlow;
-    await dying.kill();
+    const { stream, started } = await runUntilSlow(w.id);
+    await dying!.kill();
     await stream.return(undefined).catch(() => undefined);
     const executionId = started.execution_id as string;
     await ended(executionId);
 
     const replay = numberedEvents<Event>(await (await call(ann, `/workflows/${w.id}/executions/${executionId}/events`)).text());
     const events = replay.map((e) => e.event);
-    assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying!.output().slice(-2000)}`);
     assert.deepEqual(replay.map((e) => e.id), replay.map((_, i) => i + 1), 'numbered on without a gap');
     assert.deepEqual(events.find((e) => e.type === 'resumed'), { type: 'resumed', execution_id: executionId, settled_blocks: 4, resumes: 1 }, 'start, fast, check, never (skipped) had settled');
     assert.deepEqual(gist(events), gist(whole), 'the replay equals an uninterrupted run');
@@ -119,13 +125,8 @@ describe('a workflow run whose process is killed', () => {
   it('is handed over when its server stops for a deploy (SIGTERM): the block in flight is not logged as failed, another server finishes the run', async () => {
     const w = await slowChain('deployed chain');
     calls.length = 0;
-    dying = await startPlatformProcess(api, FAST);
-    hang = true;
-    const atSlow = new Promise<void>((r) => (arrived = r));
-    const stream = sseStream<Event>(await fetch(`${dying.url}/api/workflows/${w.id}/execute/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ variables: {} }) }));
-    const started = await untilEvent(stream, 'run_started');
-    await atSlow;
-    const stopped = dying.stop();
+    const { stream, started } = await runUntilSlow(w.id);
+    const stopped = dying!.stop();
     const seen: Event[] = [];
     for (let r = await stream.next(); !r.done; r = await stream.next()) seen.push(r.value);
     await stopped;
@@ -133,7 +134,7 @@ describe('a workflow run whose process is killed', () => {
     const executionId = started.execution_id as string;
     await ended(executionId);
     const events = numberedEvents<Event>(await (await call(ann, `/workflows/${w.id}/executions/${executionId}/events`)).text()).map((e) => e.event);
-    assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.equal(events.at(-1)!.type, 'run_completed', `${JSON.stringify(events.at(-1))}\n${dying!.output().slice(-2000)}`);
     assert.deepEqual(calls.map((c) => c.path), ['/fast', '/slow', '/slow']);
     const record = (await api.adminPool.query<{ status: string; resumes: number }>('select status, resumes from ai.workflow_executions where id = $1', [executionId])).rows[0]!;
     assert.deepEqual(record, { status: 'succeeded', resumes: 1 });
