@@ -5,7 +5,7 @@
 // the results that fit, numbered with their source and page, and tells the
 // run what it retrieved (a `retrieval` event; the answer's retrieved_context).
 import type { RequestContext } from '../../../db/as-role.ts';
-import type { AiCalls } from '../calls.ts';
+import type { KbRow } from './setup.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { Emit, LoopTool } from './loop.ts';
@@ -14,13 +14,10 @@ export type RetrievalSink = (result: ContextResult) => void;
 
 const QUERY_SCHEMA = { type: 'object', properties: { query: { type: 'string', description: 'What to look for, in words the documents would use' } }, required: ['query'], additionalProperties: false };
 
-export function knowledgeTools(calls: AiCalls, retrieve: ReturnType<typeof contextRetriever>, settings: Settings) {
-  return async (caller: RequestContext, agentId: string, emit?: Emit, sink?: RetrievalSink): Promise<LoopTool[]> => {
-    // A knowledge base the caller can no longer read is not offered.
-    const kbs = await calls.as<{ id: string; name: string; description: string | null; tool_name: string }>(caller,
-      `select k.id, k.name, k.description, ai.kb_tool_name(k.name) as tool_name
-         from ai.agent_knowledge_bases a join ai.knowledge_bases k on k.id = a.kb_id where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
-    return kbs.map((kb): LoopTool => ({
+export function knowledgeTools(retrieve: ReturnType<typeof contextRetriever>, settings: Settings) {
+  // `kbs`: the agent's knowledge bases as the caller reads them (setup.ts): one the caller can no longer read is not offered.
+  return (caller: RequestContext, kbs: KbRow[], emit?: Emit, sink?: RetrievalSink): LoopTool[] =>
+    kbs.map((kb): LoopTool => ({
       chat: { type: 'function', function: { name: kb.tool_name, description: kb.description || `Search the knowledge base "${kb.name}"`, parameters: QUERY_SCHEMA } },
       call: async (args) => {
         const query = args && typeof (args as { query?: unknown }).query === 'string' ? (args as { query: string }).query.trim() : '';
@@ -35,7 +32,6 @@ export function knowledgeTools(calls: AiCalls, retrieve: ReturnType<typeof conte
         return { ok: true, output: included.map((c, i) => `[${i + 1}] ${c.source_name}${c.meta.page ? `, page ${c.meta.page}` : ''}\n${c.text}`).join('\n\n') };
       },
     }));
-  };
 }
 
 /** A run's retrievals as an answer's retrieved_context: one diagnostics entry, then every result. */

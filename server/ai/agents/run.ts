@@ -31,6 +31,7 @@ import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools
 import type { UsageContext } from '../usage/ledger.ts';
 import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
+import { agentSetup, type AgentSetup } from './setup.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -53,23 +54,20 @@ export async function agentTuning(agent: Pick<AgentRow, 'model' | 'settings'>, s
 
 export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; sessionRun: SessionRuns; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever>; secrets: ResourceSecrets }) {
   const { calls, models, tools, settings, mcp } = opts;
-  const kbTools = knowledgeTools(calls, opts.retrieve, settings);
+  const kbTools = knowledgeTools(opts.retrieve, settings);
+  const setupOf = agentSetup(calls);
 
-  /** The agent's tools as the model sees them: assigned builtins and custom tools, then its enabled MCP servers' tools. */
   /**
    * The agent's tools as the model sees them: assigned builtins and custom
    * tools, sub-agents when `delegate` runs them (a standalone run; members of
    * an orchestration and sub-agents themselves get none: one level deep),
-   * then its knowledge bases' search tools and its enabled MCP servers' tools.
+   * then its knowledge bases' search tools and its enabled MCP servers' tools
+   * (from `setup` when the run read it already: setup.ts).
    */
-  const toolset = async (caller: RequestContext, agentId: string, usage: UsageContext, signal: AbortSignal, emit?: Emit, delegate?: Delegate, retrieved?: RetrievalSink): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
-    const read = await calls.as<{ tool_id: string | null; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>; description: string | null; input_schema: Record<string, unknown> | null; config: Record<string, unknown> | null; sub: AgentRow | null }>(caller,
-      `select t.id as tool_id, a.tool_name, a.tool_type, a.config_override, t.description, t.input_schema, t.config,
-              case when s.id is null then null else jsonb_build_object('id', s.id, 'name', s.name, 'model', s.model, 'system_prompt', s.system_prompt, 'settings', s.settings) end as sub
-         from ai.agent_tools a left join ai.tools t on t.id = a.tool_id left join ai.agents s on s.id = a.sub_agent_id
-        where a.agent_id = $1 order by a.created_at, a.id`, [agentId]);
+  const toolset = async (caller: RequestContext, agentId: string, usage: UsageContext, signal: AbortSignal, emit?: Emit, delegate?: Delegate, retrieved?: RetrievalSink, setup?: AgentSetup): Promise<{ tools: LoopTool[]; close: () => Promise<void> }> => {
+    const known = setup ?? await setupOf(caller, agentId);
     // Custom tools' headers, decrypted for the runner only (they are stored sealed: sql/0056).
-    const rows = await opts.secrets.reveal('ai.tools', read.map((r) => ({ ...r, id: r.tool_id ?? '' })));
+    const rows = await opts.secrets.reveal('ai.tools', known.tools.map((r) => ({ ...r, id: r.tool_id ?? '' })));
     const who = { actor: actorOf(caller), usage };
     const assigned = rows.flatMap((r): LoopTool[] => {
       if (r.tool_type === 'builtin') {
@@ -92,8 +90,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const a = { kind: 'custom' as const, name: r.tool_name, config: r.config ?? {} };
       return [{ chat: { type: 'function', function: { name: r.tool_name, description: r.description ?? '', parameters: r.input_schema } }, call: (args, s, _id, key) => tools.run(a, args, { ...who, key }, s) }];
     });
-    const searches = await kbTools(caller, agentId, emit, retrieved);
-    const remote = await mcp.connect(agentId, signal, emit);
+    const searches = kbTools(caller, known.kbs, emit, retrieved);
+    const remote = known.mcp ? await mcp.connect(agentId, signal, emit) : { tools: [], close: async () => undefined };
     return { tools: [...assigned, ...searches, ...remote.tools], close: remote.close };
   };
 
@@ -153,7 +151,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       // What the knowledge-base tools retrieved goes with the answer that used it.
       const retrievals: ContextResult[] = [];
       const record: typeof run.record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? run.record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : run.record(m));
-      const hooks = await opts.secrets.reveal('ai.agent_hooks', await calls.as<HookRow>(caller, 'select id, event, type, config, matcher, position from ai.agent_hooks where agent_id = $1 and enabled order by position, created_at, id', [agent.id]));
+      const setup = await setupOf(caller, agent.id);
+      const hooks = await opts.secrets.reveal('ai.agent_hooks', setup.hooks);
       // An approval holds the run past its client: the answer may come after the stream has gone.
       // A run whose events are kept may park on a long wait; a resumed run first looks for the question it already asked.
       const resumedAt = run.resumed && resumePoint(run.resumed).steps;
@@ -171,7 +170,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       // A resumed run told its hooks it started before it stopped.
       if (!run.resumed) await fire('OnRunStart', { message });
       const { model, maxSteps, tuning } = await agentTuning(agent, settings);
-      const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegation(caller, run, emit, (event, extra) => fire(event, extra)), (r) => retrievals.push(r));
+      const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegation(caller, run, emit, (event, extra) => fire(event, extra)), (r) => retrievals.push(r), setup);
       try {
         const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed ?? []).map(chatMessageOf)];
         const result = await runLoop({
