@@ -66,13 +66,13 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
     const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
     // Ended, cancelled, or another process has it already.
     if (!claim?.ok) return;
-    const [counted] = await calls.asService<{ steps: number }>(`select count(*)::int as steps from ai.session_messages where ${SHAPE[kind].messages} = $1 and role = 'assistant'`, [runId]);
-    const [row] = await calls.asService<RunRow>(storedRun(kind), [runId, counted!.steps + 1]);
-    // The first stored message is the user's; the rest are the run's steps.
-    const steps = row!.messages.slice(1);
-    const from = resumePoint(steps);
-    deps.log.info({ kind, run: runId, step: from.steps, resumes: row!.resumes }, 'run resumed');
     await recordedRun(deps.events, kind, async (push) => {
+      const [counted] = await calls.asService<{ steps: number }>(`select count(*)::int as steps from ai.session_messages where ${SHAPE[kind].messages} = $1 and role = 'assistant'`, [runId]);
+      const [row] = await calls.asService<RunRow>(storedRun(kind), [runId, counted!.steps + 1]);
+      // The first stored message is the user's; the rest are the run's steps.
+      const steps = row!.messages.slice(1);
+      const from = resumePoint(steps);
+      deps.log.info({ kind, run: runId, step: from.steps, resumes: row!.resumes }, 'run resumed');
       const caller = Caller.safeParse(row!.caller);
       if (!caller.success) return cannot(kind, runId, 'who it acts as is not readable');
       const who: RequestContext = caller.data;
@@ -91,9 +91,15 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
         if (!team) return cannot(kind, runId, 'its orchestration was deleted');
         await deps.orchestrations.resume(who, team, stored, life, emit());
       }
-    }, undefined, { runId, lingerMs: 0 }).catch((err: Error) => {
+    }, undefined, { runId, lingerMs: 0 }).catch(async (err: Error) => {
       // Parked again on an approval (the answer or the deadline brings it back), or handed over as the server stops.
-      if (!(err instanceof Parked) && !deps.stop.aborted) deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
+      if (err instanceof Parked || deps.stop.aborted) return;
+      deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
+      // A failure before the run's own skeleton took over (reading what it stored) would leave it claimed by
+      // this live process and never resumed: it ends failed instead (a no-op when the skeleton ended it, or
+      // when another process has taken it).
+      await calls.asService(`select ai.finish_${kind}_run(r.id, 'failed', null, $2, null, r.steps) from ${SHAPE[kind].table} r where r.id = $1 and r.runner = $3`,
+        [runId, 'The run could not be resumed', deps.runnerId]).catch(() => undefined);
     });
   };
 }

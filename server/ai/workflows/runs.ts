@@ -146,13 +146,17 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     resume: async (executionId: string, signal: AbortSignal, emit: (e: object) => void): Promise<void> => {
       const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_execution($1, $2) as ok', [executionId, opts.runnerId]);
       if (!claim?.ok) return;
+      // Claimed by this live process: a failure to read what it stored ends it failed (else nobody would resume it).
       const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: Array<SettledBlock & { block_type: string }>; told: Array<{ type: string; block_id: string }> }>(
         `select e.id, e.graph, e.version, e.variables, e.user_id, e.acts_as, e.trigger, e.resumes,
                 coalesce((select json_agg(json_build_object('block_id', l.block_id, 'block_type', l.block_type, 'status', l.status, 'output', l.output, 'error', l.error, 'taken', l.taken) order by l.id)
                             from ai.workflow_block_logs l where l.execution_id = e.id and l.path = ''), '[]') as settled,
                 coalesce((select json_agg(json_build_object('type', r.event ->> 'type', 'block_id', r.event ->> 'block_id')) from ai.run_events r
                            where r.execution_id = e.id and r.event ->> 'type' in ('block_started', 'block_completed', 'block_skipped', 'block_failed')), '[]') as told
-           from ai.workflow_executions e where e.id = $1`, [executionId]);
+           from ai.workflow_executions e where e.id = $1`, [executionId]).catch(async (err: unknown) => {
+        await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [executionId, 'failed', 'The run could not be resumed', 'EXECUTION_FAILED']).catch(() => undefined);
+        throw err;
+      });
       const told = (type: string) => new Set(row!.told.filter((t) => t.type === type).map((t) => t.block_id));
       // A block whose start the followers have (it was running at the crash) starts again without saying so twice.
       const started = told('block_started');
