@@ -40,14 +40,19 @@ const SHAPE = {
   orchestration: { table: 'ai.orchestration_runs', owner: 'orchestration_id', messages: 'orchestration_run_id', events: 'orchestration_run_id' },
 } as const;
 
-/** What the run stored: its record, its messages in order, the events a resume must not repeat (not its text after the step it picks up). */
+/**
+ * What the run stored: its record, its messages in order, the events a
+ * resume must not repeat (of the model's text, only the step after its last
+ * answer: the one a crash may have cut off).
+ */
 const storedRun = (kind: ResumedKind) => {
   const s = SHAPE[kind];
   return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes,
     (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) order by m.id), '[]')
        from ai.session_messages m where m.${s.messages} = r.id) as messages,
     (select coalesce(json_agg(e.event order by e.seq), '[]') from ai.run_events e
-      where e.${s.events} = r.id and (e.event ->> 'type' <> 'content_delta' or (e.event ->> 'step')::int = $2)) as events
+      where e.${s.events} = r.id and (e.event ->> 'type' <> 'content_delta'
+        or (e.event ->> 'step')::int = 1 + (select count(*) from ai.session_messages m where m.${s.messages} = r.id and m.role = 'assistant'))) as events
   from ${s.table} r where r.id = $1`;
 };
 
@@ -67,8 +72,7 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
     // Ended, cancelled, or another process has it already.
     if (!claim?.ok) return;
     await recordedRun(deps.events, kind, async (push) => {
-      const [counted] = await calls.asService<{ steps: number }>(`select count(*)::int as steps from ai.session_messages where ${SHAPE[kind].messages} = $1 and role = 'assistant'`, [runId]);
-      const [row] = await calls.asService<RunRow>(storedRun(kind), [runId, counted!.steps + 1]);
+      const [row] = await calls.asService<RunRow>(storedRun(kind), [runId]);
       // The first stored message is the user's; the rest are the run's steps.
       const steps = row!.messages.slice(1);
       const from = resumePoint(steps);
