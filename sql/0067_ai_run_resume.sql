@@ -136,6 +136,29 @@ end
 $$;
 revoke execute on function ai.queue_run_resume(text, uuid, timestamptz) from public;
 
+-- A delegation a coordinator's tool call starts: a new row, or (a resumed
+-- run repeating the call that was in flight) the one still running under
+-- that call, which runs again under its id. Its id.
+create or replace function ai.start_delegation(p_run uuid, p_entity uuid, p_agent uuid, p_agent_name text, p_tool_call_id text, p_task text) returns uuid
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_id uuid;
+begin
+  select d.id into v_id from ai.orchestration_delegations d
+   where d.run_id = p_run and d.tool_call_id = p_tool_call_id and d.status = 'running'
+   order by d.started_at desc limit 1;
+  if v_id is null then
+    insert into ai.orchestration_delegations (run_id, entity_id, agent_id, agent_name, tool_call_id, task)
+    values (p_run, p_entity, p_agent, p_agent_name, p_tool_call_id, p_task) returning id into v_id;
+  end if;
+  return v_id;
+end
+$$;
+revoke execute on function ai.start_delegation(uuid, uuid, uuid, text, text, text) from public;
+grant execute on function ai.start_delegation(uuid, uuid, uuid, text, text, text) to service_role;
+
 -- The resuming process takes the run: true once, for one process. A run
 -- waiting on an approval stays waiting (the resumed run reads the answer).
 create or replace function ai.claim_run(p_kind text, p_run uuid, p_runner uuid) returns boolean

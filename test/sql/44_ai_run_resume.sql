@@ -3,7 +3,7 @@
 -- statement; when its process dies the sweep hands it to a resume job once,
 -- which one process takes; runs with no caller, or that died three times, fail.
 begin;
-select plan(17);
+select plan(19);
 
 insert into auth.users (id, email) values ('00000000-0000-0000-0000-0000000000a1', 'a@example.com'), ('00000000-0000-0000-0000-0000000000b2', 'b@example.com');
 insert into realtime.nodes (id) values ('55555555-5555-4555-8555-555555555555');
@@ -44,6 +44,10 @@ insert into ai.orchestration_delegations (run_id, agent_name, task, tool_call_id
 select is(ai.resume_abandoned_agent_runs(), 2, 'an orphaned agent run and an orphaned orchestration run can resume');
 select is((select caller ->> 'role' || ' ' || resumes || ' ' || coalesce(runner::text, 'none') from ai.orchestration_runs), 'authenticated 1 none', 'the orchestration run waits for a process');
 select is((select status from ai.orchestration_delegations), 'running', 'its delegation in flight stays running: the resumed coordinator runs it again');
+select is(ai.start_delegation('00000000-0000-0000-0000-0000000000d1', null, null, 'helper', 'c1', 'help'), (select id from ai.orchestration_delegations where tool_call_id = 'c1'),
+  'the resumed coordinator''s call runs that delegation again, under its id');
+select isnt(ai.start_delegation('00000000-0000-0000-0000-0000000000d1', null, null, 'helper', 'c2', 'more'), (select id from ai.orchestration_delegations where tool_call_id = 'c1'),
+  'another call starts a delegation of its own');
 select results_eq($$ select input, status, runner is null, resumes from ai.agent_runs where input <> 'begun' order by input $$,
   $$ values ('alive', 'running', false, 0), ('old', 'running', false, 0), ('resumable', 'waiting_approval', true, 1), ('worn', 'running', false, 3) $$, 'it waits for a process, counted; the others are untouched');
 reset role;

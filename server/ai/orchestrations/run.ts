@@ -86,10 +86,8 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     const delegate = async (agent: AgentRow, entity: EntityRow, args: unknown, s: AbortSignal, callId: string): Promise<ToolOutcome> => {
       const task = taskOf(args);
       if (!task) return { ok: false, error: 'task is required: say what the member should do' };
-      // A delegation still running under this call is the one a dead process left: it runs again under its id.
-      const [d] = await calls.asService<{ id: string }>(`with again as (select id from ai.orchestration_delegations where run_id = $1 and tool_call_id = $5 and status = 'running' order by started_at desc limit 1),
-          fresh as (insert into ai.orchestration_delegations (run_id, entity_id, agent_id, agent_name, tool_call_id, task) select $1, $2, $3, $4, $5, $6 where not exists (select 1 from again) returning id)
-        select id from again union all select id from fresh`, [run.runId, entity.id, agent.id, agent.name, callId, task]);
+      // A delegation still running under this call is the one a dead process left: it runs again under its id (sql/0067).
+      const [d] = await calls.asService<{ id: string }>('select ai.start_delegation($1, $2, $3, $4, $5, $6) as id', [run.runId, entity.id, agent.id, agent.name, callId, task]);
       const delegationId = d!.id;
       const tag = { delegation_id: delegationId, agent_id: agent.id, agent_name: agent.name };
       emit?.({ type: 'delegation_started', ...tag, entity_id: entity.id, task });
