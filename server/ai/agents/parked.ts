@@ -2,14 +2,17 @@
 // its request stays as it was (a stream goes on, a JSON answer still comes),
 // but the run itself is carried on by whichever worker resumes it, so the
 // request follows the run's stored events instead of the run. A stream
-// writes them on from where it was; a JSON request waits for the run's last
-// event and answers what an unparked run would have: the run's record and
-// its tool calls, read back (a failure as the error it ended with).
+// writes them on from where it was (lifetime.ts, streamRun); a JSON request
+// (jsonRun, here) waits for the run's last event and answers what an
+// unparked run would have: the run's record and its tool calls, read back
+// (a failure as the error it ended with).
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import { followEvents, type FollowedRun } from '../runs/events.ts';
+import type { Response } from 'express';
+import { followEvents, recordedRun, type RunServices } from '../runs/events.ts';
+import { Parked } from '../failures.ts';
 import type { LoopToolCall } from './loop.ts';
 import type { RunResult } from './run.ts';
 
@@ -37,11 +40,23 @@ function endedWith(event: Record<string, unknown>): ApiError {
 
 export function parkedRuns(calls: AiCalls) {
   return {
-    /** Waits for the parked run's end (through its events), then answers as the run would have. */
-    answer: async (run: FollowedRun, closed: AbortSignal): Promise<RunResult> => {
-      const last = await followEvents(run, 0, () => undefined, closed);
-      if (last?.type !== 'complete') throw last ? endedWith(last) : aiErrors.stoppedBeforeEnd(run.runId);
-      return result(calls, run.caller, run.runId);
+    /**
+     * An agent run answered as JSON (POST …/run), its events kept
+     * (recordedRun); when it parks on an approval, the answer comes once a
+     * worker has carried it to its end: its events are followed until then
+     * (or until the client leaves), and the answer read back.
+     */
+    jsonRun: async (res: Response, services: RunServices & { caller: RequestContext }, run: (push: (event: object) => void) => Promise<RunResult>): Promise<RunResult> => {
+      try {
+        return await recordedRun(services.log, 'agent', run);
+      } catch (err) {
+        if (!(err instanceof Parked)) throw err;
+        const left = new AbortController();
+        res.once('close', () => left.abort());
+        const last = await followEvents({ ...services, kind: 'agent', runId: err.runId }, 0, () => undefined, left.signal);
+        if (last?.type !== 'complete') throw last ? endedWith(last) : aiErrors.stoppedBeforeEnd(err.runId);
+        return result(calls, services.caller, err.runId);
+      }
     },
   };
 }

@@ -7,7 +7,7 @@ import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
-import { followRun, recordedRun, type RunServices } from '../runs/events.ts';
+import { followRun, type RunServices } from '../runs/events.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { builtinTool } from '../tools/builtin/index.ts';
@@ -18,7 +18,6 @@ import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 import { parkedRuns } from './parked.ts';
-import { Parked } from '../failures.ts';
 import { delegateToolName } from './loop.ts';
 
 // Only these persist; temperature, max_tokens and friends belong in settings.
@@ -131,15 +130,8 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const agent = await agents.get(req, id);
     const life = runLifetime(res, stop, { detached: true });
     const caller = contextOf(req);
-    try {
-      res.json(await recordedRun(runs.log, 'agent', (push) => runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true })));
-    } catch (err) {
-      // Parked on an approval: the answer comes once a worker has carried the run to its end.
-      if (!(err instanceof Parked)) throw err;
-      const left = new AbortController();
-      res.once('close', () => left.abort());
-      res.json(await parked.answer({ ...runs, caller, kind: 'agent', runId: err.runId }, left.signal));
-    }
+    res.json(await parked.jsonRun(res, { ...runs, caller }, (push) =>
+      runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true })));
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
