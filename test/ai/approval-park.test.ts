@@ -101,6 +101,35 @@ describe('a run waiting on an approval', () => {
     assert.deepEqual(body.tool_calls.map(({ id, name, arguments: a, ok, result }) => ({ id, name, a, ok, result })), [{ id: 'c1', name: 'record', a: { n: 1 }, ok: true, result: '{"recorded":true}' }]);
   });
 
+  it('is resumed by its job at the deadline when nobody answers: the call is denied as timed out and the run ends', async () => {
+    const hurried = (await json<{ id: string }>(await post(ann, '/agents', { name: 'hurried', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/agents/${hurried}/tools`, { tool_name: 'record' }), 201);
+    await json(await post(ann, `/agents/${hurried}/hooks`, { event: 'PreToolUse', type: 'approval', config: { timeout: 1 } }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] }, { text: 'Nobody answered.' });
+    calls.length = 0;
+    const body = await json<{ run_id: string; output: string; tool_calls: Array<{ ok: boolean; error: string }> }>(await post(ann, `/agents/${hurried}/run`, { message: 'Record 1' }), 200);
+    assert.equal(body.output, 'Nobody answered.');
+    assert.deepEqual(body.tool_calls.map((c) => [c.ok, c.error]), [[false, 'Denied by hook: no approval within 1 s']]);
+    assert.deepEqual(calls, [], 'the tool never ran');
+    const approval = (await api.adminPool.query<{ status: string }>('select status from ai.agent_run_approvals where run_id = $1', [body.run_id])).rows;
+    assert.deepEqual(approval, [{ status: 'timed_out' }]);
+    const resumed = (await api.adminPool.query<{ n: number }>(`select count(*)::int as n from ai.run_events where agent_run_id = $1 and event ->> 'type' = 'resumed'`, [body.run_id])).rows[0]!.n;
+    assert.equal(resumed, 1, 'it had parked: its deadline job carried it on');
+  });
+
+  it('answers a parked JSON run that is cancelled with 409 (RUN_CANCELLED), at once', async () => {
+    vendor.reset();
+    script();
+    const answer = post(ann, `/agents/${agentId}/run`, { message: 'Record 1' });
+    const parked = await eventually('a parked run', async () => (await api.adminPool.query<{ id: string }>(
+      `select r.id from ai.agent_runs r where r.agent_id = $1 and r.status = 'waiting_approval' and r.runner is null`, [agentId])).rows[0], (r) => r !== undefined, { tries: 200 }).then((r) => r!);
+    assert.deepEqual(await json(await post(ann, `/agents/${agentId}/runs/${parked.id}/cancel`, {}), 200), { cancelled: true, run_id: parked.id });
+    const res = await answer;
+    const error = await json<{ error: string; run_id: string; session_id: string }>(res, 409);
+    assert.deepEqual([error.error, error.run_id], ['The run was cancelled', parked.id], 'the agents surface\'s error body ({error, ...details}), from the run\'s last event');
+  });
+
   it('survives its server being killed: resumed by another process, decided and followed on a third', async () => {
     vendor.reset();
     script();
