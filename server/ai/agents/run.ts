@@ -22,7 +22,6 @@ import type { McpTools } from './mcp-client.ts';
 import type { AgentRow } from './store.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
-import { resumePoint } from './resume-point.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
 import { stepCap } from './tuning.ts';
 import type { ToolRunner, ToolServices } from '../tools/runner.ts';
@@ -155,7 +154,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const hooks = await opts.secrets.reveal('ai.agent_hooks', setup.hooks);
       // An approval holds the run past its client: the answer may come after the stream has gone.
       // A run whose events are kept may park on a long wait; a resumed run first looks for the question it already asked.
-      const resumedAt = run.resumed && resumePoint(run.resumed).steps;
+      const resumedAt = run.resumed?.from.steps;
       const ask = async (hook: HookRow, payload: Parameters<ApprovalDesk['ask']>[1]) => {
         const release = life.hold();
         try {
@@ -172,10 +171,10 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const { model, maxSteps, tuning } = await agentTuning(agent, settings);
       const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegation(caller, run, emit, (event, extra) => fire(event, extra)), (r) => retrievals.push(r), setup);
       try {
-        const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed ?? []).map(chatMessageOf)];
+        const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
         const result = await runLoop({
           models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep,
-          from: run.resumed && resumePoint(run.resumed), ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
+          from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
         });
         toolCalls = result.toolCalls;
         return result;

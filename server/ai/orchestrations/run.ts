@@ -16,7 +16,6 @@ import { delegationEvents, TASK_SCHEMA, taskOf } from '../agents/delegation.ts';
 import { stepCap } from '../agents/tuning.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import { chatMessageOf } from '../sessions/conversation.ts';
-import { resumePoint } from '../agents/resume-point.ts';
 import { aiErrors } from '../errors.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import { delegateToolName, runLoop, type Emit, type LoopResult, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
@@ -111,10 +110,10 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     const tools = await memberTools(caller, orchestration, emit, delegate);
     const { maxSteps, tuning } = stepCap(orchestration.settings);
     const model = orchestration.model || (await settings.string('AGENT_DEFAULT_MODEL'));
-    const messages: ChatMessage[] = [{ role: 'system', content: systemOf(orchestration) }, ...run.history, { role: 'user', content: message }, ...(run.resumed ?? []).map(chatMessageOf)];
+    const messages: ChatMessage[] = [{ role: 'system', content: systemOf(orchestration) }, ...run.history, { role: 'user', content: message }, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
     return runLoop({
       models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, onStep: run.onStep, usage: run.usage,
-      from: run.resumed && resumePoint(run.resumed), ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
+      from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
     });
   };
 

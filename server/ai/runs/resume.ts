@@ -80,7 +80,7 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
       const caller = Caller.safeParse(row!.caller);
       if (!caller.success) return cannot(kind, runId, 'who it acts as is not readable');
       const who: RequestContext = caller.data;
-      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps };
+      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from };
       const life = detachedLifetime(deps.stop);
       const emit = (): Emit => {
         push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });

@@ -13,6 +13,7 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
 import { callerUser } from '../actor.ts';
 import type { Emit } from '../agents/events.ts';
+import type { LoopResume } from '../agents/loop.ts';
 import type { AiCalls } from '../calls.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import type { ChatMessage } from '../providers/router.ts';
@@ -33,8 +34,8 @@ export type SessionRunContext = {
   signal: AbortSignal;
   /** Told as each step starts (a failed run records how far it got). */
   onStep: (step: number) => void;
-  /** A resumed run: the messages it stored after the user's (its steps so far). */
-  resumed?: StoredMessage[] | undefined;
+  /** A resumed run: the messages it stored after the user's (its steps so far), and where its loop picks up. */
+  resumed?: { messages: StoredMessage[]; from: LoopResume } | undefined;
 };
 
 /** A run that ended: its ids, its body's result, its totals. */
@@ -55,7 +56,7 @@ export type SessionRunInput = {
 };
 
 /** A run taken up again after its process died (runs/resume.ts): its record and what it stored. */
-export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[] };
+export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume };
 
 export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string; watch: RunWatch }) {
   const records = runRecords(deps.calls);
@@ -125,7 +126,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const resume = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: stored.messages }), body, after);
+  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from } }), body, after);
 
   return Object.assign(run, { resume });
 }
