@@ -1,8 +1,10 @@
-// A platform in a process of its own (test/helpers/worker-process.ts) on the
-// database of a platform in this process, for tests that kill it with
-// SIGKILL: its URL once it is ready, its output for failure messages.
+// A platform in a process of its own (test/helpers/worker-process.ts), or
+// `npm run worker`, on the database of a platform in this process, for tests
+// that kill it with SIGKILL: its URL once it is ready, its output for
+// failure messages.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { authenticatorPassword } from '../../server/keys.ts';
 import type { TestPlatform } from './platform.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -35,6 +37,52 @@ export async function startPlatformProcess(beside: TestPlatform, env: Record<str
     /** A graceful stop (SIGTERM), as a deploy stops a server. */
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export type WorkerCli = { child: ChildProcess; output: () => string; stop: () => Promise<number | null>; kill: () => Promise<void> };
+
+/**
+ * `npm run worker` on the database of a platform in this process, as an
+ * operator runs it: resolves once it is up. Its request login is given as
+ * DB_AUTHENTICATOR_URL, so it does not check the cluster-wide authenticator
+ * password, which a test file with a JWT_SECRET of its own may be resetting.
+ */
+export async function startWorkerCli(beside: TestPlatform, env: Record<string, string>): Promise<WorkerCli> {
+  const authenticator = new URL(beside.adminUrl);
+  authenticator.username = 'authenticator';
+  authenticator.password = authenticatorPassword(beside.keys.jwtSecret);
+  const child = spawn('npm', ['run', 'worker'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, DATABASE_URL: beside.adminUrl, DB_AUTHENTICATOR_URL: authenticator.href, JWT_SECRET: beside.config.JWT_SECRET!, DATA_DIR: beside.config.dataDir, MIGRATIONS_DIR: beside.config.migrationsDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own group: a SIGKILL reaches the worker beneath npm too
+  });
+  let output = '';
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  await new Promise<void>((resolve, reject) => {
+    const read = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('"msg":"pgbase worker is up (no ports)"')) resolve();
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`npm run worker exited (${code}):\n${output.slice(-3000)}`)));
+  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child, output: () => output,
+    // npm passes a SIGTERM on to the worker (a second one would make it exit at once).
+    stop: async () => {
+      if (running()) child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch { /* already gone */ }
       await exited;
     },
   };

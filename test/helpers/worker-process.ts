@@ -8,7 +8,8 @@ import { loadConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { startPlatform } from '../../server/start.ts';
 
-const config = loadConfig({ ...process.env, WORKER: 'in-process', PORT: '0', PLATFORM_PORT: '0', HOST: '127.0.0.1' });
+// WORKER=off makes it a server alone, for tests where a standalone worker (`npm run worker`) resumes its runs.
+const config = loadConfig({ ...process.env, WORKER: process.env.WORKER === 'off' ? 'off' : 'in-process', PORT: '0', PLATFORM_PORT: '0', HOST: '127.0.0.1' });
 const platform = await startPlatform(config, { log: createLogger(config.LOG_LEVEL), extraTasks: { test_hold: () => new Promise<void>(() => undefined) } });
 // SIGTERM stops it as `npm start` does (a deploy); SIGKILL is a crash.
 process.once('SIGTERM', () => void platform.stop().then(() => process.exit(0)));
