@@ -18,7 +18,8 @@ export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRout
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
 export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api/v1', '/api/mcp', '/api'] as const;
 
-export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string }): Express {
+/** metrics: GET /metrics (server/telemetry/routes.ts), which checks its own bearer. */
+export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string; metrics?: RequestHandler }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
   app.use(cors);
   // Row REST first: the busiest prefix meets the fewest layers.
@@ -32,6 +33,7 @@ export function createApp(opts: { log: Logger; jwtSecret: string; health: Health
     app.use(prefix, errorShape(shape), apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? []), { bearerKey: surfaces.some((s) => s.bearerKey) }), ...handlers, notFoundHandler);
   }
   app.get('/health', healthHandler(opts.health));
+  if (opts.metrics) app.get('/metrics', errorShape(plainShape), opts.metrics);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactUrl } from './log.ts';
+import { requestTelemetry } from './telemetry/requests.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -13,6 +14,8 @@ declare module 'express-serve-static-core' {
     id: string;
     /** A logger bound to the request id, made on first use. */
     log: Logger;
+    /** The route as declared, set by a surface that matches its paths by hand (REST); routers' routes are read from req.route. */
+    routeTemplate?: string;
   }
 }
 
@@ -70,5 +73,6 @@ export function baseApp(log: Logger, trust: string = 'false'): Express {
     },
   });
   app.use(accessLog(log));
+  app.use(requestTelemetry());
   return app;
 }

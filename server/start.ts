@@ -43,6 +43,9 @@ import { platformRoutes } from './platform-api/routes.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
 import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
 import { enableAuthenticator, existingAuthenticator } from './authenticator.ts';
+import { watchPool } from './telemetry/metrics.ts';
+import { metricsHandler } from './telemetry/routes.ts';
+import { flushTracing, startTracing } from './telemetry/tracing.ts';
 import { drain, listen } from './serving.ts';
 import { openApiOpenRoute, openApiRoutes } from './openapi/routes.ts';
 
@@ -86,6 +89,9 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
   };
 
   try {
+    // Traces only when the standard OTEL_* variables ask (once per process); spans are sent before it exits.
+    startTracing(process.env, log);
+    cleanups.push(() => flushTracing());
     const { local, target } = await openConfiguredDatabase(config, log);
     const keys = await resolveKeys(config, local);
     if (target.embedded) cleanups.push(() => target.embedded!.stop());
@@ -102,6 +108,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     // The admin pool serves the worker and the identity service (GoTrue's own login on Supabase).
     const adminPool = createPool({ connectionString: target.adminUrl, max: config.DB_POOL_MAX + config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
     cleanups.push(() => adminPool.end());
+    const unwatchAdmin = watchPool('admin', adminPool);
+    cleanups.push(async () => unwatchAdmin());
     await installWorkerSchema(adminPool, log);
     // A server sets the authenticator's password from its JWT secret; a
     // standalone worker only logs in with it, so one given another secret
@@ -111,6 +119,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       : await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
     const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log });
     cleanups.push(() => requestPool.end());
+    const unwatchRequest = watchPool('request', requestPool);
+    cleanups.push(async () => unwatchRequest());
     health.pool = requestPool;
 
     let worker: WorkerHandle | undefined;
@@ -177,7 +187,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       cleanups.push(() => Promise.all(shutdownHooks.map((hook) => hook())).then(() => undefined));
       log.info({ database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, 'pgbase worker is up (no ports)');
     } else {
-      const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY }), config.PORT, config.HOST);
+      const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ jwtSecret: keys.jwtSecret, adminPool, log }) }), config.PORT, config.HOST);
       apiPort = (api.address() as AddressInfo).port;
       realtime.attach(api);
       const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool, storage: storage.service })] }), config.PLATFORM_PORT, config.HOST);

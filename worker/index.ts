@@ -9,6 +9,8 @@ import type { AiJobs } from '../server/ai/index.ts';
 import type { Config } from '../server/config.ts';
 import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
 import { asJob } from '../db/statement-limits.ts';
+import { metrics } from '../server/telemetry/metrics.ts';
+import { contextFrom, inSpan, SpanKind } from '../server/telemetry/spans.ts';
 
 export type WorkerHandle = { runner: Runner; ready: () => boolean; stop: () => Promise<void> };
 
@@ -22,9 +24,28 @@ function graphileLogger(log: Logger): GraphileLogger {
   });
 }
 
-/** Every task runs under the jobs' statement limit (JOB_STATEMENT_TIMEOUT), not the API roles'. */
+/**
+ * Every task runs under the jobs' statement limit (JOB_STATEMENT_TIMEOUT),
+ * not the API roles', in a CONSUMER span of its own (a payload's
+ * `traceparent`, when it carries one, makes it part of that trace), and is
+ * timed for /metrics.
+ */
 function asJobs(tasks: TaskList): TaskList {
-  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, (payload: unknown, helpers: Parameters<NonNullable<TaskList[string]>>[1]) => asJob(() => task!(payload, helpers))]));
+  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, async (payload: unknown, helpers: Parameters<NonNullable<TaskList[string]>>[1]) => {
+    const started = performance.now();
+    let outcome = 'failed';
+    try {
+      const given = (payload as { traceparent?: unknown } | null)?.traceparent;
+      await inSpan(`job ${name}`, {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(typeof given === 'string' ? given : undefined),
+        attributes: { 'messaging.system': 'graphile_worker', 'messaging.operation.type': 'process', 'pgbase.job.task': name, 'pgbase.job.id': helpers.job.id, 'pgbase.job.attempt': helpers.job.attempts },
+      }, async () => asJob(async () => task!(payload, helpers)));
+      outcome = 'succeeded';
+    } finally {
+      metrics.jobSeconds.observe({ task: name, outcome }, (performance.now() - started) / 1000);
+    }
+  }]));
 }
 
 /**

@@ -10,6 +10,7 @@ import { apiError, fromPostgresError, type ApiError } from '../errors.ts';
 import { aiErrors } from './errors.ts';
 import { requestDeparture } from '../request-departure.ts';
 import { PROJECT_CALLER } from './actor.ts';
+import { activeTraceparent } from '../telemetry/spans.ts';
 
 
 /** The request's caller, for work that outlives the request (a paused run, a workflow block). */
@@ -36,10 +37,21 @@ export function aiError(err: unknown, role: string): ApiError {
 
 export type AiCalls = ReturnType<typeof aiCalls>;
 
+/**
+ * The caller's context, carrying the active span's `traceparent` in
+ * request.headers while tracing is on: a run, execution or source made by
+ * the statement keeps it (sql/0071), so the worker that carries it on later
+ * joins the same trace.
+ */
+function traced(ctx: RequestContext): RequestContext {
+  const traceparent = activeTraceparent();
+  return traceparent ? { ...ctx, headers: { ...ctx.headers, traceparent } } : ctx;
+}
+
 export function aiCalls(pool: pg.Pool) {
   const run = async <R>(ctx: RequestContext, sql: string, values: unknown[]): Promise<R[]> => {
     try {
-      return await queryAsRole<R>(pool, ctx, sql, values);
+      return await queryAsRole<R>(pool, traced(ctx), sql, values);
     } catch (err) {
       throw aiError(err, ctx.role);
     }
@@ -54,7 +66,7 @@ export function aiCalls(pool: pg.Pool) {
     /** Statements as a caller in a transaction that is always rolled back: a dry run, or a read that must change nothing. */
     rolledBack: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>, opts: { discard?: boolean } = {}): Promise<T> => {
       try {
-        return await asRole(pool, ctx, fn, { rollback: true, ...opts });
+        return await asRole(pool, traced(ctx), fn, { rollback: true, ...opts });
       } catch (err) {
         throw aiError(err, ctx.role);
       }
@@ -62,7 +74,7 @@ export function aiCalls(pool: pg.Pool) {
     /** Several statements in one transaction as the caller (all or nothing). */
     transaction: async <T>(req: Request, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
       try {
-        return await asRole(pool, contextOf(req), fn);
+        return await asRole(pool, traced(contextOf(req)), fn);
       } catch (err) {
         throw aiError(err, req.auth!.role);
       }
@@ -70,7 +82,7 @@ export function aiCalls(pool: pg.Pool) {
     /** Several statements in one transaction as a caller captured earlier. */
     transactionAs: async <T>(ctx: RequestContext, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
       try {
-        return await asRole(pool, ctx, fn);
+        return await asRole(pool, traced(ctx), fn);
       } catch (err) {
         throw aiError(err, ctx.role);
       }

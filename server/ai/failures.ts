@@ -47,6 +47,8 @@ export class Stopped extends Error {
 /** The server is stopping: the run is left running for another process to resume (sql/0067, 0069). */
 export class HandedOver extends Error {
   readonly runId: string;
+  /** Not a failure: a span it ends says so (telemetry/spans.ts). */
+  readonly spanOutcome = 'handed_over';
   constructor(runId: string) {
     super('The server stopped before the run ended; another carries it on');
     this.name = 'HandedOver';
@@ -57,6 +59,8 @@ export class HandedOver extends Error {
 /** The run waits on a person, parked: no process carries it until the answer or the deadline (sql/0068). */
 export class Parked extends Error {
   readonly runId: string;
+  /** Not a failure: a span it ends says so (telemetry/spans.ts). */
+  readonly spanOutcome = 'parked';
   constructor(runId: string) {
     super('The run waits for an approval; a worker carries it on after the answer');
     this.name = 'Parked';

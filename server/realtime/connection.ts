@@ -15,12 +15,16 @@ import { channelAccess, join, Refusal, roleOf } from './join.ts';
 import { presence } from './presence.ts';
 import { decodeBinary, decodeText, encode, ProtocolError, reply, type Frame, type Message, type Vsn } from './protocol.ts';
 import type { ChannelSocket, RealtimeContext } from './socket.ts';
+import { metrics } from '../telemetry/metrics.ts';
 
 export type { Limits, RealtimeContext } from './socket.ts';
 
 const TEXT = { binary: false, compress: false, fin: true } as const;
 const BINARY = { binary: true, compress: false, fin: true } as const;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+// Counted per frame for /metrics: the labelled children, made once.
+const messagesIn = metrics.realtimeMessages.labels({ direction: 'in' });
+const messagesOut = metrics.realtimeMessages.labels({ direction: 'out' });
 
 export class Connection implements Sink, ChannelSocket {
   readonly id = randomUUID();
@@ -62,6 +66,7 @@ export class Connection implements Sink, ChannelSocket {
       return;
     }
     this.ws.send(frame.data, frame.binary ? BINARY : TEXT);
+    messagesOut.inc();
   }
 
   push(m: Message): void {
@@ -81,6 +86,7 @@ export class Connection implements Sink, ChannelSocket {
 
   private receive(data: Buffer, isBinary: boolean): void {
     this.lastSeen = Date.now();
+    messagesIn.inc();
     let m: Message | undefined;
     let binaryPush: ReturnType<typeof decodeBinary> | undefined;
     try {

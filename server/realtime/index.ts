@@ -23,6 +23,7 @@ import { Connection, type RealtimeContext } from './connection.ts';
 import { realtimeStore } from './store.ts';
 import { Hub, type Broadcast } from './hub.ts';
 import { VSNS, type Vsn } from './protocol.ts';
+import { watchRealtime } from '../telemetry/metrics.ts';
 
 export type RealtimeService = {
   router: Router;
@@ -123,6 +124,12 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     });
   }
 
+  // Open sockets and joined channels, counted when /metrics is scraped.
+  const unwatch = watchRealtime(() => {
+    let channels = 0;
+    for (const c of connections) channels += c.channels.size;
+    return { connections: connections.size, channels };
+  });
   // A socket silent for the heartbeat timeout (about two client intervals) is half-open: close it.
   const sweep = setInterval(() => {
     const cutoff = Date.now() - config.REALTIME_HEARTBEAT_TIMEOUT_MS;
@@ -148,6 +155,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     stop: () => (stopping ??= (async () => {
       draining = true;
       clearInterval(sweep);
+      unwatch();
       for (const c of connections) c.close(1001, 'server shutting down');
       await bus.stop();
       wss.close();

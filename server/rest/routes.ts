@@ -80,13 +80,19 @@ export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: {
     const m = ROUTE.exec(req.path);
     let handler: RequestHandler | undefined;
     try {
+      // The template a router would have matched, for spans and metrics (telemetry/requests.ts).
       if (m && m[1]) {
         handler = byMethod.rpc[req.method];
         req.params = { fn: decodeURIComponent(m[2]!) };
+        req.routeTemplate = '/rest/v1/rpc/:fn';
       } else if (m && m[3]) {
         handler = byMethod.table[req.method];
         req.params = { table: decodeURIComponent(m[3]) };
-      } else if (m) handler = byMethod.root[req.method];
+        req.routeTemplate = '/rest/v1/:table';
+      } else if (m) {
+        handler = byMethod.root[req.method];
+        req.routeTemplate = '/rest/v1/';
+      }
     } catch {
       handler = undefined; // a malformed %-escape
     }

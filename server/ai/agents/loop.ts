@@ -5,6 +5,8 @@
 // caller's, through `fire` and `record`.
 import { randomUUID } from 'node:crypto';
 import { idempotencyKey } from '../runtime/net/idempotency.ts';
+import { toolCallSpan } from '../../telemetry/genai.ts';
+import { inSpan } from '../../telemetry/spans.ts';
 import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
 import type { UsageContext } from '../usage/ledger.ts';
 import type { Emit } from './events.ts';
@@ -77,6 +79,13 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   while (steps < input.maxSteps) {
     steps++;
     input.onStep?.(steps);
+    const answered = await inSpan(`step ${steps}`, { attributes: { 'pgbase.step': steps, ...(input.usage.runId ? { 'pgbase.run_id': input.usage.runId } : {}) } }, () => step(steps));
+    if (answered) return answered;
+  }
+  return { output, stop: 'max_steps', steps, toolCalls };
+
+  /** One model call and its tool calls; the run's result when the model answered. */
+  async function step(steps: number): Promise<LoopResult | undefined> {
     const request = {
       model: input.model, messages, settings: input.tuning, signal,
       ...(input.tools.length > 0 ? { tools: input.tools.map((t) => t.chat) } : {}),
@@ -102,8 +111,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
     await record({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs });
     await runCalls(result.toolCalls.map((call, n) => ({ n, call })), steps);
+    return undefined;
   }
-  return { output, stop: 'max_steps', steps, toolCalls };
 }
 
 /** Runs a step's tool calls in order: hooks, the tool, its result reported, stored and fed back. */
@@ -112,46 +121,49 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
   // A loop with no run (none today keeps its tools' calls apart otherwise) still gives each call its own key.
   const runKey = input.usage.runId ?? randomUUID();
   return async (calls: LoopResume['pending'], steps: number) => {
-    for (const { n, call } of calls) {
-      const tool = tools.find((t) => t.chat.function.name === call.name);
-      // The call's place in the run (step, position, the model's id): the same on a repeat, its own otherwise.
-      const key = idempotencyKey('tool', runKey, `${input.stepPrefix ?? ''}step-${steps}/${n}`, call.id);
-      emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
-      const began = Date.now();
-      let args: unknown;
-      let outcome: ToolOutcome;
-      try {
-        args = call.arguments ? JSON.parse(call.arguments) : {};
-      } catch {
-        args = undefined;
-      }
-      if (args === undefined) outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
-      else if (!tool) outcome = { ok: false, error: `Unknown tool ${call.name}: it is not available to this agent` };
-      else {
-        const verdict = await fire('PreToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args });
-        if (verdict.decision === 'deny') outcome = { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
-        else {
-          if (verdict.arguments) args = verdict.arguments;
-          try {
-            outcome = await tool.call(args, signal, call.id, key);
-          } catch (err) {
-            if (signal.aborted) throw err;
-            outcome = { ok: false, error: (err as Error).message };
-          }
-          // A call cut off by a cancel or the server's stop is not a result: nothing is stored, the run ends
-          // (a resumed run makes the call again, with the same key).
-          if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('The run was stopped');
-          await fire('PostToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
-        }
-      }
-      if (args === undefined) args = call.arguments;
-      const latency = Date.now() - began;
-      const content = outcome.ok ? outcome.output : `Error: ${outcome.error}`;
-      const done = { id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency };
-      toolCalls.push(done);
-      emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency });
-      messages.push({ role: 'tool', tool_call_id: call.id, content });
-      await record({ role: 'tool', content, tool_call_id: call.id, name: call.name, is_error: !outcome.ok, latency_ms: latency });
-    }
+    for (const { n, call } of calls) await toolCallSpan(call, () => runCall(n, call, steps));
   };
+
+  async function runCall(n: number, call: LoopResume['pending'][number]['call'], steps: number): Promise<LoopToolCall> {
+    const tool = tools.find((t) => t.chat.function.name === call.name);
+    // The call's place in the run (step, position, the model's id): the same on a repeat, its own otherwise.
+    const key = idempotencyKey('tool', runKey, `${input.stepPrefix ?? ''}step-${steps}/${n}`, call.id);
+    emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
+    const began = Date.now();
+    let args: unknown;
+    let outcome: ToolOutcome;
+    try {
+      args = call.arguments ? JSON.parse(call.arguments) : {};
+    } catch {
+      args = undefined;
+    }
+    if (args === undefined) outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
+    else if (!tool) outcome = { ok: false, error: `Unknown tool ${call.name}: it is not available to this agent` };
+    else {
+      const verdict = await fire('PreToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args });
+      if (verdict.decision === 'deny') outcome = { ok: false, error: `Denied by hook: ${verdict.reason ?? 'no reason given'}` };
+      else {
+        if (verdict.arguments) args = verdict.arguments;
+        try {
+          outcome = await tool.call(args, signal, call.id, key);
+        } catch (err) {
+          if (signal.aborted) throw err;
+          outcome = { ok: false, error: (err as Error).message };
+        }
+        // A call cut off by a cancel or the server's stop is not a result: nothing is stored, the run ends
+        // (a resumed run makes the call again, with the same key).
+        if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('The run was stopped');
+        await fire('PostToolUse', { tool_name: call.name, tool_call_id: call.id, step: steps, arguments: args, result: outcome.ok ? outcome.output : { error: outcome.error } });
+      }
+    }
+    if (args === undefined) args = call.arguments;
+    const latency = Date.now() - began;
+    const content = outcome.ok ? outcome.output : `Error: ${outcome.error}`;
+    const done = { id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency };
+    toolCalls.push(done);
+    emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency });
+    messages.push({ role: 'tool', tool_call_id: call.id, content });
+    await record({ role: 'tool', content, tool_call_id: call.id, name: call.name, is_error: !outcome.ok, latency_ms: latency });
+    return done;
+  }
 }

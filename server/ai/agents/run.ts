@@ -31,6 +31,7 @@ import type { UsageContext } from '../usage/ledger.ts';
 import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { agentSetup, type AgentSetup } from './setup.ts';
+import { inSpan } from '../../telemetry/spans.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -95,7 +96,9 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
   };
 
   /** A member's own loop on a task (a delegation): its prompt, tuning and tools, capped at DELEGATE_MAX_STEPS; no hooks, no sub-agents. */
-  const member = async (caller: RequestContext, agent: AgentRow, task: string, o: MemberRun) => {
+  const member = (caller: RequestContext, agent: AgentRow, task: string, o: MemberRun) => inSpan(`invoke_agent ${agent.name}`, {
+    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.id': agent.id, 'gen_ai.agent.name': agent.name, 'pgbase.delegation': o.stepPrefix.replace(/\/$/, ''), 'pgbase.run_id': o.usage.runId },
+  }, async () => {
     const { model, maxSteps, tuning } = await agentTuning(agent, settings, await settings.number('DELEGATE_MAX_STEPS'));
     const offered = await toolset(caller, agent.id, o.usage, o.signal, o.emit);
     try {
@@ -107,7 +110,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     } finally {
       await offered.close().catch(() => undefined);
     }
-  };
+  });
 
   return {
     toolset,

@@ -22,6 +22,8 @@ import { strategyCatalogue } from './strategies/index.ts';
 import { graphExtractor } from './strategies/graph-index.ts';
 import { type NewItem, type SourceDocument } from './strategies/types.ts';
 import { Failure, Stopped } from '../failures.ts';
+import { metrics } from '../../telemetry/metrics.ts';
+import { failSpan, inSpan, type Span } from '../../telemetry/spans.ts';
 
 const BATCH = 256;
 const MAX_DERIVATIVE_BYTES = 512 * 1024 * 1024;
@@ -47,12 +49,20 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
     return { sourceId: row.source_id, name: row.name, metadata: row.metadata, elements, markdown, pages: row.pages_total ?? 1 };
   };
 
-  const index = async (payload: { indexed_source_id: string; run: number }, attempt: { n: number; max: number }): Promise<void> => {
+  /** An indexing in its `index` span, counted for /metrics by how it ended. */
+  const index = (payload: { indexed_source_id: string; run: number }, attempt: { n: number; max: number }): Promise<void> =>
+    inSpan('index', { attributes: { 'pgbase.indexed_source_id': payload.indexed_source_id, 'pgbase.indexing.run': payload.run, 'pgbase.job.attempt': attempt.n } }, (span) => indexIn(payload, attempt, span));
+
+  const indexIn = async (payload: { indexed_source_id: string; run: number }, attempt: { n: number; max: number }, span: Span | undefined): Promise<void> => {
     const { indexed_source_id: id, run } = payload;
     const [began] = await calls.asService<{ ok: boolean }>('select ai.begin_indexing($1, $2) as ok', [id, run]);
     if (!began?.ok) return;
-    const finish = (status: 'indexed' | 'failed', message: string | null, stats: object) =>
-      calls.asService('select ai.finish_indexing($1, $2, $3, $4, $5)', [id, run, status, message, stats]);
+    const finish = (status: 'indexed' | 'failed', message: string | null, stats: { items?: number; [more: string]: unknown }) => {
+      metrics.indexings.inc({ outcome: status });
+      span?.setAttributes({ 'pgbase.indexing.status': status, ...(stats.items !== undefined ? { 'pgbase.indexing.items': stats.items } : {}) });
+      if (status === 'failed') failSpan(span, new Error(message ?? 'indexing failed'));
+      return calls.asService('select ai.finish_indexing($1, $2, $3, $4, $5)', [id, run, status, message, stats]);
+    };
     const progress = async (done: number, total: number) => {
       const [r] = await calls.asService<{ ok: boolean }>('select ai.indexing_progress($1, $2, $3, $4) as ok', [id, run, done, total]);
       if (!r?.ok) throw new Stopped();

@@ -24,6 +24,8 @@ import { vectorSearch } from './retrieval/vector.ts';
 import { treeSearch } from './retrieval/tree-search.ts';
 import { graphSearch } from './retrieval/graph.ts';
 import { embeddingModelOf } from './strategies/types.ts';
+import { inSpan } from '../../telemetry/spans.ts';
+import { tracing } from '../../telemetry/tracing.ts';
 
 export type SearchOverrides = Record<string, unknown> & { query: string; filter_metadata?: Record<string, unknown> | undefined };
 
@@ -50,7 +52,20 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
     return { items: bestOf(runs.map((x) => x.items)).slice(0, r.limit), diagnostics: { ...runs[0]!.diagnostics, candidates: runs.reduce((n, x) => n + Number(x.diagnostics.candidates), 0), top_score: null, queries: queries.length } };
   };
 
-  return async (ctx: RequestContext, kbId: string, req: SearchOverrides, usageFeature = 'search'): Promise<SearchAnswer> => {
+  /** A search in its `retrieval` span: the method, candidates, what came back and each method's figures. */
+  const traced = (ctx: RequestContext, kbId: string, req: SearchOverrides, usageFeature = 'search'): Promise<SearchAnswer> =>
+    inSpan('retrieval', { attributes: { 'gen_ai.operation.name': 'retrieval', 'gen_ai.data_source.id': kbId, 'pgbase.knowledge_base_id': kbId } }, async (span) => {
+      const answer = await searchIn(ctx, kbId, req, usageFeature);
+      const d = answer.diagnostics as unknown as { method: string; candidates: number; returned: number; ms: number; methods: unknown; reranker: unknown };
+      span?.setAttributes({
+        'pgbase.retrieval.method': d.method, 'pgbase.retrieval.candidates': d.candidates, 'pgbase.retrieval.returned': d.returned, 'pgbase.retrieval.ms': d.ms,
+        'pgbase.retrieval.methods': JSON.stringify(d.methods), ...(d.reranker ? { 'pgbase.retrieval.reranker': JSON.stringify(d.reranker) } : {}),
+        ...(tracing.captureMessages ? { 'pgbase.retrieval.query': req.query } : {}),
+      });
+      return answer;
+    });
+
+  const searchIn = async (ctx: RequestContext, kbId: string, req: SearchOverrides, usageFeature: string): Promise<SearchAnswer> => {
     const started = performance.now();
     const overrides = Object.fromEntries(OVERRIDES.filter((k) => req[k] !== undefined).map((k) => [k, req[k]]));
     const [kb] = await calls.as<Kb>(ctx,
@@ -135,6 +150,7 @@ export function knowledgeSearch(opts: { calls: AiCalls; models: ModelRouter; set
       },
     };
   };
+  return traced;
 }
 
 /**

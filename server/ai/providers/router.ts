@@ -11,6 +11,8 @@ import type { Config } from '../../config.ts';
 import { ApiError } from '../../errors.ts';
 import { aiErrors } from '../errors.ts';
 import type { Ledger, UsageContext } from '../usage/ledger.ts';
+import { endModelCallSpan, modelCallSpan } from '../../telemetry/genai.ts';
+import { traceHeaders } from '../../telemetry/spans.ts';
 import type { KeySource } from './keys.ts';
 import { routeModel, vendors, type Provider } from './vendors.ts';
 
@@ -138,17 +140,24 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
       const started = Date.now();
       let usage: Usage = { inputTokens: 0, outputTokens: 0 };
       let ok = false;
+      const span = modelCallSpan('chat', provider, model, { ...req.settings, messages: req.messages });
+      let answered: { model?: string; finishReason?: string | null; output?: unknown; error?: unknown } = {};
       try {
-        const completion = await client.chat.completions.create({ ...body(req, model), stream: false }, { signal: req.signal });
+        const completion = await client.chat.completions.create({ ...body(req, model), stream: false }, { signal: req.signal, headers: traceHeaders(span) });
         usage = { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
         const choice = completion.choices[0];
         ok = true;
+        answered = { model: completion.model, finishReason: choice?.finish_reason ?? null, output: choice?.message };
         return {
           content: choice?.message.content ?? null,
           toolCalls: (choice?.message.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [])),
           usage, model: modelId, provider, finishReason: choice?.finish_reason ?? null,
         };
+      } catch (err) {
+        answered = { error: err };
+        throw err;
       } finally {
+        endModelCallSpan(span, { ...usage, ...answered });
         await ledger.record({ ...req.context, model: modelId, provider, kind: 'chat', tokensIn: usage.inputTokens, tokensOut: usage.outputTokens, latencyMs: Date.now() - started, ok });
       }
     });
@@ -162,10 +171,18 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
     const started = Date.now();
     const opened = await withPolicy(req.model, req.settings, req.signal, async (modelId) => {
       const { provider, model, client } = await connect(modelId);
-      const stream = await client.chat.completions.create({ ...body(req, model), stream: true, stream_options: { include_usage: true } }, { signal: req.signal });
-      return { stream, provider, modelId };
+      const span = modelCallSpan('chat', provider, model, { ...req.settings, messages: req.messages });
+      try {
+        const stream = await client.chat.completions.create({ ...body(req, model), stream: true, stream_options: { include_usage: true } }, { signal: req.signal, headers: traceHeaders(span) });
+        return { stream, provider, modelId, span };
+      } catch (err) {
+        endModelCallSpan(span, { inputTokens: 0, outputTokens: 0, error: err });
+        throw err;
+      }
     });
-    const { stream, provider, modelId } = opened;
+    const { stream, provider, modelId, span } = opened;
+    let answeredModel: string | undefined;
+    let failure: unknown;
     let content = '';
     const calls = new Map<number, ToolCall>();
     let usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -174,6 +191,7 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
     try {
       for await (const chunk of stream) {
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+        answeredModel ??= chunk.model;
         const choice = chunk.choices[0];
         if (!choice) continue;
         if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -192,8 +210,11 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
       }
       ok = true;
     } catch (err) {
-      throw classify(err, provider, req.signal).error;
+      failure = classify(err, provider, req.signal).error;
+      throw failure;
     } finally {
+      const output = { role: 'assistant', content: content || null, ...(calls.size > 0 ? { tool_calls: [...calls.values()] } : {}) };
+      endModelCallSpan(span, { ...usage, model: answeredModel, finishReason, output, error: failure ?? (ok ? undefined : new Error('the stream was not read to its end')) });
       await ledger.record({ ...req.context, model: modelId, provider, kind: 'chat', tokensIn: usage.inputTokens, tokensOut: usage.outputTokens, latencyMs: Date.now() - started, ok });
     }
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
@@ -206,16 +227,22 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
       const started = Date.now();
       let tokens = 0;
       let ok = false;
+      const span = modelCallSpan('embeddings', provider, model, {});
+      let failure: unknown;
       try {
         const result = await client.embeddings.create(
           { model, input: req.input, encoding_format: 'float', ...(req.dimensions ? { dimensions: req.dimensions } : {}) },
-          { signal: req.signal },
+          { signal: req.signal, headers: traceHeaders(span) },
         );
         tokens = result.usage?.prompt_tokens ?? 0;
         ok = true;
         const embeddings = [...result.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
         return { embeddings, usage: { inputTokens: tokens, outputTokens: 0 }, model: modelId, provider };
+      } catch (err) {
+        failure = err;
+        throw err;
       } finally {
+        endModelCallSpan(span, { inputTokens: tokens, outputTokens: 0, ...(ok ? { model } : { error: failure }) });
         await ledger.record({ ...req.context, model: modelId, provider, kind: 'embedding', tokensIn: tokens, tokensOut: 0, latencyMs: Date.now() - started, ok });
       }
     });

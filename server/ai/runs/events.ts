@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { parse, queryInt } from '../parse.ts';
 import type { RunWatch } from './watch.ts';
 import { HandedOver, Parked } from '../failures.ts';
+import { metrics } from '../../telemetry/metrics.ts';
 import { aiErrors } from '../errors.ts';
 
 export type RunKind = 'agent' | 'orchestration' | 'workflow';
@@ -119,14 +120,27 @@ export const failureEvent = (e: ApiError): object => ({ type: 'error', error: e.
  */
 export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push: (event: object) => void) => Promise<T>, failure: (e: ApiError) => object = failureEvent, opts: { runId?: string; lingerMs?: number } = {}): Promise<T> {
   const recorder = log.recorder(kind, () => undefined, { lingerMs: 50, ...opts });
+  // How the run ended, for /metrics: its last event says (a workflow job reports a failure without throwing).
+  let last: { type?: unknown; error_code?: unknown } = {};
+  const push = (event: object) => {
+    last = event;
+    recorder.push(event);
+  };
+  let ended = false;
   try {
-    return await run(recorder.push);
+    const result = await run(push);
+    ended = true;
+    return result;
   } catch (err) {
     // A parked or handed-over run has not ended: its last event comes from whichever worker carries it on.
     if (err instanceof HandedOver) throw aiErrors.stoppedBeforeEnd(err.runId);
-    if (!(err instanceof Parked)) recorder.push(failure(toApiError(err)));
+    if (!(err instanceof Parked)) {
+      push(failure(toApiError(err)));
+      ended = true;
+    }
     throw err;
   } finally {
+    if (ended) metrics.runsFinished.inc({ kind, status: last.type !== 'error' ? 'completed' : last.error_code === 'RUN_CANCELLED' || last.error_code === 'CANCELLED' ? 'cancelled' : 'failed' });
     await recorder.flush();
   }
 }

@@ -33,7 +33,7 @@ import { Parked } from '../failures.ts';
 export type ResumedKind = 'agent' | 'orchestration';
 const Caller = z.object({ role: z.enum(['anon', 'authenticated', 'service_role']), claims: z.record(z.string(), z.unknown()) });
 type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string; entity_id?: string };
-type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; messages: StoredMessage[]; events: Event[] };
+type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; traceparent: string | null; messages: StoredMessage[]; events: Event[] };
 
 const SHAPE = {
   agent: { table: 'ai.agent_runs', owner: 'agent_id', messages: 'run_id', events: 'agent_run_id' },
@@ -47,7 +47,7 @@ const SHAPE = {
  */
 const storedRun = (kind: ResumedKind) => {
   const s = SHAPE[kind];
-  return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes,
+  return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes, r.traceparent,
     (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) order by m.id), '[]')
        from ai.session_messages m where m.${s.messages} = r.id) as messages,
     (select coalesce(json_agg(e.event order by e.seq), '[]') from ai.run_events e
@@ -80,7 +80,7 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
       const caller = Caller.safeParse(row!.caller);
       if (!caller.success) return cannot(kind, runId, 'who it acts as is not readable');
       const who: RequestContext = caller.data;
-      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from };
+      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from, traceparent: row!.traceparent };
       const life = detachedLifetime(deps.stop);
       const emit = (): Emit => {
         push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });

@@ -23,6 +23,7 @@ import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
 import { HandedOver, Parked } from '../failures.ts';
 import type { RunWatch } from '../runs/watch.ts';
+import { contextFrom, inSpan } from '../../telemetry/spans.ts';
 
 /** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
 export type SessionRunContext = {
@@ -56,14 +57,34 @@ export type SessionRunInput = {
 };
 
 /** A run taken up again after its process died (runs/resume.ts): its record and what it stored. */
-export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume };
+export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume; traceparent: string | null };
+
+/** A run span's attributes: what a user searches a trace by. */
+function runAttributes(owner: RunOwner, runId: string) {
+  const id = owner.kind === 'agent' ? owner.agentId : owner.orchestrationId;
+  return { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.id': id, 'pgbase.run.kind': owner.kind, 'pgbase.run_id': runId, [`pgbase.${owner.kind}_id`]: id };
+}
 
 export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runnerId: string; watch: RunWatch }) {
   const records = runRecords(deps.calls);
   type Opened = Pick<SessionRunContext, 'sessionId' | 'history' | 'resumed'>;
 
-  /** The run from its beginning on: cancellable, begun (`open`), its body, ended, usage and complete; a failure recorded with its ids. */
-  const carry = async <T extends SessionRunEnd>(
+  /**
+   * The run from its beginning on, in its `invoke_agent` span (a resumed run's
+   * joins the trace it began in): cancellable, begun (`open`), its body,
+   * ended, usage and complete; a failure recorded with its ids.
+   */
+  const carry = <T extends SessionRunEnd>(
+    caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined, durable: boolean,
+    open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>, traceparent?: string | null,
+  ) => inSpan('invoke_agent', { ...(traceparent !== undefined ? { parent: contextFrom(traceparent) } : {}), attributes: runAttributes(owner, runId) }, (span) =>
+    carried(caller, owner, runId, life, emit, durable, async () => {
+      const opened = await open();
+      span?.setAttributes({ 'gen_ai.conversation.id': opened.sessionId, 'pgbase.session_id': opened.sessionId });
+      return opened;
+    }, body, after));
+
+  const carried = async <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined, durable: boolean,
     open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
   ) => {
@@ -126,7 +147,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const resume = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from } }), body, after);
+  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from } }), body, after, stored.traceparent);
 
   return Object.assign(run, { resume });
 }

@@ -25,6 +25,9 @@ import { PROJECT_CALLER } from '../actor.ts';
 import { visionEngine } from './extract/vision.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
+import { metrics } from '../../telemetry/metrics.ts';
+import { contextFrom, failSpan, inSpan } from '../../telemetry/spans.ts';
+import { tracing } from '../../telemetry/tracing.ts';
 
 const MAX_ORIGINAL_BYTES = 5 * 1024 ** 3;
 /** Text formats read locally whatever the engine asked for. */
@@ -77,12 +80,26 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
     }
   };
 
+  /**
+   * An extraction in its `extract` span, joined to the trace of the request
+   * that made the source (sql/0071), and counted for /metrics by how it ended.
+   */
   return async (payload: { source_id: string; run: number }, attempt: { n: number; max: number }): Promise<void> => {
     const { source_id: id, run } = payload;
     const [began] = await calls.asService<{ ok: boolean }>('select ai.begin_extraction($1, $2) as ok', [id, run]);
     if (!began?.ok) return;
-    const finish = (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) =>
-      calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
+    const traceparent = tracing.on ? (await calls.asService<{ traceparent: string | null }>('select traceparent from ai.sources where id = $1', [id]))[0]?.traceparent : null;
+    await inSpan('extract', { ...(traceparent ? { parent: contextFrom(traceparent) } : {}), attributes: { 'pgbase.source_id': id, 'pgbase.extraction.run': run, 'pgbase.job.attempt': attempt.n } }, (span) =>
+      extract(id, run, attempt, (status, message, engine, pages) => {
+        metrics.extractions.inc({ outcome: status });
+        if (pages) metrics.extractedPages.inc(pages);
+        span?.setAttributes({ 'pgbase.extraction.status': status, ...(engine ? { 'pgbase.extraction.engine': engine } : {}), ...(pages !== null ? { 'pgbase.extraction.pages': pages } : {}) });
+        if (status === 'failed') failSpan(span, new Error(message ?? 'extraction failed'));
+        return calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
+      }));
+  };
+
+  async function extract(id: string, run: number, attempt: { n: number; max: number }, finish: (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) => Promise<unknown>): Promise<void> {
     try {
       const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null; origin_detail: { images?: Array<{ path: string; content_type: string }> } }>('select extension, object_path, extraction_model, owner_id, origin_detail from ai.sources where id = $1', [id]);
       if (!source) return;
@@ -128,5 +145,5 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       }
       await finish('failed', `Extraction failed: ${(err as Error).message}`, null, null);
     }
-  };
+  }
 }

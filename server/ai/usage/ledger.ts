@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import type { Provider } from '../providers/vendors.ts';
+import { metrics } from '../../telemetry/metrics.ts';
 
 export type UsageContext = {
   /** The user the call is for (null: the project itself, through the service-role key). */
@@ -28,14 +29,26 @@ export type Ledger = {
   checkCredits: () => Promise<void>;
 };
 
+/** The model-call metrics, moved where every call is recorded. */
+function countModelCall(e: UsageEntry, cost: number): void {
+  const model = { provider: e.provider, model: e.model };
+  metrics.modelCalls.inc({ ...model, kind: e.kind, outcome: e.ok ? 'ok' : 'error' });
+  metrics.modelTokens.inc({ ...model, direction: 'input' }, e.tokensIn);
+  metrics.modelTokens.inc({ ...model, direction: 'output' }, e.tokensOut);
+  if (cost > 0) metrics.modelCost.inc(model, cost);
+  metrics.modelSeconds.observe(model, e.latencyMs / 1000);
+}
+
 export function usageLedger(adminPool: pg.Pool, billing: 'off' | 'credits', log: Logger): Ledger {
   return {
     record: async (e) => {
       try {
-        await adminPool.query('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [
+        const { rows } = await adminPool.query<{ cost: string | null }>('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) as cost', [
           e.userId, e.feature, e.runId ?? null, e.step ?? null, e.model, e.provider, e.kind, e.tokensIn, e.tokensOut, e.latencyMs, e.ok,
         ]);
+        countModelCall(e, Number(rows[0]?.cost ?? 0));
       } catch (err) {
+        countModelCall(e, 0);
         // A call that happened is never failed for its bookkeeping; the gap is logged.
         log.error({ error: (err as Error).message, model: e.model, feature: e.feature, tokens_in: e.tokensIn, tokens_out: e.tokensOut }, 'usage not recorded');
       }

@@ -23,6 +23,7 @@ import { Failure, HandedOver } from '../failures.ts';
 import { aiErrors } from '../errors.ts';
 import { toApiError, type ApiError } from '../../errors.ts';
 import type { RunWatch } from '../runs/watch.ts';
+import { contextFrom, inSpan } from '../../telemetry/spans.ts';
 
 /** A failed run's last event: only a timeout carries error_code (spec 6.3); the execution id when the run began. */
 export const runFailure = (e: ApiError): object => {
@@ -30,7 +31,8 @@ export const runFailure = (e: ApiError): object => {
   return { type: 'error', error: e.message, ...(e.code === 'EXECUTION_TIMEOUT' ? { error_code: 'EXECUTION_TIMEOUT' } : {}), ...(executionId ? { execution_id: executionId } : {}) };
 };
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
-type Execution = { id: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string };
+/** `traceparent`: read where a worker carries the run on (async, resumed), so its span joins the trace it was started in. */
+type Execution = { id: string; workflow_id?: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string; traceparent?: string | null };
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
@@ -54,7 +56,13 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
    * ai.claim_execution took it) starts from its settled blocks, after a
    * `resumed` event instead of `run_started`; its time limit starts again.
    */
-  const run = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> => {
+  const run = (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> =>
+    inSpan(`workflow ${trigger}`, {
+      ...(execution.traceparent !== undefined ? { parent: contextFrom(execution.traceparent) } : {}),
+      attributes: { 'pgbase.execution_id': execution.id, 'pgbase.run_id': execution.id, 'pgbase.run.kind': 'workflow', 'pgbase.workflow.trigger': trigger, ...(execution.workflow_id ? { 'pgbase.workflow_id': execution.workflow_id } : {}), ...(resumed ? { 'pgbase.resumes': resumed.resumes } : {}) },
+    }, () => runIn(execution, variables, trigger, actor, caller, emit, resumed));
+
+  const runIn = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> => {
     const executionId = execution.id;
     if (!resumed) await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
@@ -92,7 +100,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   /** A new execution of the draft, recorded as the caller (who must be able to read the workflow), the graph snapshotted. */
   const recordExecution = async (req: Request, workflowId: string, trigger: 'manual' | 'stream' | 'async', variables: Record<string, unknown>): Promise<Execution> => {
     const [row] = await calls.call<Execution>(req, `with w as (select id, ai.graph_json(id) as graph from ai.workflows where id = $1)
-      insert into ai.workflow_executions (workflow_id, trigger, variables, graph) select w.id, $2, $3, w.graph from w returning id, graph, version, user_id, acts_as`,
+      insert into ai.workflow_executions (workflow_id, trigger, variables, graph) select w.id, $2, $3, w.graph from w returning id, workflow_id, graph, version, user_id, acts_as`,
       [workflowId, trigger, JSON.stringify(variables)]);
     if (!row) throw aiErrors.workflowNotFound();
     return row;
@@ -113,7 +121,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     runDeployed: async (caller: RequestContext, workflowId: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<RunResult> => {
       const [row] = await calls.as<Execution>(caller, `insert into ai.workflow_executions (workflow_id, trigger, variables, version, graph)
         select w.id, 'manual', $2, w.active_version, v.graph from ai.workflows w join ai.workflow_versions v on v.workflow_id = w.id and v.version = w.active_version
-         where w.id = $1 and w.deployed returning id, graph, version, user_id, acts_as`, [workflowId, JSON.stringify(variables)]);
+         where w.id = $1 and w.deployed returning id, workflow_id, graph, version, user_id, acts_as`, [workflowId, JSON.stringify(variables)]);
       if (!row) throw aiErrors.workflowNotFound();
       return run(row, variables, 'manual', storedActor(row), signal, () => undefined);
     },
@@ -128,7 +136,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     /** The worker's half of an async run. A run cancelled while queued never starts. */
     runQueued: async (executionId: string, signal: AbortSignal, emit: (e: object) => void = () => undefined): Promise<void> => {
       const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string }>(
-        'select id, graph, version, variables, user_id, acts_as, status from ai.workflow_executions where id = $1', [executionId]);
+        'select id, workflow_id, graph, version, variables, user_id, acts_as, status, traceparent from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
       await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => {
@@ -148,7 +156,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       if (!claim?.ok) return;
       // Claimed by this live process: a failure to read what it stored ends it failed (else nobody would resume it).
       const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: Array<SettledBlock & { block_type: string }>; told: Array<{ type: string; block_id: string }> }>(
-        `select e.id, e.graph, e.version, e.variables, e.user_id, e.acts_as, e.trigger, e.resumes,
+        `select e.id, e.workflow_id, e.graph, e.version, e.variables, e.user_id, e.acts_as, e.trigger, e.resumes, e.traceparent,
                 coalesce((select json_agg(json_build_object('block_id', l.block_id, 'block_type', l.block_type, 'status', l.status, 'output', l.output, 'error', l.error, 'taken', l.taken) order by l.id)
                             from ai.workflow_block_logs l where l.execution_id = e.id and l.path = ''), '[]') as settled,
                 coalesce((select json_agg(json_build_object('type', r.event ->> 'type', 'block_id', r.event ->> 'block_id')) from ai.run_events r
@@ -198,7 +206,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };
       // The run acts as the workflow's owner (the project for a project workflow), recorded as its user.
       const [row] = await calls.asService<Execution>('select * from ai.record_webhook_execution($1, $2, $3)', [hook.workflow_id, JSON.stringify(variables), version]);
-      return { outcome: 'run' as const, result: run(row!, variables, 'webhook', storedActor(row!), signal, emit) };
+      return { outcome: 'run' as const, result: run({ ...row!, workflow_id: hook.workflow_id }, variables, 'webhook', storedActor(row!), signal, emit) };
     },
   };
 }

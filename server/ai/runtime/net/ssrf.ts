@@ -12,6 +12,7 @@ import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { bareAddress, isPrivateAddress, outboundRule, privateNetworkRule } from './addresses.ts';
 import { Failure } from '../../failures.ts';
+import { failSpan, SpanKind, startSpan, traceHeaders } from '../../../telemetry/spans.ts';
 
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -108,6 +109,29 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
       request.end(init.body);
     });
 
+  /**
+   * One hop in an HTTP CLIENT span that the receiver's trace can continue
+   * (`traceparent`). The span keeps the URL without its query, where keys ride.
+   */
+  const tracedOnce: typeof once = async (url, init) => {
+    const span = startSpan(init.method, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': init.method, 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80), 'url.full': `${url.origin}${url.pathname}` },
+    });
+    if (!span) return once(url, init);
+    try {
+      const res = await once(url, { ...init, headers: { ...init.headers, ...traceHeaders(span) } });
+      span.setAttribute('http.response.status_code', res.status);
+      if (res.status >= 400) failSpan(span, new Error(`HTTP ${res.status}`), String(res.status));
+      return res;
+    } catch (err) {
+      failSpan(span, err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  };
+
   /** A request, following redirects (each hop checked), with the body as text. */
   return async (raw: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }): Promise<GuardedResponse> => {
     let url: URL;
@@ -118,7 +142,7 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
     }
     let current = init;
     for (let hop = 0; ; hop++) {
-      const res = await once(url, current);
+      const res = await tracedOnce(url, current);
       if (!res.location || ![301, 302, 303, 307, 308].includes(res.status)) return { status: res.status, headers: res.headers, body: res.body };
       if (hop >= MAX_REDIRECTS) throw new Failure(`More than ${MAX_REDIRECTS} redirects`);
       url = new URL(res.location, url);

@@ -11,6 +11,7 @@ import { BLOCK_HANDLERS, TRIGGERS } from './registry.ts';
 import { blockIndex, resolveConfig } from './references.ts';
 import { type Block, type EngineServices, type Graph, type RunEvent } from './types.ts';
 import { Failure, HandedOver } from '../../failures.ts';
+import { failSpan, inSpan, type Span } from '../../../telemetry/spans.ts';
 
 export type BlockLog = {
   block_id: string; block_type: string; status: 'succeeded' | 'failed' | 'skipped'; input: unknown; output: unknown; error: string | null;
@@ -103,7 +104,12 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
       await opts.record({ block_id: id, block_type: block.type, status: 'skipped', input: null, output: null, error: null, attempts: 0, logs: [], started_at: now, finished_at: now, taken: null, path });
     };
 
-    const runBlock = async (block: Block) => {
+    /** A block in its span (`block {id}`), which a failure marks failed. */
+    const runBlock = (block: Block) => inSpan(`block ${block.id}`, {
+      attributes: { 'pgbase.block.id': block.id, 'pgbase.block.type': block.type, ...(path ? { 'pgbase.block.path': path } : {}) },
+    }, (span) => runBlockIn(block, span));
+
+    const runBlockIn = async (block: Block, span: Span | undefined) => {
       state.set(block.id, 'running');
       const handler = BLOCK_HANDLERS.get(block.type);
       const started = new Date();
@@ -154,6 +160,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         // or told (the resumed run runs it again). A cancel or the time limit is logged as the block's end.
         if (signal.aborted && opts.handedOver?.()) return;
         const message = signal.aborted ? 'The run was stopped' : (err as Error).message;
+        failSpan(span, new Error(message));
         const continued = block.config.on_error === 'continue' && !signal.aborted;
         opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
         await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date(), taken: null, path });

@@ -1,0 +1,64 @@
+// Every HTTP request, seen from outside: a SERVER span (stable HTTP
+// attributes, the surface and the route template; never the query string,
+// where a key may ride, nor a header) and the request metrics. The span is
+// the active one while the request is handled, so the SQL, model and tool
+// spans beneath join its trace; an incoming `traceparent` is honoured.
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Request, RequestHandler } from 'express';
+import { metrics } from './metrics.ts';
+import { tracing } from './tracing.ts';
+
+// Longest first: /api/v1 and /api/mcp before /api.
+const SURFACES: Array<[string, string]> = [
+  ['/rest/v1', 'rest'], ['/auth/v1', 'auth'], ['/storage/v1', 'storage'], ['/realtime/v1', 'realtime'], ['/graphql/v1', 'graphql'],
+  ['/api/v1', 'openai'], ['/api/mcp', 'mcp'], ['/api/platform', 'platform'], ['/api', 'ai'], ['/metrics', 'metrics'], ['/health', 'health'],
+];
+// Path segments that are ids (a mount such as /knowledge-bases/:id leaves them in baseUrl).
+const ID_SEGMENT = /\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)(?=\/|$)/gi;
+
+export function surfaceOf(path: string): string {
+  for (const [prefix, name] of SURFACES) if (path === prefix || path.startsWith(`${prefix}/`)) return name;
+  return 'other';
+}
+
+/** The route as declared (`/api/agents/:id/run`), once a route answered; undefined when none matched. */
+export function routeTemplate(req: Request): string | undefined {
+  if (req.routeTemplate) return req.routeTemplate;
+  const route = req.route as { path?: unknown } | undefined;
+  if (!route || typeof route.path !== 'string') return undefined;
+  const base = req.baseUrl.replace(ID_SEGMENT, '/:id');
+  return route.path === '/' && base ? base : `${base}${route.path}`;
+}
+
+export function requestTelemetry(): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    const path = req.path;
+    const surface = surfaceOf(path);
+    const span = tracing.on
+      ? trace.getTracer('pgbase').startSpan(req.method, {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': req.method, 'url.path': path, 'url.scheme': req.protocol, 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
+      }, propagation.extract(ROOT_CONTEXT, req.headers))
+      : undefined;
+    res.once('close', () => {
+      const matched = routeTemplate(req);
+      const route = matched ?? `${surface}:unmatched`;
+      const status = String(res.statusCode);
+      const labels = { surface, route, method: req.method, status };
+      metrics.requests.inc(labels);
+      metrics.requestSeconds.observe(labels, (performance.now() - started) / 1000);
+      if (!span) return;
+      if (matched) {
+        span.updateName(`${req.method} ${matched}`);
+        span.setAttribute('http.route', matched);
+      }
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (!res.writableFinished) span.setAttribute('pgbase.aborted', true);
+      span.end();
+    });
+    if (!span) return next();
+    context.with(trace.setSpan(ROOT_CONTEXT, span), next);
+  };
+}

@@ -1,0 +1,51 @@
+// A small OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be:
+// POST /v1/traces, JSON (decoded into spans) or protobuf (kept as bytes, with
+// its content type). Spans come back flattened, attributes as plain values.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ReceivedSpan = {
+  traceId: string; spanId: string; parentSpanId: string; name: string; kind: number;
+  attributes: Record<string, unknown>; status: { code?: number; message?: string }; resource: Record<string, unknown>;
+};
+export type OtlpReceiver = { url: string; spans: ReceivedSpan[]; raw: Array<{ contentType: string; body: Buffer }>; close: () => Promise<void> };
+
+type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
+type KeyValue = { key: string; value: AnyValue };
+
+const valueOf = (v: AnyValue): unknown =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? (v.arrayValue ? (v.arrayValue.values ?? []).map(valueOf) : undefined);
+const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
+
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const spans: ReceivedSpan[] = [];
+  const raw: OtlpReceiver['raw'] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const contentType = String(req.headers['content-type'] ?? '');
+      raw.push({ contentType, body });
+      if (req.url === '/v1/traces' && contentType.startsWith('application/json')) {
+        const doc = JSON.parse(body.toString('utf8')) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };
+        for (const rs of doc.resourceSpans ?? []) {
+          const resource = attributesOf(rs.resource?.attributes);
+          for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) {
+            spans.push({
+              traceId: String(s.traceId), spanId: String(s.spanId), parentSpanId: String(s.parentSpanId ?? ''), name: String(s.name), kind: Number(s.kind),
+              attributes: attributesOf(s.attributes as KeyValue[]), status: (s.status ?? {}) as ReceivedSpan['status'], resource,
+            });
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': contentType.startsWith('application/json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.startsWith('application/json') ? '{}' : undefined);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans, raw,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
