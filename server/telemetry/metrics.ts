@@ -6,7 +6,8 @@ import client from 'prom-client';
 import type pg from 'pg';
 
 export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry, prefix: 'pgbase_process_' });
+// The process's own (memory, CPU, event loop lag, GC): pgbase_process_* and pgbase_nodejs_*.
+client.collectDefaultMetrics({ register: registry, prefix: 'pgbase_' });
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
