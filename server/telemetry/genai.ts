@@ -5,7 +5,7 @@
 // OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true.
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { failSpan, inSpan, startSpan } from './spans.ts';
-import { tracing } from './tracing.ts';
+import { tracing } from './state.ts';
 
 // The conventions' provider names; OpenRouter has none of its own.
 const PROVIDER_NAME: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gcp.gemini', openrouter: 'openrouter' };

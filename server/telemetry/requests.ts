@@ -6,7 +6,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Request, RequestHandler } from 'express';
 import { metrics } from './metrics.ts';
-import { tracing } from './tracing.ts';
+import { tracing } from './state.ts';
 
 // Longest first: /api/v1 and /api/mcp before /api.
 const SURFACES: Array<[string, string]> = [

@@ -2,7 +2,7 @@
 // tracing off a helper calls straight through, so the code path costs a
 // boolean test.
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import { tracing } from './tracing.ts';
+import { tracing } from './state.ts';
 
 export { SpanKind, type Span };
 

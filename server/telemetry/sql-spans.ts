@@ -6,7 +6,7 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import pg from 'pg';
 import { failSpan } from './spans.ts';
-import { tracing } from './tracing.ts';
+import { tracing } from './state.ts';
 
 const WRITES = /\b(insert)\s+into\b|\b(update)\s+\S+\s+set\b|\b(delete)\s+from\b/i;
 const QUALIFIED_CALL = /\b([a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)\s*\(/i;

@@ -4,7 +4,7 @@
 // protocol names, the AsyncLocalStorage context manager and the W3C
 // propagator. While it is off nothing is registered: every span helper
 // checks `tracing.on` first and calls straight through.
-import { context, propagation, trace, type Attributes } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -15,12 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
 import { patchPgForSpans } from './sql-spans.ts';
-
-/**
- * Read by every span helper: `on` is false until startTracing turns tracing
- * on; `captureMessages` follows OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
- */
-export const tracing = { on: false, captureMessages: false };
+import { tracing } from './state.ts';
 
 let provider: TracerProvider | undefined;
 
@@ -104,11 +99,4 @@ function batchOptions(env: NodeJS.ProcessEnv) {
 /** Sends what is batched (a platform stopping; the provider stays for others in the process). */
 export async function flushTracing(): Promise<void> {
   await provider?.forceFlush().catch(() => undefined);
-}
-
-/** Attribute values kept as they are, without undefined ones (the API drops them, types do not). */
-export function definedAttributes(attrs: Record<string, string | number | boolean | string[] | undefined | null>): Attributes {
-  const out: Attributes = {};
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) out[k] = v;
-  return out;
 }

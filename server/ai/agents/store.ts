@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { ownedRows } from '../owned.ts';
-import { MODEL_CALLS } from '../sessions/store.ts';
+import { MODEL_CALLS, TRACE_ID } from '../sessions/store.ts';
 
 export type AgentRow = { id: string; owner_id: string | null; name: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; created_at: Date; updated_at: Date };
 export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; tool_id: string | null; sub_agent_id: string | null; config_override: Record<string, unknown>; created_at: Date };
@@ -66,7 +66,8 @@ export function agentStore(calls: AiCalls) {
                             from ai.session_messages m where m.run_id = r.id), '[]') as messages,
                 coalesce((select jsonb_agg(to_jsonb(a) order by a.created_at) from ai.agent_run_approvals a where a.run_id = r.id), '[]') as approvals,
                 ${MODEL_CALLS} as model_calls,
-                (select coalesce(max(e.seq), 0) from ai.run_events e where e.agent_run_id = r.id) as last_event_id
+                (select coalesce(max(e.seq), 0) from ai.run_events e where e.agent_run_id = r.id) as last_event_id,
+                ai.conversation_timeline('agent', r.id) as timeline, ${TRACE_ID} as trace_id
            from ai.agent_runs r where r.id = $1 and r.agent_id = $2`, [runId, agentId]);
       if (!row) throw aiErrors.notFound('Run');
       return row;

@@ -25,7 +25,7 @@ import { treeSearch } from './retrieval/tree-search.ts';
 import { graphSearch } from './retrieval/graph.ts';
 import { embeddingModelOf } from './strategies/types.ts';
 import { inSpan } from '../../telemetry/spans.ts';
-import { tracing } from '../../telemetry/tracing.ts';
+import { tracing } from '../../telemetry/state.ts';
 
 export type SearchOverrides = Record<string, unknown> & { query: string; filter_metadata?: Record<string, unknown> | undefined };
 

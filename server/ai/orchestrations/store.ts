@@ -1,6 +1,6 @@
 // Orchestrations and their entities in SQL (sql/0030_ai_orchestrations.sql),
 // as the caller: the access model's policies decide what they see and change.
-import { MODEL_CALLS } from '../sessions/store.ts';
+import { MODEL_CALLS, TRACE_ID } from '../sessions/store.ts';
 import type { Request } from 'express';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
@@ -70,7 +70,8 @@ export function orchestrationStore(calls: AiCalls) {
                            'started_at', d.started_at, 'finished_at', d.finished_at) order by d.started_at, d.id)
                             from ai.orchestration_delegations d where d.run_id = r.id), '[]') as delegations,
                 ${MODEL_CALLS} as model_calls,
-                (select coalesce(max(e.seq), 0) from ai.run_events e where e.orchestration_run_id = r.id) as last_event_id
+                (select coalesce(max(e.seq), 0) from ai.run_events e where e.orchestration_run_id = r.id) as last_event_id,
+                ai.conversation_timeline('orchestration', r.id) as timeline, ${TRACE_ID} as trace_id
            from ai.orchestration_runs r where r.id = $1`, [runId]);
       if (!row) throw aiErrors.notFound('Run');
       return row;

@@ -47,6 +47,9 @@ export const MODEL_CALLS = `coalesce((select jsonb_agg(jsonb_build_object('step'
     'tokens_in', u.tokens_in, 'tokens_out', u.tokens_out, 'cost_usd', u.cost_usd::float8, 'latency_ms', u.latency_ms, 'ok', u.ok, 'at', u.created_at) order by u.id)
   from ai.usage u where u.run_id = r.id::text), '[]')`;
 
+/** The trace a run began in (sql/0071), to find it in a tracing backend; null when tracing was off. */
+export const TRACE_ID = `substr(r.traceparent, 4, 32)`;
+
 export function runRecords(calls: AiCalls) {
   return {
     /**

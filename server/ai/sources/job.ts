@@ -27,7 +27,7 @@ import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { metrics } from '../../telemetry/metrics.ts';
 import { contextFrom, failSpan, inSpan } from '../../telemetry/spans.ts';
-import { tracing } from '../../telemetry/tracing.ts';
+import { tracing } from '../../telemetry/state.ts';
 
 const MAX_ORIGINAL_BYTES = 5 * 1024 ** 3;
 /** Text formats read locally whatever the engine asked for. */

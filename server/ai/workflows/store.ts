@@ -65,8 +65,9 @@ export function workflowStore(calls: AiCalls) {
       if (!row) throw aiErrors.notFound('Execution');
     },
     executionLogs: async (req: Request, workflowId: string, executionId: string) => {
-      const [execution] = await calls.call(req, 'select id, status, trigger, version, output, error, error_code, started_at, finished_at from ai.workflow_executions where id = $1 and workflow_id = $2',
-        [executionId, workflowId]);
+      const [execution] = await calls.call(req, `select id, status, trigger, version, output, error, error_code, started_at, finished_at,
+          ai.execution_timeline(id) as timeline, substr(traceparent, 4, 32) as trace_id
+        from ai.workflow_executions where id = $1 and workflow_id = $2`, [executionId, workflowId]);
       if (!execution) throw aiErrors.notFound('Execution');
       // Tokens and cost of a block: the model calls it made (ai.usage rows of this run with the block as their step).
       const logs = await calls.call(req, `select l.block_id, l.block_type, l.status, l.input, l.output, l.error, l.attempts, l.logs, l.started_at, l.finished_at,
@@ -74,7 +75,8 @@ export function workflowStore(calls: AiCalls) {
           coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0) as cost_usd
         from ai.workflow_block_logs l
         left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd
-                             from ai.usage x where x.run_id = l.execution_id::text and x.step = l.block_id) u on true
+                             from ai.usage x where x.run_id = l.execution_id::text
+                              and (x.step = l.block_id or left(x.step, length(l.block_id) + 1) = l.block_id || '/')) u on true
         where l.execution_id = $1 order by l.id`, [executionId]);
       return { execution, logs };
     },
