@@ -49,7 +49,19 @@ export const ModelCall = name('ModelCall', z.looseObject({
   step: z.string().nullable(), model: z.string(), provider: z.string(), kind: z.string(), tokens_in: z.number().int(), tokens_out: z.number().int(),
   cost_usd: z.number(), latency_ms: z.number().int(), ok: z.boolean(), at: Timestamp,
 }));
-const Inspect = { model_calls: z.array(ModelCall), last_event_id: z.number().int().meta({ description: 'The number of its last stored event (0: none)' }) };
+/** A node of a run's timeline (sql/0072): the run, a step, a model or tool call, an approval, a delegation, a block. */
+export const TimelineNode = name('TimelineNode', z.looseObject({
+  name: z.string(), kind: z.enum(['run', 'step', 'model_call', 'tool_call', 'approval', 'delegation', 'block']),
+  start: Timestamp.nullable(), duration_ms: z.number().int().nullable().describe('null while a run has not started'),
+  tokens_in: z.number().int().optional(), tokens_out: z.number().int().optional(), cost_usd: z.number().optional(),
+  model: z.string().optional(), ok: z.boolean().optional(), status: z.string().optional(), error: z.string().nullable().optional(),
+  get children(): z.ZodArray<typeof TimelineNode> { return z.array(TimelineNode); },
+}));
+const Traced = {
+  timeline: TimelineNode.describe('The run\'s span tree, from what it stored: where the time and the money went'),
+  trace_id: z.string().nullable().describe('The trace the run began in, to find it in a tracing backend (null while tracing was off)'),
+};
+const Inspect = { model_calls: z.array(ModelCall), last_event_id: z.number().int().meta({ description: 'The number of its last stored event (0: none)' }), ...Traced };
 export const AgentRunRecord = name('AgentRunRecord', RunRecord.extend({ messages: z.array(Json), approvals: z.array(Json), resumes: z.number().int().describe('how often the run was taken up again after its process died'), ...Inspect }));
 // An orchestration run answers its usage as one object, and its delegations with theirs.
 export const OrchestrationRunRecord = name('OrchestrationRunRecord', RunRecord.omit({ tokens_in: true, tokens_out: true, cost_usd: true }).extend({ usage: RunUsage, delegations: z.array(Json), ...Inspect }));
@@ -70,6 +82,7 @@ export const Execution = name('Execution', row({
   status: z.string(), trigger: z.string(), version: z.number().int().nullable(), error: z.string().nullable(), error_code: z.string().nullable(),
   started_at: Timestamp.nullable(), finished_at: Timestamp.nullable(),
 }));
+export const ExecutionDetail = Execution.extend({ output: z.unknown(), ...Traced });
 export const BlockLog = name('BlockLog', z.looseObject({ block_id: z.string(), block_type: z.string(), status: z.string(), input: z.unknown(), output: z.unknown(), error: z.string().nullable(), attempts: z.number().int(), started_at: Timestamp.nullable(), finished_at: Timestamp.nullable() }));
 
 export const Tool = name('Tool', z.looseObject({ id: Id.optional(), name: z.string(), description: z.string(), input_schema: z.unknown(), tool_type: z.enum(['builtin', 'custom']), type: z.string().optional(), config: z.unknown().optional() }));

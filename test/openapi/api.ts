@@ -764,6 +764,23 @@ export interface components {
       at: string;
       [key: string]: unknown;
     };
+    TimelineNode: {
+      name: string;
+      /** @enum {string} */
+      kind: "run" | "step" | "model_call" | "tool_call" | "approval" | "delegation" | "block";
+      start: string | null;
+      /** @description null while a run has not started */
+      duration_ms: number | null;
+      tokens_in?: number;
+      tokens_out?: number;
+      cost_usd?: number;
+      model?: string;
+      ok?: boolean;
+      status?: string;
+      error?: string | null;
+      children: components["schemas"]["TimelineNode"][];
+      [key: string]: unknown;
+    };
     AgentRunRecord: {
       /** Format: uuid */
       id: string;
@@ -788,6 +805,10 @@ export interface components {
       model_calls: components["schemas"]["ModelCall"][];
       /** @description The number of its last stored event (0: none) */
       last_event_id: number;
+      /** @description The run's span tree, from what it stored: where the time and the money went */
+      timeline: components["schemas"]["TimelineNode"];
+      /** @description The trace the run began in, to find it in a tracing backend (null while tracing was off) */
+      trace_id: string | null;
       [key: string]: unknown;
     };
     OrchestrationRunRecord: {
@@ -809,6 +830,10 @@ export interface components {
       model_calls: components["schemas"]["ModelCall"][];
       /** @description The number of its last stored event (0: none) */
       last_event_id: number;
+      /** @description The run's span tree, from what it stored: where the time and the money went */
+      timeline: components["schemas"]["TimelineNode"];
+      /** @description The trace the run began in, to find it in a tracing backend (null while tracing was off) */
+      trace_id: string | null;
       [key: string]: unknown;
     };
     Orchestration: {
@@ -1424,6 +1449,10 @@ export interface components {
       started_at: string | null;
       finished_at: string | null;
       output: unknown;
+      /** @description The run's span tree, from what it stored: where the time and the money went */
+      timeline: components["schemas"]["TimelineNode"];
+      /** @description The trace the run began in, to find it in a tracing backend (null while tracing was off) */
+      trace_id: string | null;
       [key: string]: unknown;
     };
     CancelExecution200: {
@@ -1431,7 +1460,7 @@ export interface components {
       execution_id: string;
     };
     GetExecutionLogs200: {
-      execution: components["schemas"]["Execution"];
+      execution: components["schemas"]["GetExecution200"];
       logs: components["schemas"]["BlockLog"][];
       [key: string]: unknown;
     };

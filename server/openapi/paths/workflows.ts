@@ -5,7 +5,7 @@ import { ExecuteBody } from '../../ai/workflows/routes/execute.ts';
 import { GraphBody } from '../../ai/workflows/routes/graph.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { EventsQuery } from '../../ai/runs/events.ts';
-import { BlockLog, Deleted, Execution, ExecutionResult, Graph, Page, Timestamp, Workflow, WorkflowEvent, WorkflowWithGraph } from '../schemas.ts';
+import { BlockLog, Deleted, Execution, ExecutionDetail, ExecutionResult, Graph, Page, Timestamp, Workflow, WorkflowEvent, WorkflowWithGraph } from '../schemas.ts';
 
 const workflows = family({ tag: 'Workflows', errorBody: 'ai', access: 'project' });
 const coded = family({ tag: 'Workflows', errorBody: 'ai_coded', access: 'project' });
@@ -36,13 +36,13 @@ export const workflowOperations: Operation[] = [
     body: ExecuteBody, bodyOptional: true, answers: [events('Server-sent events, one JSON object per `data:` line with its number as `id:`; leaving does not stop the run (GET …/executions/{eid}/events picks it up again)', WorkflowEvent)], errors: [400, 404, 429],
   }),
   workflows.get('/api/workflows/{id}/executions', 'List executions, newest first', { operationId: 'listExecutions', answers: [json(200, 'Executions', z.array(Execution))], errors: [404] }),
-  workflows.get('/api/workflows/{id}/executions/{eid}', 'Read an execution', { operationId: 'getExecution', answers: [json(200, 'The execution', Execution.extend({ output: z.unknown() }))], errors: [404] }),
+  workflows.get('/api/workflows/{id}/executions/{eid}', 'Read an execution', { operationId: 'getExecution', answers: [json(200, 'The execution', ExecutionDetail)], errors: [404] }),
   workflows.get('/api/workflows/{id}/executions/{eid}/events', 'Follow an execution: its stored events, then new ones until it ends', {
     operationId: 'followExecution', description: 'With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events until the run ends.',
     query: EventsQuery, answers: [events('Server-sent events, each with its `id:` number', WorkflowEvent)], errors: [400, 404],
   }),
   workflows.post('/api/workflows/{id}/executions/{eid}/cancel', 'Cancel a queued or running execution', { operationId: 'cancelExecution', answers: [json(200, 'Whether it was cancelled', z.object({ cancelled: z.boolean(), execution_id: z.string() }))], errors: [404] }),
-  workflows.get('/api/workflows/{id}/executions/{eid}/logs', 'Read an execution with its per-block logs', { operationId: 'getExecutionLogs', answers: [json(200, 'The execution and its blocks', z.looseObject({ execution: Execution, logs: z.array(BlockLog) }))], errors: [404] }),
+  workflows.get('/api/workflows/{id}/executions/{eid}/logs', 'Read an execution with its per-block logs', { operationId: 'getExecutionLogs', answers: [json(200, 'The execution and its blocks', z.looseObject({ execution: ExecutionDetail, logs: z.array(BlockLog) }))], errors: [404] }),
 ];
 
 export const webhookOperations: Operation[] = [
