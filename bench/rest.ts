@@ -3,10 +3,13 @@
 //   (a) a bare node:http + pg server doing the same query (the Node floor)
 //   (b) pgbench running the same SQL (the database floor)
 // Workloads: single-row GET by primary key; a 10-row page filtered by an RLS
-// owner policy as a signed-in user; a single-row insert with
+// owner policy as a signed-in user; the single-row GET again with tracing
+// on, exporting to a local OTLP receiver, against tracing off; a single-row insert with
 // return=representation (after which the table must hold exactly as many new
 // rows as 2xx answers). Every server runs in its own process.
 import { execFile, execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,6 +115,30 @@ try {
     () => cannon(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery }),
   );
   console.log(`GET one row by pk        pgbase ${f(one.ours.rps)}/s p99 ${one.ours.p99} ms | bare node+pg ${f(one.bare.rps)}/s p99 ${one.bare.p99} ms | pgbench ${f(onePg)}/s | PostGraphile 5 ${f(vsPgl.bare.rps)}/s p99 ${vsPgl.bare.p99} ms | pgbase/bare ${one.ratio.toFixed(2)} (rounds: ${one.ratios}), pgbase/PostGraphile ${vsPgl.ratio.toFixed(2)} (rounds: ${vsPgl.ratios})`);
+
+  // Tracing on (issue 31): a second pgbase process, identical but for the standard OTEL_* variables,
+  // exporting every span over OTLP/HTTP (protobuf, the default) to a collector stand-in in this process
+  // that reads each export to its end and answers 200. Taken in turns against the untraced process.
+  const sink = { exports: 0, bytes: 0 };
+  const collector = http.createServer((req, res) => {
+    req.on('data', (c: Buffer) => (sink.bytes += c.length));
+    req.on('end', () => { sink.exports++; res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(); });
+  });
+  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+  const tracedPort = await freePort();
+  await processes.startPlatform(`http://127.0.0.1:${tracedPort}`, {
+    DATABASE_URL: cluster.url, PORT: String(tracedPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
+    DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench',
+  });
+  const oneRow = { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } };
+  const traced = await paired(
+    () => cannon(`http://127.0.0.1:${tracedPort}/rest/v1/items?id=eq.4242`, oneRow),
+    () => cannon(rest('/items?id=eq.4242'), oneRow),
+  );
+  collector.close();
+  if (sink.exports === 0) throw new Error('the traced server exported nothing');
+  console.log(`GET one row, traced      pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports} exports, ~${f(sink.bytes / traced.ours.ok)} bytes per traced request`);
 
   const page = await paired(
     () => cannon(rest('/items?select=*&limit=10'), { headers: { apikey: anonKey, authorization: `Bearer ${userToken}` } }),
