@@ -125,20 +125,28 @@ try {
     req.on('end', () => { sink.exports++; res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(); });
   });
   await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
-  const tracedPort = await freePort();
-  await processes.startPlatform(`http://127.0.0.1:${tracedPort}`, {
-    DATABASE_URL: cluster.url, PORT: String(tracedPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
-    DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench',
-  });
+  // Every request traced (the default sampler), then one in ten (a common production setting).
+  const tracedServer = async (sampler: Record<string, string>) => {
+    const port = await freePort();
+    await processes.startPlatform(`http://127.0.0.1:${port}`, {
+      DATABASE_URL: cluster.url, PORT: String(port), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
+      DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench', ...sampler,
+    });
+    return port;
+  };
   const oneRow = { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } };
-  const traced = await paired(
-    () => cannon(`http://127.0.0.1:${tracedPort}/rest/v1/items?id=eq.4242`, oneRow),
-    () => cannon(rest('/items?id=eq.4242'), oneRow),
-  );
+  for (const [label, sampler] of [['every request', {}], ['1 in 10', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }]] as const) {
+    const port = await tracedServer(sampler);
+    const before = { ...sink };
+    const traced = await paired(
+      () => cannon(`http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, oneRow),
+      () => cannon(rest('/items?id=eq.4242'), oneRow),
+    );
+    if (sink.exports === before.exports) throw new Error('the traced server exported nothing');
+    console.log(`GET one row, traced (${label}) pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports - before.exports} exports, ~${f((sink.bytes - before.bytes) / traced.ours.ok)} bytes per request`);
+  }
   collector.close();
-  if (sink.exports === 0) throw new Error('the traced server exported nothing');
-  console.log(`GET one row, traced      pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports} exports, ~${f(sink.bytes / traced.ours.ok)} bytes per traced request`);
 
   const page = await paired(
     () => cannon(rest('/items?select=*&limit=10'), { headers: { apikey: anonKey, authorization: `Bearer ${userToken}` } }),

@@ -38,7 +38,7 @@ export function requestTelemetry(): RequestHandler {
     const span = tracing.on
       ? trace.getTracer('pgbase').startSpan(req.method, {
         kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': req.method, 'url.path': path, 'url.scheme': req.protocol, 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
+        attributes: { 'http.request.method': req.method, 'url.path': path, 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
       }, propagation.extract(ROOT_CONTEXT, req.headers))
       : undefined;
     res.once('close', () => {
@@ -49,13 +49,10 @@ export function requestTelemetry(): RequestHandler {
       metrics.requests.inc(labels);
       metrics.requestSeconds.observe(labels, (performance.now() - started) / 1000);
       if (!span) return;
-      if (matched) {
-        span.updateName(`${req.method} ${matched}`);
-        span.setAttribute('http.route', matched);
-      }
-      span.setAttribute('http.response.status_code', res.statusCode);
+      if (!span.isRecording()) return span.end();
+      if (matched) span.updateName(`${req.method} ${matched}`);
+      span.setAttributes({ 'http.response.status_code': res.statusCode, ...(matched ? { 'http.route': matched } : {}), ...(res.writableFinished ? {} : { 'pgbase.aborted': true }) });
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      if (!res.writableFinished) span.setAttribute('pgbase.aborted', true);
       span.end();
     });
     if (!span) return next();

@@ -29,25 +29,46 @@ export function statementSummary(text: string): { summary: string; operation: st
   return { summary: (target ? `${operation} ${target.replaceAll('"', '')}` : operation).slice(0, 100), operation };
 }
 
+// Summaries by statement text: a server sends the same few hundred statements again and again.
+const summaries = new Map<string, { summary: string; operation: string }>();
+function summaryOf(text: string): { summary: string; operation: string } {
+  let known = summaries.get(text);
+  if (!known) {
+    if (summaries.size >= 2048) summaries.clear();
+    summaries.set(text, (known = statementSummary(text)));
+  }
+  return known;
+}
+
 type Submittable = { submit: unknown; handleReadyForQuery?: (...a: unknown[]) => unknown; handleError?: (...a: unknown[]) => unknown };
-type Queryable = { database?: string; host?: string; port?: number };
 
 let patched = false;
 
 export function patchPgForSpans(): void {
   if (patched) return;
   patched = true;
+  // pg-pool hands a waiting caller its connection from inside the release of
+  // another's: a callback would run in that other request's context, and its
+  // SQL spans would join the wrong trace. Bound to the caller's context here.
+  const pool = pg.Pool.prototype as unknown as { connect: (cb?: unknown) => unknown };
+  const connect = pool.connect;
+  pool.connect = function (this: unknown, cb?: unknown) {
+    return connect.call(this, typeof cb === 'function' ? context.bind(context.active(), cb as (...a: unknown[]) => unknown) : cb);
+  };
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  proto.query = function (this: Queryable, ...args: unknown[]) {
-    // Only beneath a traced operation: the worker's polling and heartbeats make no traces of their own.
-    if (!tracing.on || !trace.getSpan(context.active())) return original.apply(this, args);
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    // Only beneath a recorded operation: the worker's polling and heartbeats make no traces of their
+    // own, and a request the sampler left out costs its statements nothing.
+    if (!tracing.on || !trace.getSpan(context.active())?.isRecording()) return original.apply(this, args);
     const q = args[0] as string | { text?: string; name?: string } | Submittable | undefined;
     const text = typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? '');
-    const { summary, operation } = statementSummary(text);
+    const { summary, operation } = summaryOf(text);
     const span = trace.getTracer('pgbase').startSpan(summary, {
       kind: SpanKind.CLIENT,
-      attributes: { 'db.system.name': 'postgresql', 'db.query.summary': summary, 'db.operation.name': operation, 'db.namespace': this.database ?? '', 'server.address': this.host ?? '', 'server.port': this.port ?? 5432 },
+      // Where the database is (server.address, db.namespace) is the same for every span of a process: it
+      // is left out, as each attribute costs every span its encoding.
+      attributes: { 'db.system.name': 'postgresql', 'db.query.summary': summary, 'db.operation.name': operation },
     });
     let ended = false;
     const end = (err?: unknown) => {

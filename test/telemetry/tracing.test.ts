@@ -54,7 +54,8 @@ describe('traces over OTLP/HTTP', () => {
     });
     await new Promise<void>((r) => tool.listen(0, '127.0.0.1', r));
     vendor = await startVendorServer();
-    p = await startTestPlatform({ ...vendor.env, LOG_LEVEL: 'warn', AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    // Small pools, so concurrent requests wait for connections (pool hand-offs must keep each request's trace).
+    p = await startTestPlatform({ ...vendor.env, LOG_LEVEL: 'warn', AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', DB_POOL_MAX: '2', WORKER_CONCURRENCY: '1' });
     await storeOpenAiKey(p);
     ann = await signUp(p, 'ann-traces@example.com');
   });
@@ -87,6 +88,23 @@ describe('traces over OTLP/HTTP', () => {
     assert.ok(sql.some((s) => /^select /.test(s.name)), JSON.stringify(sql.map((s) => s.name)));
     const text = JSON.stringify(spans);
     assert.ok(!text.includes('swordfish') && !text.includes('eq.1'), 'no values, no query string');
+  });
+
+  it('requests waiting for a pooled connection keep their own SQL spans: each sign-in\'s trace holds the same statements', async () => {
+    const email = 'pool-waits@example.com';
+    await signUp(p, email);
+    const ids = Array.from({ length: 12 }, (_, i) => `${(i + 1).toString(16).padStart(2, '0')}${'a'.repeat(30)}`);
+    const signIn = (traceId: string) => fetch(`${p.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST', headers: { apikey: p.keys.anonKey, 'content-type': 'application/json', traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      body: JSON.stringify({ email, password: 'a-good-password' }),
+    });
+    const answers = await Promise.all(ids.map(signIn));
+    assert.deepEqual(answers.map((r) => r.status), ids.map(() => 200));
+    const statements = async (traceId: string) => (await traceOf(traceId, (l) => l.some((s) => s.kind === SERVER)))
+      .filter((s) => s.attributes['db.system.name'] === 'postgresql').map((s) => s.name).sort().join(',');
+    const first = await statements(ids[0]!);
+    assert.ok(first.length > 0, 'a sign-in makes SQL spans');
+    for (const id of ids.slice(1)) assert.equal(await statements(id), first, `trace ${id.slice(0, 2)}`);
   });
 
   it('an agent run with a tool call: one trace from the request to the chat and execute_tool spans, the tool and the model told the trace', async () => {
