@@ -38,7 +38,12 @@ export function endModelCallSpan(span: Span | undefined, outcome: { model?: stri
   span.setAttribute('gen_ai.usage.output_tokens', outcome.outputTokens);
   if (outcome.finishReason) span.setAttribute('gen_ai.response.finish_reasons', [outcome.finishReason]);
   if (tracing.captureMessages && outcome.output !== undefined) span.setAttribute('gen_ai.output.messages', JSON.stringify(outcome.output));
-  if (outcome.error) failSpan(span, outcome.error);
+  // The error's code, not its message: a vendor's message may quote the key it refused (masked or not).
+  if (outcome.error) {
+    const e = outcome.error as { code?: unknown; status?: unknown; name?: unknown };
+    const type = typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'error';
+    failSpan(span, new Error(typeof e.status === 'number' ? `${type} (${e.status})` : type), type);
+  }
   span.end();
 }
 

@@ -74,7 +74,11 @@ export function patchPgForSpans(): void {
     const end = (err?: unknown) => {
       if (ended) return;
       ended = true;
-      if (err) failSpan(span, err, (err as { code?: string }).code);
+      // The SQLSTATE only: a database's message may quote the values it refused.
+      if (err) {
+        const code = (err as { code?: unknown }).code;
+        failSpan(span, new Error(typeof code === 'string' ? `SQLSTATE ${code}` : 'the statement failed'), typeof code === 'string' ? code : 'error');
+      }
       span.end();
     };
     if (q && typeof q === 'object' && typeof (q as Submittable).submit === 'function') {

@@ -153,6 +153,20 @@ describe('traces over OTLP/HTTP', () => {
     assert.ok(!text.includes('record the number seven') && !text.includes('Recorded seven') && !text.includes('gen_ai.input.messages'), 'no message content by default');
   });
 
+  it('a failed model call is an error span that names the failure, never the vendor\'s message (which may quote a key)', async () => {
+    const agentId = (await json<{ id: string }>(await post(ann.access_token, '/agents', { name: 'refused', model: 'gpt-4.1-mini' }), 201)).id;
+    vendor.reset();
+    vendor.script({ status: 401, message: `Incorrect API key provided: ${GOOD_KEY}` });
+    const res = await post(ann.access_token, `/agents/${agentId}/run`, { message: 'hello' });
+    assert.ok(res.status >= 400, await res.clone().text());
+    const [request] = await eventually('the failed run\'s request span', async () => receiver.spans.filter((s) => s.kind === SERVER && s.attributes['http.route'] === '/api/agents/:id/run' && Number(s.attributes['http.response.status_code']) >= 400), (l) => l.length > 0, { tries: 200 });
+    const spans = await traceOf(request!.traceId, (l) => l.some((s) => s.name === 'chat gpt-4.1-mini'));
+    const chat = spans.find((s) => s.name === 'chat gpt-4.1-mini')!;
+    assert.equal(chat.status.code, 2, 'an error span');
+    assert.equal(typeof chat.attributes['error.type'], 'string');
+    assert.ok(!JSON.stringify(spans).includes(GOOD_KEY), 'the key the vendor quoted is in no span');
+  });
+
   it('a webhook run: its trace reaches from the request into its blocks', async () => {
     const service = { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' };
     const w = (await (await fetch(`${p.url}/api/workflows`, { method: 'POST', headers: service, body: JSON.stringify({ name: 'traced hook' }) })).json()) as { id: string };
