@@ -201,6 +201,19 @@ describe('traces over OTLP/HTTP', () => {
     assert.equal(workflow.parentSpanId, request!.spanId, 'the run, carried by the worker\'s job, continues the request\'s trace');
     assert.ok(receiver.spans.some((s) => s.kind === CONSUMER && s.name === 'job ai_workflow_run'), 'the job has its span');
   });
+
+  it('an upload\'s extraction, run by a job, joins the upload\'s trace: extract > parse, store derivatives', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['Traced text.\n\nA second paragraph.']), 'traced.txt');
+    const made = await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: { apikey: p.keys.anonKey, authorization: `Bearer ${ann.access_token}` }, body: form });
+    const source = await json<{ id: string }>(made, 201);
+    const [request] = await serverSpan('/api/sources/upload');
+    const spans = await traceOf(request!.traceId, (l) => l.some((s) => s.name === 'extract' && s.attributes['pgbase.extraction.status'] === 'extracted'));
+    const extract = spans.find((s) => s.name === 'extract')!;
+    assert.equal(extract.attributes['pgbase.source_id'], source.id);
+    assert.equal(extract.parentSpanId, request!.spanId, 'the job\'s extraction continues the upload\'s trace');
+    assert.deepEqual(beneath(spans, extract).filter((s) => s.attributes['db.system.name'] === undefined).map((s) => s.name).sort(), ['parse', 'store derivatives']);
+  });
 });
 
 describe('traces over OTLP/HTTP, protobuf by default', () => {

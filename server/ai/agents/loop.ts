@@ -85,17 +85,17 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   return { output, stop: 'max_steps', steps, toolCalls };
 
   /** One model call and its tool calls; the run's result when the model answered. */
-  async function step(steps: number): Promise<LoopResult | undefined> {
+  async function step(n: number): Promise<LoopResult | undefined> {
     const request = {
       model: input.model, messages, settings: input.tuning, signal,
       ...(input.tools.length > 0 ? { tools: input.tools.map((t) => t.chat) } : {}),
-      context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${steps}` },
+      context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${n}` },
     };
     const started = Date.now();
     let result: ChatResult | undefined;
     if (emit && input.stream !== false) {
       for await (const event of models.chatStream(request)) {
-        if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: steps });
+        if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: n });
         else if (event.type === 'done') result = event.result;
       }
       if (!result) throw new Error('the model stream ended without a result');
@@ -106,11 +106,11 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       await fire('PreResponse', { response: output });
       await record({ role: 'assistant', content: output, latency_ms: turnMs });
       messages.push({ role: 'assistant', content: output });
-      return { output, stop: 'answered', steps, toolCalls };
+      return { output, stop: 'answered', steps: n, toolCalls };
     }
     messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
     await record({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs });
-    await runCalls(result.toolCalls.map((call, n) => ({ n, call })), steps);
+    await runCalls(result.toolCalls.map((call, position) => ({ n: position, call })), n);
     return undefined;
   }
 }

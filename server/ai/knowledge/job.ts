@@ -77,7 +77,11 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
       if (!strategy) throw new Failure(`Unknown indexing strategy ${row.strategy}`);
       const usage = { userId: row.owner_id, feature: 'indexing', runId: id, step: row.strategy };
       const signal = new AbortController().signal;
-      const items = await strategy.items(await documentOf(row), { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
+      const items = await inSpan('chunk', { attributes: { 'pgbase.indexing.strategy': row.strategy } }, async (chunking) => {
+        const made = await strategy.items(await documentOf(row), { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
+        chunking?.setAttribute('pgbase.indexing.items', made.length);
+        return made;
+      });
       // Embedded only when the method in force reads vectors: full_text indexes with no model provider (sql/0058).
       const model = row.uses_vectors ? strategy.embeddingModel(row.indexing_config) : null;
       let dims = 0;
@@ -97,9 +101,10 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
         await progress(Math.min(items.length, i + BATCH), items.length);
       }
       let extra: Record<string, unknown> = {};
-      if (strategy.afterStore && items.length) {
+      const afterStore = strategy.afterStore;
+      if (afterStore && items.length) {
         const stored = await calls.asService<{ id: string; text: string }>('select id, text from ai.kb_items where kb_source_id = $1 order by position', [id]);
-        extra = await strategy.afterStore(stored, { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress });
+        extra = await inSpan('after store', { attributes: { 'pgbase.indexing.strategy': row.strategy } }, () => afterStore(stored, { config: row.indexing_config, models: opts.models, settings: opts.settings, usage, signal, progress }));
       }
       await finish('indexed', items.length ? null : 'The source has no text to index', {
         items: items.length, tokens, embedding_model: model, dimensions: model ? dims : null, ...extra, duration_ms: Date.now() - started,

@@ -110,19 +110,22 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       };
       // Parsed in a thread of its own with heap and time limits; the bytes are copied once for it.
       const local = (model: string) => extractIsolated(opts.parsers, { extension: source.extension, bytes: new Uint8Array(file.bytes), model, vision: true }, progress, vision({ id, owner_id: source.owner_id }));
-      let result: Extracted;
       const model = source.extraction_model;
-      if (opts.hosted.isHosted(model) && !LOCAL_ONLY.has(source.extension)) {
+      const parse = async (): Promise<Extracted> => {
+        if (!opts.hosted.isHosted(model) || LOCAL_ONLY.has(source.extension)) return local(opts.hosted.isHosted(model) ? 'auto' : model);
         // A hosted parser; when it cannot be used the local chain reads the file, and the source says so.
         try {
-          result = await opts.hosted.extract(model, { bytes: file.bytes, filename: `original.${source.extension}`, contentType: file.contentType });
+          const hosted = await opts.hosted.extract(model, { bytes: file.bytes, filename: `original.${source.extension}`, contentType: file.contentType });
           await progress(1, 1);
+          return hosted;
         } catch (err) {
           if (!(err instanceof Failure)) throw err;
-          result = await local('auto');
-          result.note = `The ${model} engine could not be used (${err.message}); the local engines read the file instead`;
+          const fallback = await local('auto');
+          fallback.note = `The ${model} engine could not be used (${err.message}); the local engines read the file instead`;
+          return fallback;
         }
-      } else result = await local(opts.hosted.isHosted(model) ? 'auto' : model);
+      };
+      const result = await inSpan('parse', { attributes: { 'pgbase.extraction.model': model, 'pgbase.source.extension': source.extension, 'pgbase.source.bytes': file.bytes.length } }, parse);
       // Files that came with the document (an imported page's images) are its images too.
       for (const a of source.origin_detail.images ?? []) {
         const img = await storage.read(PROJECT_CALLER, SOURCE_BUCKET, a.path, MAX_ORIGINAL_BYTES).catch(() => null);
@@ -131,7 +134,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
       // Cancelled while the last page was read: keep nothing.
       const [still] = await calls.asService<{ ok: boolean }>(`select exists (select 1 from ai.sources where id = $1 and extraction_run = $2 and extraction_status = 'extracting') as ok`, [id, run]);
       if (!still?.ok) return;
-      await replaceDerivatives(id, derivativesOf(result));
+      await inSpan('store derivatives', {}, () => replaceDerivatives(id, derivativesOf(result)));
       await finish(result.attention ? 'attention_required' : 'extracted', result.attention ?? result.note ?? null, result.engine, result.pages.length);
       opts.log.info({ source_id: id, pages: result.pages.length, status: result.attention ? 'attention_required' : 'extracted' }, 'source extracted');
     } catch (err) {

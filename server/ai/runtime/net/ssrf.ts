@@ -71,7 +71,25 @@ export function guardedStreamingFetch(mayReach: (address: string) => boolean): t
       });
     },
   });
-  return ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+  return (async (input: string | URL, init?: RequestInit) => {
+    // With tracing on: a CLIENT span to the response's headers (a stream's body goes on after it), its traceparent sent.
+    const url = URL.parse(String(input));
+    const method = init?.method ?? 'GET';
+    const span = url ? startSpan(method, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'url.full': `${url.origin}${url.pathname}` } }) : undefined;
+    if (!span) return undiciFetch(input, { ...(init as object), dispatcher });
+    const headers = { ...Object.fromEntries(new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).entries()), ...traceHeaders(span) };
+    try {
+      const res = await undiciFetch(input, { ...(init as object), headers, dispatcher });
+      span.setAttribute('http.response.status_code', res.status);
+      if (res.status >= 400) failSpan(span, new Error(`HTTP ${res.status}`), String(res.status));
+      return res;
+    } catch (err) {
+      failSpan(span, err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  }) as unknown as typeof fetch;
 }
 
 export function guardedFetch(mayReach: (address: string) => boolean) {
