@@ -71,25 +71,39 @@ export function guardedStreamingFetch(mayReach: (address: string) => boolean): t
       });
     },
   });
+  // With tracing on, a CLIENT span to the response's headers (a stream's body goes on after it).
   return (async (input: string | URL, init?: RequestInit) => {
-    // With tracing on: a CLIENT span to the response's headers (a stream's body goes on after it), its traceparent sent.
     const url = URL.parse(String(input));
-    const method = init?.method ?? 'GET';
-    const span = url ? startSpan(method, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'url.full': `${url.origin}${url.pathname}` } }) : undefined;
-    if (!span) return undiciFetch(input, { ...(init as object), dispatcher });
-    const headers = { ...Object.fromEntries(new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).entries()), ...traceHeaders(span) };
-    try {
-      const res = await undiciFetch(input, { ...(init as object), headers, dispatcher });
-      span.setAttribute('http.response.status_code', res.status);
-      if (res.status >= 400) failSpan(span, new Error(`HTTP ${res.status}`), String(res.status));
-      return res;
-    } catch (err) {
-      failSpan(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
+    const send = (trace?: Record<string, string>) => undiciFetch(input, {
+      ...(init as object), dispatcher,
+      ...(trace ? { headers: { ...Object.fromEntries(new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).entries()), ...trace } } : {}),
+    });
+    return url ? inClientSpan(init?.method ?? 'GET', url, send) : send();
   }) as unknown as typeof fetch;
+}
+
+/**
+ * One outbound hop in an HTTP CLIENT span, when tracing is on: `send` gets
+ * the `traceparent` to add, so the receiver's trace can continue this one.
+ * The span keeps the URL without its query, where keys ride.
+ */
+async function inClientSpan<R extends { status: number }>(method: string, url: URL, send: (trace?: Record<string, string>) => Promise<R>): Promise<R> {
+  const span = startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'http.request.method': method, 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80), 'url.full': `${url.origin}${url.pathname}` },
+  });
+  if (!span) return send();
+  try {
+    const res = await send(traceHeaders(span));
+    span.setAttribute('http.response.status_code', res.status);
+    if (res.status >= 400) failSpan(span, new Error(`HTTP ${res.status}`), String(res.status));
+    return res;
+  } catch (err) {
+    failSpan(span, err);
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 export function guardedFetch(mayReach: (address: string) => boolean) {
@@ -127,28 +141,8 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
       request.end(init.body);
     });
 
-  /**
-   * One hop in an HTTP CLIENT span that the receiver's trace can continue
-   * (`traceparent`). The span keeps the URL without its query, where keys ride.
-   */
-  const tracedOnce: typeof once = async (url, init) => {
-    const span = startSpan(init.method, {
-      kind: SpanKind.CLIENT,
-      attributes: { 'http.request.method': init.method, 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80), 'url.full': `${url.origin}${url.pathname}` },
-    });
-    if (!span) return once(url, init);
-    try {
-      const res = await once(url, { ...init, headers: { ...init.headers, ...traceHeaders(span) } });
-      span.setAttribute('http.response.status_code', res.status);
-      if (res.status >= 400) failSpan(span, new Error(`HTTP ${res.status}`), String(res.status));
-      return res;
-    } catch (err) {
-      failSpan(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  };
+  /** One hop, in its span (inClientSpan), its trace headers added. */
+  const tracedOnce: typeof once = (url, init) => inClientSpan(init.method, url, (trace) => once(url, trace ? { ...init, headers: { ...init.headers, ...trace } } : init));
 
   /** A request, following redirects (each hop checked), with the body as text. */
   return async (raw: string, init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; signal: AbortSignal }): Promise<GuardedResponse> => {
