@@ -38,12 +38,8 @@ export function endModelCallSpan(span: Span | undefined, outcome: { model?: stri
   span.setAttribute('gen_ai.usage.output_tokens', outcome.outputTokens);
   if (outcome.finishReason) span.setAttribute('gen_ai.response.finish_reasons', [outcome.finishReason]);
   if (tracing.captureMessages && outcome.output !== undefined) span.setAttribute('gen_ai.output.messages', JSON.stringify(outcome.output));
-  // The error's code, not its message: a vendor's message may quote the key it refused (masked or not).
-  if (outcome.error) {
-    const e = outcome.error as { code?: unknown; status?: unknown; name?: unknown };
-    const type = typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'error';
-    failSpan(span, new Error(typeof e.status === 'number' ? `${type} (${e.status})` : type), type);
-  }
+  // By its code (failSpan): a vendor's message may quote the key it refused.
+  if (outcome.error) failSpan(span, outcome.error);
   span.end();
 }
 
@@ -62,7 +58,7 @@ export function toolCallSpan<T extends { ok: boolean; arguments?: unknown; resul
       span?.setAttribute('gen_ai.tool.call.arguments', JSON.stringify(done.arguments ?? null));
       if (done.ok) span?.setAttribute('gen_ai.tool.call.result', done.result ?? '');
     }
-    if (!done.ok) failSpan(span, new Error(done.error ?? 'the tool call failed'), 'tool_error');
+    if (!done.ok) failSpan(span, null, 'tool_error');
     return done;
   });
 }

@@ -4,7 +4,7 @@
 // the active one while the request is handled, so the SQL, model and tool
 // spans beneath join its trace; an incoming `traceparent` is honoured.
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Request, RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { metrics } from './metrics.ts';
 import { tracing } from './state.ts';
 
@@ -21,16 +21,34 @@ export function surfaceOf(path: string): string {
   return 'other';
 }
 
-/** The route as declared (`/api/agents/:id/run`), once a route answered; undefined when none matched. */
+/** The route as declared (`/api/agents/:id/run`), once a route took the request; undefined when none matched. */
 export function routeTemplate(req: Request): string | undefined {
-  if (req.routeTemplate) return req.routeTemplate;
-  const route = req.route as { path?: unknown } | undefined;
-  if (!route || typeof route.path !== 'string') return undefined;
-  const base = req.baseUrl.replace(ID_SEGMENT, '/:id');
-  return route.path === '/' && base ? base : `${base}${route.path}`;
+  return req.routeTemplate;
+}
+
+/**
+ * Each route Express dispatches a request to records its template, while
+ * the request's baseUrl still holds the routers it went through (an error
+ * handled later sees baseUrl restored to the app's): mounts plus route
+ * path, ids in a mount's path written `:id`. Once per process.
+ */
+let recording = false;
+function recordRouteTemplates(): void {
+  if (recording) return;
+  recording = true;
+  const route = (express as unknown as { Route: { prototype: { dispatch: (req: Request, ...rest: unknown[]) => unknown } } }).Route.prototype;
+  const dispatch = route.dispatch;
+  route.dispatch = function (this: { path: string }, req: Request, ...rest: unknown[]) {
+    if (typeof this.path === 'string') {
+      const base = req.baseUrl.replace(ID_SEGMENT, '/:id');
+      req.routeTemplate = this.path === '/' && base ? base : `${base}${this.path}`;
+    }
+    return dispatch.call(this, req, ...rest);
+  };
 }
 
 export function requestTelemetry(): RequestHandler {
+  recordRouteTemplates();
   return (req, res, next) => {
     const started = performance.now();
     const path = req.path;

@@ -42,12 +42,17 @@ export function withActive<T>(span: Span | undefined, fn: () => T): T {
   return span ? context.with(trace.setSpan(context.active(), span), fn) : fn();
 }
 
-/** Marks a span failed. The message only: causes are logged, and a stack says nothing a trace needs. */
+/**
+ * Marks a span failed, naming the failure by its type (the error's code, or
+ * its class), never its message: a message may quote what a user, a
+ * database or a vendor sent (a value, a key). Causes are in the logs.
+ */
 export function failSpan(span: Span | undefined, err: unknown, type?: string): void {
   if (!span) return;
-  const message = err instanceof Error ? err.message : String(err);
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
-  span.setAttribute('error.type', type ?? (err instanceof Error ? ((err as { code?: string }).code ?? err.name) : 'error'));
+  const code = (err as { code?: unknown } | null)?.code;
+  const named = type ?? (typeof code === 'string' ? code : err instanceof Error ? err.name : 'error');
+  span.setStatus({ code: SpanStatusCode.ERROR, message: named });
+  span.setAttribute('error.type', named);
 }
 
 /** The active span's W3C `traceparent`, to store with a run or hand to a job; undefined when none. */

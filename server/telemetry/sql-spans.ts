@@ -74,11 +74,8 @@ export function patchPgForSpans(): void {
     const end = (err?: unknown) => {
       if (ended) return;
       ended = true;
-      // The SQLSTATE only: a database's message may quote the values it refused.
-      if (err) {
-        const code = (err as { code?: unknown }).code;
-        failSpan(span, new Error(typeof code === 'string' ? `SQLSTATE ${code}` : 'the statement failed'), typeof code === 'string' ? code : 'error');
-      }
+      // By its SQLSTATE (failSpan): a database's message may quote the values it refused.
+      if (err) failSpan(span, err);
       span.end();
     };
     if (q && typeof q === 'object' && typeof (q as Submittable).submit === 'function') {

@@ -55,7 +55,7 @@ describe('traces over OTLP/HTTP', () => {
     await new Promise<void>((r) => tool.listen(0, '127.0.0.1', r));
     vendor = await startVendorServer();
     // Small pools, so concurrent requests wait for connections (pool hand-offs must keep each request's trace).
-    p = await startTestPlatform({ ...vendor.env, LOG_LEVEL: 'warn', AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', DB_POOL_MAX: '2', WORKER_CONCURRENCY: '1' });
+    p = await startTestPlatform({ ...vendor.env, LOG_LEVEL: 'warn', AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', DB_POOL_MAX: '2', WORKER_CONCURRENCY: '1', AI_APPROVAL_PARK_AFTER_MS: '300' });
     await storeOpenAiKey(p);
     ann = await signUp(p, 'ann-traces@example.com');
   });
@@ -159,12 +159,12 @@ describe('traces over OTLP/HTTP', () => {
     vendor.script({ status: 401, message: `Incorrect API key provided: ${GOOD_KEY}` });
     const res = await post(ann.access_token, `/agents/${agentId}/run`, { message: 'hello' });
     assert.ok(res.status >= 400, await res.clone().text());
-    const [request] = await eventually('the failed run\'s request span', async () => receiver.spans.filter((s) => s.kind === SERVER && s.attributes['http.route'] === '/api/agents/:id/run' && Number(s.attributes['http.response.status_code']) >= 400), (l) => l.length > 0, { tries: 200 });
+    const [request] = await eventually('the failed run\'s request span', async () => receiver.spans.filter((s) => s.kind === SERVER && s.attributes['http.route'] === '/api/agents/:id/run' && Number(s.attributes['http.response.status_code']) >= 400), (l) => l.length > 0, { tries: 200, explain: async () => JSON.stringify(receiver.spans.filter((s) => s.kind === SERVER).slice(-5).map((s) => [s.name, s.attributes])) });
     const spans = await traceOf(request!.traceId, (l) => l.some((s) => s.name === 'chat gpt-4.1-mini'));
     const chat = spans.find((s) => s.name === 'chat gpt-4.1-mini')!;
     assert.equal(chat.status.code, 2, 'an error span');
     assert.equal(typeof chat.attributes['error.type'], 'string');
-    assert.ok(!JSON.stringify(spans).includes(GOOD_KEY), 'the key the vendor quoted is in no span');
+    assert.deepEqual(spans.filter((s) => JSON.stringify(s).includes(GOOD_KEY)), [], 'the key the vendor quoted is in no span');
   });
 
   it('a webhook run: its trace reaches from the request into its blocks', async () => {
@@ -200,6 +200,26 @@ describe('traces over OTLP/HTTP', () => {
     const workflow = spans.find((s) => s.name === 'workflow manual')!;
     assert.equal(workflow.parentSpanId, request!.spanId, 'the run, carried by the worker\'s job, continues the request\'s trace');
     assert.ok(receiver.spans.some((s) => s.kind === CONSUMER && s.name === 'job ai_workflow_run'), 'the job has its span');
+  });
+
+  it('a run that parks on an approval and is resumed by a job stays in the trace of the request that started it', async () => {
+    const agentId = (await json<{ id: string }>(await post(ann.access_token, '/agents', { name: 'patient', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann.access_token, `/agents/${agentId}/tools`, { tool_name: 'record' }), 201);
+    await json(await post(ann.access_token, `/agents/${agentId}/hooks`, { event: 'PreToolUse', type: 'approval', config: { message: 'May I?', timeout: 3600 } }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'p1', name: 'record', arguments: { n: 1 } }] }, { text: 'Recorded after waiting.' });
+    const answer = post(ann.access_token, `/agents/${agentId}/run`, { message: 'Record once approved' });
+    const approval = await eventually('a parked approval', async () => (await p.adminPool.query<{ id: string; run_id: string }>(
+      `select a.id, a.run_id from ai.agent_run_approvals a join ai.agent_runs r on r.id = a.run_id where r.agent_id = $1 and a.status = 'pending' and r.runner is null`, [agentId])).rows[0], (r) => r !== undefined, { tries: 300 }).then((r) => r!);
+    await json(await post(ann.access_token, `/agents/${agentId}/runs/${approval.run_id}/approvals/${approval.id}`, { decision: 'approve' }), 200);
+    assert.equal((await json<{ output: string }>(await answer, 200)).output, 'Recorded after waiting.');
+    const runs = await eventually('both halves of the run', async () => receiver.spans.filter((s) => s.name === 'invoke_agent' && s.attributes['pgbase.run_id'] === approval.run_id), (l) => l.length === 2, { tries: 200 });
+    assert.equal(runs[0]!.traceId, runs[1]!.traceId, 'the resumed half is in the same trace');
+    // Spans arrive in batches: wait for the request's own (it ends last, with the answer).
+    const spans = await traceOf(runs[0]!.traceId, (l) => l.some((s) => s.kind === SERVER && s.attributes['http.route'] === '/api/agents/:id/run'));
+    const request = spans.find((s) => s.kind === SERVER)!;
+    assert.equal(beneath(spans, request).filter((s) => s.name === 'invoke_agent').length, 2, 'both halves beneath the request that started the run');
+    assert.equal(runs.filter((r) => r.attributes['pgbase.outcome'] === 'parked').length, 1, 'the first half ended parked, not failed');
   });
 
   it('an upload\'s extraction, run by a job, joins the upload\'s trace: extract > parse, store derivatives', async () => {

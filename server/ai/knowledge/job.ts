@@ -60,7 +60,7 @@ export function knowledgeIndexing(opts: { calls: AiCalls; storage: InProcessStor
     const finish = (status: 'indexed' | 'failed', message: string | null, stats: { items?: number; [more: string]: unknown }) => {
       metrics.indexings.inc({ outcome: status });
       span?.setAttributes({ 'pgbase.indexing.status': status, ...(stats.items !== undefined ? { 'pgbase.indexing.items': stats.items } : {}) });
-      if (status === 'failed') failSpan(span, new Error(message ?? 'indexing failed'));
+      if (status === 'failed') failSpan(span, null, 'indexing_failed');
       return calls.asService('select ai.finish_indexing($1, $2, $3, $4, $5)', [id, run, status, message, stats]);
     };
     const progress = async (done: number, total: number) => {

@@ -94,7 +94,7 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
         metrics.extractions.inc({ outcome: status });
         if (pages) metrics.extractedPages.inc(pages);
         span?.setAttributes({ 'pgbase.extraction.status': status, ...(engine ? { 'pgbase.extraction.engine': engine } : {}), ...(pages !== null ? { 'pgbase.extraction.pages': pages } : {}) });
-        if (status === 'failed') failSpan(span, new Error(message ?? 'extraction failed'));
+        if (status === 'failed') failSpan(span, null, 'extraction_failed');
         return calls.asService('select ai.finish_extraction($1, $2, $3, $4, $5, $6)', [id, run, status, message, engine, pages]);
       }));
   };

@@ -96,7 +96,7 @@ async function inClientSpan<R extends { status: number }>(method: string, url: U
   try {
     const res = await send(traceHeaders(span));
     span.setAttribute('http.response.status_code', res.status);
-    if (res.status >= 400) failSpan(span, new Error(`HTTP ${res.status}`), String(res.status));
+    if (res.status >= 400) failSpan(span, null, String(res.status));
     return res;
   } catch (err) {
     failSpan(span, err);

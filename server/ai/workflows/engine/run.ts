@@ -160,7 +160,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         // or told (the resumed run runs it again). A cancel or the time limit is logged as the block's end.
         if (signal.aborted && opts.handedOver?.()) return;
         const message = signal.aborted ? 'The run was stopped' : (err as Error).message;
-        failSpan(span, new Error(message));
+        failSpan(span, err, signal.aborted ? 'stopped' : 'block_failed');
         const continued = block.config.on_error === 'continue' && !signal.aborted;
         opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
         await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date(), taken: null, path });
