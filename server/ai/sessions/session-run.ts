@@ -77,7 +77,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const carry = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined, durable: boolean,
     open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>, traceparent?: string | null,
-  ) => inSpan('invoke_agent', { ...(traceparent !== undefined ? { parent: contextFrom(traceparent) } : {}), attributes: runAttributes(owner, runId) }, (span) =>
+  ) => inSpan('invoke_agent', { ...(traceparent ? { parent: contextFrom(traceparent) } : {}), attributes: runAttributes(owner, runId) }, (span) =>
     carried(caller, owner, runId, life, emit, durable, async () => {
       const opened = await open();
       span?.setAttributes({ 'gen_ai.conversation.id': opened.sessionId, 'pgbase.session_id': opened.sessionId });

@@ -58,7 +58,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
    */
   const run = (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> =>
     inSpan(`workflow ${trigger}`, {
-      ...(execution.traceparent !== undefined ? { parent: contextFrom(execution.traceparent) } : {}),
+      ...(execution.traceparent ? { parent: contextFrom(execution.traceparent) } : {}),
       attributes: { 'pgbase.execution_id': execution.id, 'pgbase.run_id': execution.id, 'pgbase.run.kind': 'workflow', 'pgbase.workflow.trigger': trigger, ...(execution.workflow_id ? { 'pgbase.workflow_id': execution.workflow_id } : {}), ...(resumed ? { 'pgbase.resumes': resumed.resumes } : {}) },
     }, () => runIn(execution, variables, trigger, actor, caller, emit, resumed));
 
