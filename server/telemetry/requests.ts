@@ -56,7 +56,8 @@ export function requestTelemetry(): RequestHandler {
     const span = tracing.on
       ? trace.getTracer('pgbase').startSpan(req.method, {
         kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': req.method, 'url.path': path, 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
+        // url.scheme as this server saw the connection (req.protocol would weigh the proxy headers on every request).
+        attributes: { 'http.request.method': req.method, 'url.path': path, 'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
       }, propagation.extract(ROOT_CONTEXT, req.headers))
       : undefined;
     res.once('close', () => {

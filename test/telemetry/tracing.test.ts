@@ -79,8 +79,8 @@ describe('traces over OTLP/HTTP', () => {
     const request = spans.find((s) => s.kind === SERVER && s.attributes['http.response.status_code'] === 200)!;
     assert.equal(request.parentSpanId, parent, 'the caller\'s traceparent is the parent');
     assert.deepEqual(
-      { name: request.name, method: request.attributes['http.request.method'], path: request.attributes['url.path'], route: request.attributes['http.route'], surface: request.attributes['pgbase.surface'] },
-      { name: 'GET /rest/v1/:table', method: 'GET', path: '/rest/v1/traced', route: '/rest/v1/:table', surface: 'rest' });
+      { name: request.name, method: request.attributes['http.request.method'], path: request.attributes['url.path'], scheme: request.attributes['url.scheme'], route: request.attributes['http.route'], surface: request.attributes['pgbase.surface'] },
+      { name: 'GET /rest/v1/:table', method: 'GET', path: '/rest/v1/traced', scheme: 'http', route: '/rest/v1/:table', surface: 'rest' });
     assert.equal(request.resource['service.name'], 'pgbase-test', 'OTEL_SERVICE_NAME names the service');
     const sql = beneath(spans, request).filter((s) => s.attributes['db.system.name'] === 'postgresql');
     assert.ok(sql.length >= 1, 'the SQL round trip is a span beneath the request');
