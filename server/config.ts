@@ -22,6 +22,7 @@ const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).trans
 const schema = z.object({
   PORT: listenPort.default(54321).describe('the project API port'),
   PLATFORM_PORT: listenPort.default(54323).describe('the control-plane port'),
+  WORKER_METRICS_PORT: listenPort.optional().describe('a standalone worker (npm run worker) serves GET /metrics and /health here'),
   HOST: z.string().min(1).default('0.0.0.0'),
   API_EXTERNAL_URL: url.optional(),
   PLATFORM_EXTERNAL_URL: url.optional(),

@@ -44,6 +44,7 @@ import type { EmbeddedPostgres } from '../db/embedded.ts';
 import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
 import { enableAuthenticator, existingAuthenticator } from './authenticator.ts';
 import { watchPool } from './telemetry/metrics.ts';
+import { createMetricsApp } from './metrics-app.ts';
 import { metricsHandler } from './telemetry/routes.ts';
 import { flushTracing, startTracing } from './telemetry/tracing.ts';
 import { drain, listen } from './serving.ts';
@@ -185,6 +186,13 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     let platformUrl = config.platformUrl;
     if (opts.serve === false) {
       cleanups.push(() => Promise.all(shutdownHooks.map((hook) => hook())).then(() => undefined));
+      // A worker apart has jobs and model calls of its own to count: its /metrics (and /health) on a port of its own, when asked.
+      if (config.WORKER_METRICS_PORT !== undefined) {
+        const metricsApp = createMetricsApp({ log, health, metrics: metricsHandler({ jwtSecret: keys.jwtSecret, adminPool, log }) });
+        const server = await listen(metricsApp, config.WORKER_METRICS_PORT, config.HOST);
+        cleanups.push(() => drain([server], config.SHUTDOWN_TIMEOUT_MS, []));
+        log.info({ metrics_url: `http://${loopbackHost}:${(server.address() as AddressInfo).port}/metrics` }, 'worker metrics served');
+      }
       log.info({ database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, 'pgbase worker is up (no ports)');
     } else {
       const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ jwtSecret: keys.jwtSecret, adminPool, log }) }), config.PORT, config.HOST);

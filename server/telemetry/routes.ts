@@ -1,6 +1,7 @@
-// GET /metrics on the project port: the Prometheus text format, to a bearer
-// token with the service role (the service key; Prometheus sends only
-// Authorization). Anything less is 401, an apikey header included.
+// GET /metrics on the project port (and a standalone worker's
+// WORKER_METRICS_PORT): the Prometheus text format, to a bearer token with
+// the service role (the service key; Prometheus sends only Authorization).
+// Anything less is 401, an apikey header included.
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -26,3 +27,4 @@ export function metricsHandler(opts: { jwtSecret: string; adminPool: pg.Pool; lo
     })().catch(next);
   };
 }
+

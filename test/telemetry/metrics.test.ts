@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startWorkerCli } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { client, subscribed } from '../helpers/realtime.ts';
 
@@ -130,5 +131,29 @@ describe('GET /metrics', () => {
       timed = histogramCount('pgbase_job_duration_seconds', { task: 'realtime_prune', outcome: 'succeeded' });
     }
     assert.ok(timed >= 1, 'realtime_prune was timed');
+  });
+
+  it('a standalone worker serves its own /metrics on WORKER_METRICS_PORT: its jobs timed there, the same key asked', async () => {
+    const apart = await startTestPlatform({ WORKER: 'off', LOG_LEVEL: 'warn' });
+    const worker = await startWorkerCli(apart, { WORKER_METRICS_PORT: '0' });
+    try {
+      const url = /"metrics_url":"([^"]+)"/.exec(worker.output())?.[1];
+      assert.ok(url, worker.output().slice(-2000));
+      assert.equal((await fetch(url)).status, 401);
+      await apart.adminPool.query(`select graphile_worker.add_job('realtime_prune', '{}'::json)`);
+      let timed = 0;
+      for (let i = 0; i < 100 && timed === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const res: Response = await fetch(url, { headers: { authorization: `Bearer ${apart.keys.serviceRoleKey}` } });
+        assert.equal(res.status, 200);
+        text = await res.text();
+        parsePrometheusTextFormat(text);
+        timed = histogramCount('pgbase_job_duration_seconds', { task: 'realtime_prune', outcome: 'succeeded' });
+      }
+      assert.equal(timed, 1, 'the worker timed the job it ran');
+    } finally {
+      await worker.kill();
+      await stopTestPlatform(apart);
+    }
   });
 });
