@@ -6,14 +6,13 @@
 // survives its server being killed: started on one process, resumed by a
 // second, decided and followed on a third, all on one database.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { startCallRecorder, type CallRecorder } from '../helpers/recorder.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
 
 const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', AI_RUN_SWEEP_INTERVAL_MS: '500', LOG_LEVEL: 'warn' };
@@ -28,8 +27,8 @@ describe('a run waiting on an approval', () => {
   let dying: PlatformProcess | undefined;
   let ann: string;
   let agentId: string;
-  let receiver: http.Server;
-  const calls: Array<{ n: number; key: string }> = [];
+  let receiver: CallRecorder;
+  const calls = () => receiver.calls;
   const { json, post, api: call, headers } = aiApi(() => api);
   const decide = (p: TestPlatform, runId: string, approvalId: string) =>
     fetch(`${p.url}/api/agents/${agentId}/runs/${runId}/approvals/${approvalId}`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ decision: 'approve' }) });
@@ -39,16 +38,8 @@ describe('a run waiting on an approval', () => {
     (await api.adminPool.query<{ id: string }>(`select id from ai.agent_run_approvals where run_id = $1 and status = 'pending'`, [runId])).rows[0], (r) => r !== undefined, { tries: 400 }).then((r) => r!);
 
   before(async () => {
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        calls.push({ n: (JSON.parse(body) as { n: number }).n, key: req.headers['idempotency-key'] as string });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"recorded":true}');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startCallRecorder();
+    const base = receiver.url;
     vendor = await startVendorServer();
     api = await startTestPlatform({ ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', AI_APPROVAL_PARK_AFTER_MS: '300' });
     await storeOpenAiKey(api);
@@ -69,7 +60,7 @@ describe('a run waiting on an approval', () => {
   it('lets go of its process while it waits; its stream goes on and the answer has a worker finish it', async () => {
     vendor.reset();
     script();
-    calls.length = 0;
+    calls().length = 0;
     const stream = sseStream<Event>(await fetch(`${api.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1' }) }));
     const seen: Event[] = [];
     const asked = await untilEvent(stream, 'approval_requested', seen);
@@ -84,7 +75,7 @@ describe('a run waiting on an approval', () => {
     assert.equal(complete.output, 'Recorded.');
     assert.deepEqual(types(seen), ['start', 'tool_call', 'approval_requested', 'resumed', 'approval_resolved', 'hook', 'tool_result', 'content_delta', 'usage', 'complete'],
       'the stream went on: the resumed run told the answer and finished');
-    assert.deepEqual(calls.map((c) => c.n), [1], 'the tool ran once, after the answer');
+    assert.deepEqual(calls().map((c) => c.n), [1], 'the tool ran once, after the answer');
     const steps = (await api.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [runId])).rows.map((r) => r.step);
     assert.deepEqual(steps, ['step-1', 'step-2'], 'each model call charged once');
   });
@@ -107,11 +98,11 @@ describe('a run waiting on an approval', () => {
     await json(await post(ann, `/agents/${hurried}/hooks`, { event: 'PreToolUse', type: 'approval', config: { timeout: 1 } }), 201);
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] }, { text: 'Nobody answered.' });
-    calls.length = 0;
+    calls().length = 0;
     const body = await json<{ run_id: string; output: string; tool_calls: Array<{ ok: boolean; error: string }> }>(await post(ann, `/agents/${hurried}/run`, { message: 'Record 1' }), 200);
     assert.equal(body.output, 'Nobody answered.');
     assert.deepEqual(body.tool_calls.map((c) => [c.ok, c.error]), [[false, 'Denied by hook: no approval within 1 s']]);
-    assert.deepEqual(calls, [], 'the tool never ran');
+    assert.deepEqual(calls(), [], 'the tool never ran');
     const approval = (await api.adminPool.query<{ status: string }>('select status from ai.agent_run_approvals where run_id = $1', [body.run_id])).rows;
     assert.deepEqual(approval, [{ status: 'timed_out' }]);
     const resumed = (await api.adminPool.query<{ n: number }>(`select count(*)::int as n from ai.run_events where agent_run_id = $1 and event ->> 'type' = 'resumed'`, [body.run_id])).rows[0]!.n;
@@ -133,7 +124,7 @@ describe('a run waiting on an approval', () => {
   it('survives its server being killed: resumed by another process, decided and followed on a third', async () => {
     vendor.reset();
     script();
-    calls.length = 0;
+    calls().length = 0;
     // The first server keeps the wait in its process (it would park only after an hour).
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1', AI_APPROVAL_PARK_AFTER_MS: '3600000' });
     const res = await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1' }) });
@@ -157,7 +148,7 @@ describe('a run waiting on an approval', () => {
     const events = numberedEvents<Event>(await (await follow).text()).map((e) => e.event);
     assert.deepEqual(types(events), ['start', 'tool_call', 'approval_requested', 'resumed', 'resumed', 'approval_resolved', 'hook', 'tool_result', 'content_delta', 'usage', 'complete'],
       'from the first event: the run once, each resume marked (after the crash, after the answer)');
-    assert.deepEqual(calls.map((c) => c.n), [1], 'the tool ran once, after the answer');
+    assert.deepEqual(calls().map((c) => c.n), [1], 'the tool ran once, after the answer');
     const run = await json<{ status: string; approvals: unknown[] }>(await call(ann, `/agents/${agentId}/runs/${runId}`), 200);
     assert.deepEqual([run.status, run.approvals.length], ['completed', 1]);
   });
