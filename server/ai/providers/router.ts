@@ -1,4 +1,5 @@
-// The model router: the only code that calls model vendors. A model id picks
+// The model router: the only code that calls model vendors (its retry policy
+// in retries.ts, the hosted reranker in rerank.ts). A model id picks
 // the vendor (vendors.ts); the key is the project's, else the platform's,
 // else 402 provider_key_decrypt_failed. Every call goes through the openai
 // SDK against the vendor's OpenAI-compatible API, with a timeout, retries on
@@ -8,61 +9,22 @@
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { ApiError } from '../../errors.ts';
 import { aiErrors } from '../errors.ts';
-import type { Ledger, UsageContext } from '../usage/ledger.ts';
+import type { Ledger } from '../usage/ledger.ts';
 import { endModelCallSpan, modelCallSpan } from '../../telemetry/genai.ts';
 import { traceHeaders } from '../../telemetry/spans.ts';
 import type { KeySource } from './keys.ts';
-import { routeModel, vendors, type Provider } from './vendors.ts';
+import { reranker } from './rerank.ts';
+import { retryPolicy } from './retries.ts';
+import type { ChatRequest, ChatResult, ChatSettings, EmbedRequest, EmbedResult, ModelRouter, StreamEvent, ToolCall, Usage } from './types.ts';
+import { routeModel, vendors } from './vendors.ts';
 
-export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
-export type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
-export type ToolCall = { id: string; name: string; arguments: string };
-export type Usage = { inputTokens: number; outputTokens: number };
-
-/** Model tuning as agents and blocks store it in `settings`. */
-export type ChatSettings = { temperature?: number; max_tokens?: number; top_p?: number; fallback_models?: string[]; [other: string]: unknown };
-
-export type ChatRequest = {
-  model: string;
-  messages: ChatMessage[];
-  tools?: ChatTool[];
-  tool_choice?: OpenAI.Chat.Completions.ChatCompletionToolChoiceOption;
-  response_format?: OpenAI.Chat.Completions.ChatCompletionCreateParams['response_format'];
-  settings?: ChatSettings;
-  signal?: AbortSignal;
-  context: UsageContext;
-};
-
-export type ChatResult = { content: string | null; toolCalls: ToolCall[]; usage: Usage; model: string; provider: Provider; finishReason: string | null };
-
-export type StreamEvent =
-  | { type: 'content'; delta: string }
-  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
-  | { type: 'done'; result: ChatResult };
-
-export type EmbedRequest = { model: string; input: string | string[]; dimensions?: number; signal?: AbortSignal; context: UsageContext };
-export type EmbedResult = { embeddings: number[][]; usage: Usage; model: string; provider: Provider };
-
-export type RerankRequest = { model: string; query: string; documents: string[]; signal?: AbortSignal; context: UsageContext };
-
-export type ModelRouter = {
-  chat: (req: ChatRequest) => Promise<ChatResult>;
-  chatStream: (req: ChatRequest) => AsyncGenerator<StreamEvent>;
-  embed: (req: EmbedRequest) => Promise<EmbedResult>;
-  /** A hosted rerank endpoint (RERANK_API_URL) for models named rerank/<model>: a relevance score per document. */
-  rerank: (req: RerankRequest) => Promise<number[]>;
-};
-
-const MAX_BACKOFF_MS = 30_000;
-
-/** Why an attempt failed, and what to do about it. */
-type Failure = { error: ApiError; retryable: boolean; retryAfterMs: number | undefined; fallback: boolean };
+export type { ChatMessage, ChatRequest, ChatResult, ChatSettings, ChatTool, EmbedRequest, EmbedResult, ModelRouter, RerankRequest, StreamEvent, ToolCall, Usage } from './types.ts';
 
 export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Ledger; log: Logger }): ModelRouter {
-  const { config, keys, ledger, log } = opts;
+  const { config, keys, ledger } = opts;
   const byProvider = vendors(config);
+  const { withPolicy, classify } = retryPolicy(opts);
 
   /** The vendor, its model id and an SDK client with the key in force. */
   const connect = async (model: string) => {
@@ -73,54 +35,6 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
     // The SDK's own retries and logging are off: this router retries, and logs only what is safe to log.
     const client = new OpenAI({ apiKey: key, baseURL: byProvider[routed.provider].openAiBase, maxRetries: 0, timeout: config.AI_PROVIDER_TIMEOUT_MS, logLevel: 'off' });
     return { ...routed, client };
-  };
-
-  const classify = (err: unknown, provider: Provider, signal: AbortSignal | undefined): Failure => {
-    if (signal?.aborted || err instanceof OpenAI.APIUserAbortError) return { error: aiErrors.cancelled(), retryable: false, retryAfterMs: undefined, fallback: false };
-    if (err instanceof OpenAI.APIConnectionTimeoutError) return { error: aiErrors.providerTimeout(provider), retryable: true, retryAfterMs: undefined, fallback: true };
-    if (err instanceof OpenAI.APIConnectionError) return { error: aiErrors.providerFailed(provider, 'connection failed'), retryable: true, retryAfterMs: undefined, fallback: true };
-    if (err instanceof OpenAI.APIError) {
-      const status = err.status ?? 0;
-      const message = err.message.replace(/^\d{3} /, '').slice(0, 300);
-      const retryable = status === 429 || status >= 500;
-      // A request the vendor refused as malformed fails the same way on any model: no fallback.
-      return { error: aiErrors.providerFailed(provider, message, status), retryable, retryAfterMs: retryAfter(err.headers), fallback: status !== 400 && status !== 422 };
-    }
-    if (err instanceof ApiError) return { error: err, retryable: false, retryAfterMs: undefined, fallback: err.status === 402 };
-    return { error: aiErrors.providerFailed(provider, (err as Error)?.message ?? 'unknown error'), retryable: false, retryAfterMs: undefined, fallback: true };
-  };
-
-  const backoff = (attempt: number, retryAfterMs: number | undefined): number => {
-    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_BACKOFF_MS);
-    const base = config.AI_PROVIDER_RETRY_BASE_MS * 2 ** attempt;
-    return Math.min(base * (0.75 + Math.random() * 0.5), MAX_BACKOFF_MS);
-  };
-
-  /**
-   * Runs `attempt` on the model, then on each fallback model after a hard
-   * failure; retries each model on 429, 5xx and lost connections first.
-   */
-  const withPolicy = async <T>(model: string, settings: ChatSettings | undefined, signal: AbortSignal | undefined, attempt: (model: string) => Promise<T>): Promise<T> => {
-    await ledger.checkCredits();
-    const models = [model, ...(Array.isArray(settings?.fallback_models) ? settings.fallback_models.filter((m): m is string => typeof m === 'string') : [])];
-    let last: Failure | undefined;
-    for (const candidate of models) {
-      for (let tries = 0; ; tries++) {
-        try {
-          return await attempt(candidate);
-        } catch (err) {
-          last = classify(err, routeModel(candidate)?.provider ?? 'openai', signal);
-          if (!last.retryable || tries >= config.AI_PROVIDER_MAX_RETRIES) break;
-          const wait = backoff(tries, last.retryAfterMs);
-          log.warn({ model: candidate, attempt: tries + 1, wait_ms: Math.round(wait), error: last.error.message }, 'model call failed; retrying');
-          await sleep(wait, signal).catch(() => undefined);
-          if (signal?.aborted) throw aiErrors.cancelled();
-        }
-      }
-      if (!last.fallback) break;
-      if (candidate !== models.at(-1)) log.warn({ model: candidate, error: last.error.message }, 'model failed; trying the next fallback model');
-    }
-    throw last!.error;
   };
 
   const tuning = (s: ChatSettings | undefined) => ({
@@ -247,62 +161,5 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
       }
     });
 
-  const rerank = async (req: RerankRequest): Promise<number[]> => {
-    if (!config.RERANK_API_URL) throw aiErrors.validation(`The reranker ${req.model} needs a hosted rerank endpoint: set RERANK_API_URL`);
-    await ledger.checkCredits();
-    const started = Date.now();
-    let tokens = 0;
-    let ok = false;
-    try {
-      const signal = AbortSignal.any([AbortSignal.timeout(config.AI_PROVIDER_TIMEOUT_MS), ...(req.signal ? [req.signal] : [])]);
-      const res = await fetch(`${config.RERANK_API_URL.replace(/\/$/, '')}/rerank`, {
-        method: 'POST', signal,
-        headers: { 'content-type': 'application/json', ...(config.RERANK_API_KEY ? { authorization: `Bearer ${config.RERANK_API_KEY}` } : {}) },
-        body: JSON.stringify({ model: req.model.replace(/^rerank\//, ''), query: req.query, documents: req.documents, top_n: req.documents.length }),
-      }).catch((err: Error) => {
-        throw req.signal?.aborted ? aiErrors.cancelled() : err.name === 'TimeoutError' ? aiErrors.providerTimeout('rerank') : aiErrors.providerFailed('rerank', 'connection failed');
-      });
-      const text = await res.text();
-      if (!res.ok) throw aiErrors.providerFailed('rerank', `${res.status} ${text.slice(0, 200)}`, res.status);
-      // Cohere and Jina answer {results: [{index, relevance_score}]}; text-embeddings-inference [{index, score}].
-      const body = JSON.parse(text) as { results?: unknown[]; usage?: { total_tokens?: number } } | unknown[];
-      const list = (Array.isArray(body) ? body : body.results ?? []) as Array<{ index?: number; relevance_score?: number; score?: number }>;
-      const scores = req.documents.map(() => 0);
-      for (const r of list) if (typeof r.index === 'number' && r.index >= 0 && r.index < scores.length) scores[r.index] = Number(r.relevance_score ?? r.score ?? 0);
-      tokens = Array.isArray(body) ? 0 : body.usage?.total_tokens ?? 0;
-      ok = true;
-      return scores;
-    } finally {
-      await ledger.record({ ...req.context, model: req.model, provider: 'rerank', kind: 'rerank', tokensIn: tokens, tokensOut: 0, latencyMs: Date.now() - started, ok });
-    }
-  };
-
-  return { chat, chatStream, embed, rerank };
-}
-
-/** Retry-After (seconds or an HTTP date) or retry-after-ms, in milliseconds. */
-function retryAfter(headers: Headers | undefined): number | undefined {
-  const ms = Number(headers?.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms >= 0 && headers?.get('retry-after-ms')) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return { chat, chatStream, embed, rerank: reranker(config, ledger) };
 }
