@@ -44,26 +44,33 @@ export class Stopped extends Error {
   }
 }
 
-/** The server is stopping: the run is left running for another process to resume (sql/0067, 0069). */
-export class HandedOver extends Error {
+/**
+ * A run that has not ended but leaves this process: its record stays open for
+ * whichever worker carries it on. Not a failure: a span it ends says so
+ * (`spanOutcome`, telemetry/spans.ts).
+ */
+abstract class LeftRunning extends Error {
   readonly runId: string;
-  /** Not a failure: a span it ends says so (telemetry/spans.ts). */
-  readonly spanOutcome = 'handed_over';
-  constructor(runId: string) {
-    super('The server stopped before the run ended; another carries it on');
-    this.name = 'HandedOver';
+  abstract readonly spanOutcome: string;
+  constructor(runId: string, message: string, name: string) {
+    super(message);
+    this.name = name;
     this.runId = runId;
   }
 }
 
+/** The server is stopping: the run is left running for another process to resume (sql/0067, 0069). */
+export class HandedOver extends LeftRunning {
+  readonly spanOutcome = 'handed_over';
+  constructor(runId: string) {
+    super(runId, 'The server stopped before the run ended; another carries it on', 'HandedOver');
+  }
+}
+
 /** The run waits on a person, parked: no process carries it until the answer or the deadline (sql/0068). */
-export class Parked extends Error {
-  readonly runId: string;
-  /** Not a failure: a span it ends says so (telemetry/spans.ts). */
+export class Parked extends LeftRunning {
   readonly spanOutcome = 'parked';
   constructor(runId: string) {
-    super('The run waits for an approval; a worker carries it on after the answer');
-    this.name = 'Parked';
-    this.runId = runId;
+    super(runId, 'The run waits for an approval; a worker carries it on after the answer', 'Parked');
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import { startWorkerCli } from '../helpers/platform-process.ts';
+import { startTestPlatform, stopTestPlatform } from '../helpers/platform.ts';
 import { passwordMatches } from '../../db/role-password.ts';
 import { authenticatorPassword } from '../../server/keys.ts';
 
@@ -32,26 +32,9 @@ describe('worker', () => {
 });
 
 describe('npm run worker', () => {
-  /** `npm run worker` beside the platform p, sharing its database and DATA_DIR; resolves when it has started or exited. */
-  async function spawnWorker(p: TestPlatform, env: Record<string, string> = {}) {
-    const child = spawn('npm', ['run', 'worker'], {
-      env: { ...process.env, DATABASE_URL: p.adminUrl, JWT_SECRET: p.config.JWT_SECRET!, DATA_DIR: p.config.dataDir, MIGRATIONS_DIR: p.config.migrationsDir, LOG_LEVEL: 'info', ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const deadline = Date.now() + 60_000;
-    while (!out.includes('"msg":"pgbase worker is up (no ports)"') && child.exitCode === null) {
-      assert.ok(Date.now() < deadline, `worker did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return { child, exited, output: () => out };
-  }
-
   it('runs every job apart from the servers, the AI surface\'s too: a source uploaded to a WORKER=off server is extracted; stops on SIGTERM', async () => {
     const p = await startTestPlatform({ WORKER: 'off' });
-    const worker = await spawnWorker(p);
+    const worker = await startWorkerCli(p, { DB_AUTHENTICATOR_URL: '' });
     try {
       assert.equal(worker.child.exitCode, null, worker.output());
       assert.match(worker.output(), /"msg":"pgbase worker is up \(no ports\)"/);
@@ -73,10 +56,9 @@ describe('npm run worker', () => {
       const pages = await fetch(`${p.url}/api/sources/${id}`, { headers: { apikey: service, authorization: `Bearer ${service}` } });
       assert.deepEqual(((await pages.json()) as { progress: unknown }).progress, { pages_done: 1, pages_total: 1 });
 
-      worker.child.kill('SIGTERM');
-      assert.equal(await worker.exited, 0);
+      assert.equal(await worker.stop(), 0, 'SIGTERM stops it cleanly');
     } finally {
-      worker.child.kill('SIGKILL');
+      await worker.kill();
       await stopTestPlatform(p);
     }
   });
@@ -86,14 +68,14 @@ describe('npm run worker', () => {
     try {
       const login = `select rolpassword from pg_authid where rolname = 'authenticator'`;
       const other = 'another-secret-of-at-least-thirty-two-characters';
-      const worker = await spawnWorker(p, { JWT_SECRET: other });
-      assert.equal(await worker.exited, 1, worker.output());
+      const refused = await startWorkerCli(p, { JWT_SECRET: other, DB_AUTHENTICATOR_URL: '' }).then(() => '', (err: Error) => err.message);
+      assert.match(refused, /^npm run worker exited \(1\)/);
       // The login still opens with the servers' secret and not the worker's. (Its verifier string may differ:
       // platforms of other test files, sharing this cluster, set the same password with a fresh salt as they start.)
       const stored = (await p.adminPool.query(login)).rows[0].rolpassword as string;
       assert.equal(passwordMatches(stored, 'authenticator', authenticatorPassword(p.keys.jwtSecret)), true, 'the login the server set is untouched');
       assert.equal(passwordMatches(stored, 'authenticator', authenticatorPassword(other)), false);
-      assert.match(worker.output(), /cannot log in as authenticator: give it the servers' JWT_SECRET/);
+      assert.match(refused, /cannot log in as authenticator: give it the servers' JWT_SECRET/);
     } finally {
       await stopTestPlatform(p);
     }

@@ -46,7 +46,8 @@ export type WorkerCli = { child: ChildProcess; output: () => string; stop: () =>
 
 /**
  * `npm run worker` on the database of a platform in this process, as an
- * operator runs it: resolves once it is up. Its request login is given as
+ * operator runs it: resolves once it is up, rejects with its output if it
+ * exits first. Its request login is given as
  * DB_AUTHENTICATOR_URL, so it does not check the cluster-wide authenticator
  * password, which a test file with a JWT_SECRET of its own may be resetting.
  */
@@ -56,7 +57,8 @@ export async function startWorkerCli(beside: TestPlatform, env: Record<string, s
   authenticator.password = authenticatorPassword(beside.keys.jwtSecret);
   const child = spawn('npm', ['run', 'worker'], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, DATABASE_URL: beside.adminUrl, DB_AUTHENTICATOR_URL: authenticator.href, JWT_SECRET: beside.config.JWT_SECRET!, DATA_DIR: beside.config.dataDir, MIGRATIONS_DIR: beside.config.migrationsDir },
+    // `env` last: a test may give another JWT_SECRET, or unset DB_AUTHENTICATOR_URL with '' (the worker then checks the login).
+    env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: beside.adminUrl, DB_AUTHENTICATOR_URL: authenticator.href, JWT_SECRET: beside.config.JWT_SECRET!, DATA_DIR: beside.config.dataDir, MIGRATIONS_DIR: beside.config.migrationsDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own group: a SIGKILL reaches the worker beneath npm too
   });

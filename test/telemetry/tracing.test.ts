@@ -244,8 +244,9 @@ describe('traces over OTLP/HTTP, protobuf by default', () => {
     const child = await startPlatformProcess(beside, { WORKER: 'off', LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: '', OTEL_BSP_SCHEDULE_DELAY: '100' });
     try {
       assert.equal((await fetch(`${child.url}/auth/v1/settings?apikey=${beside.keys.anonKey}`)).status, 200);
-      const sent = await eventually('a protobuf export', async () => receiver.raw.filter((r) => r.contentType === 'application/x-protobuf'), (l) => l.length > 0, { tries: 200 });
-      assert.ok(sent[0]!.body.length > 0);
+      // Protobuf carries strings as UTF-8: the request span's name and the service's are in the bytes.
+      const sent = await eventually('a protobuf export of the request', async () => receiver.raw.filter((r) => r.contentType === 'application/x-protobuf' && r.body.includes('GET /auth/v1/settings')), (l) => l.length > 0, { tries: 200 });
+      assert.ok(sent[0]!.body.includes('service.name') && sent[0]!.body.includes('http.response.status_code'));
       assert.equal(receiver.spans.length, 0, 'nothing was sent as JSON');
     } finally {
       await child.kill();
