@@ -7,6 +7,7 @@ import { apiKeyGate, type OpenRoute } from './gateway.ts';
 import { healthHandler, type HealthState } from './health.ts';
 import { baseApp } from './http.ts';
 import { cors } from './cors.ts';
+import { SURFACE_PREFIXES } from './surfaces.ts';
 
 /**
  * A surface: its prefix, routes, the paths open without a key, the error body
@@ -16,7 +17,6 @@ import { cors } from './cors.ts';
 export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape; bearerKey?: boolean };
 
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
-export const SURFACE_PREFIXES = ['/rest/v1', '/auth/v1', '/storage/v1', '/realtime/v1', '/graphql/v1', '/api/v1', '/api/mcp', '/api'] as const;
 
 /** metrics: GET /metrics (server/telemetry/routes.ts), which checks its own bearer. */
 export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string; metrics?: RequestHandler }): Express {

@@ -5,26 +5,12 @@
 // spans beneath join its trace; an incoming `traceparent` is honoured.
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import express, { type Request, type RequestHandler } from 'express';
+import { surfaceOf } from '../surfaces.ts';
 import { metrics } from './metrics.ts';
 import { tracing } from './state.ts';
 
-// Longest first: /api/v1 and /api/mcp before /api.
-const SURFACES: Array<[string, string]> = [
-  ['/rest/v1', 'rest'], ['/auth/v1', 'auth'], ['/storage/v1', 'storage'], ['/realtime/v1', 'realtime'], ['/graphql/v1', 'graphql'],
-  ['/api/v1', 'openai'], ['/api/mcp', 'mcp'], ['/api/platform', 'platform'], ['/api', 'ai'], ['/metrics', 'metrics'], ['/health', 'health'],
-];
 // Path segments that are ids (a mount such as /knowledge-bases/:id leaves them in baseUrl).
 const ID_SEGMENT = /\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)(?=\/|$)/gi;
-
-export function surfaceOf(path: string): string {
-  for (const [prefix, name] of SURFACES) if (path === prefix || path.startsWith(`${prefix}/`)) return name;
-  return 'other';
-}
-
-/** The route as declared (`/api/agents/:id/run`), once a route took the request; undefined when none matched. */
-export function routeTemplate(req: Request): string | undefined {
-  return req.routeTemplate;
-}
 
 /**
  * Each route Express dispatches a request to records its template, while
@@ -61,7 +47,7 @@ export function requestTelemetry(): RequestHandler {
       }, propagation.extract(ROOT_CONTEXT, req.headers))
       : undefined;
     res.once('close', () => {
-      const matched = routeTemplate(req);
+      const matched = req.routeTemplate;
       const route = matched ?? `${surface}:unmatched`;
       const status = String(res.statusCode);
       const labels = { surface, route, method: req.method, status };
