@@ -133,6 +133,21 @@ describe('GET /metrics', () => {
     assert.ok(timed >= 1, 'realtime_prune was timed');
   });
 
+  it('counts extractions by outcome and the pages extracted', async () => {
+    const before = await scrape();
+    const form = new FormData();
+    form.append('file', new Blob(['Counted text.']), 'counted.txt');
+    const service = p.keys.serviceRoleKey;
+    const made = await json<{ id: string }>(await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: { apikey: service, authorization: `Bearer ${service}` }, body: form }), 201);
+    let families = before;
+    for (let i = 0; i < 200 && value(families, 'pgbase_source_extractions_total', { outcome: 'extracted' }) === value(before, 'pgbase_source_extractions_total', { outcome: 'extracted' }); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      families = await scrape();
+    }
+    assert.equal(value(families, 'pgbase_source_extractions_total', { outcome: 'extracted' }) - value(before, 'pgbase_source_extractions_total', { outcome: 'extracted' }), 1, `source ${made.id} counted once`);
+    assert.equal(value(families, 'pgbase_source_extracted_pages_total') - value(before, 'pgbase_source_extracted_pages_total'), 1);
+  });
+
   it('a standalone worker serves its own /metrics on WORKER_METRICS_PORT: its jobs timed there, the same key asked', async () => {
     const apart = await startTestPlatform({ WORKER: 'off', LOG_LEVEL: 'warn' });
     const worker = await startWorkerCli(apart, { WORKER_METRICS_PORT: '0' });

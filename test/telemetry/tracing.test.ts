@@ -30,6 +30,7 @@ describe('traces over OTLP/HTTP', () => {
   const toolHeaders: http.IncomingHttpHeaders[] = [];
   const { json, post } = aiApi(() => p);
   let ann: { access_token: string };
+  let sourceId = '';
 
   /** The spans of one trace, once `done` holds for them (spans arrive in batches). */
   const traceOf = (traceId: string, done: (spans: ReceivedSpan[]) => boolean) =>
@@ -228,12 +229,34 @@ describe('traces over OTLP/HTTP', () => {
     form.append('file', new Blob(['Traced text.\n\nA second paragraph.']), 'traced.txt');
     const made = await fetch(`${p.url}/api/sources/upload`, { method: 'POST', headers: { apikey: p.keys.anonKey, authorization: `Bearer ${ann.access_token}` }, body: form });
     const source = await json<{ id: string }>(made, 201);
+    sourceId = source.id;
     const [request] = await serverSpan('/api/sources/upload');
     const spans = await traceOf(request!.traceId, (l) => l.some((s) => s.name === 'extract' && s.attributes['pgbase.extraction.status'] === 'extracted'));
     const extract = spans.find((s) => s.name === 'extract')!;
     assert.equal(extract.attributes['pgbase.source_id'], source.id);
     assert.equal(extract.parentSpanId, request!.spanId, 'the job\'s extraction continues the upload\'s trace');
     assert.deepEqual(beneath(spans, extract).filter((s) => s.attributes['db.system.name'] === undefined).map((s) => s.name).sort(), ['parse', 'store derivatives']);
+  });
+
+  it('an indexing and a search: index > chunk; retrieval with its method, candidates and timings', async () => {
+    const kb = await json<{ id: string }>(await post(ann.access_token, '/knowledge-bases', { name: 'traced kb', indexing_config: { embedding_model: null }, retrieval_config: { method: 'full_text' } }), 201);
+    await json(await post(ann.access_token, `/knowledge-bases/${kb.id}/sources`, { source_id: sourceId }), 202);
+    const index = await eventually('the index span', async () => receiver.spans.find((s) => s.name === 'index' && s.attributes['pgbase.indexing.status'] === 'indexed'), (x) => x !== undefined, { tries: 300 });
+    const indexing = receiver.spans.filter((s) => s.traceId === index!.traceId);
+    assert.deepEqual(beneath(indexing, index!).filter((s) => s.attributes['db.system.name'] === undefined).map((s) => s.name), ['chunk']);
+    assert.ok(Number(index!.attributes['pgbase.indexing.items']) >= 1);
+    await json(await post(ann.access_token, `/knowledge-bases/${kb.id}/build-bm25`, {}), 202);
+    await eventually('the BM25 build', async () => (await p.adminPool.query<{ s: string }>('select bm25_status as s from ai.knowledge_bases where id = $1', [kb.id])).rows[0]!.s, (st) => st === 'ready', { tries: 300 });
+    const found = await json<{ results: Array<{ _type?: string }> }>(await post(ann.access_token, `/knowledge-bases/${kb.id}/search`, { query: 'traced paragraph' }), 200);
+    const hits = found.results.filter((r) => r._type !== 'retrieval_diagnostics');
+    assert.ok(hits.length >= 1);
+    const [request] = await serverSpan('/api/knowledge-bases/:id/search');
+    const spans = await traceOf(request!.traceId, (l) => l.some((s) => s.name === 'retrieval'));
+    const retrieval = spans.find((s) => s.name === 'retrieval')!;
+    assert.deepEqual([retrieval.attributes['gen_ai.data_source.id'], retrieval.attributes['pgbase.retrieval.method'], retrieval.attributes['pgbase.retrieval.returned']], [kb.id, 'full_text', hits.length]);
+    assert.ok(Number(retrieval.attributes['pgbase.retrieval.candidates']) >= 1 && typeof retrieval.attributes['pgbase.retrieval.ms'] === 'number');
+    assert.ok('full_text' in JSON.parse(String(retrieval.attributes['pgbase.retrieval.methods'])), 'each method\'s figures');
+    assert.ok(!JSON.stringify(spans).includes('traced paragraph'), 'no query text by default');
   });
 });
 
