@@ -25,6 +25,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROWS = 10_000;
+// BENCH_ONLY=tracing (or one, page, insert) runs only that workload: the tracing comparison alone takes a minute.
+const ONLY = process.env.BENCH_ONLY;
+const runs = (workload: string) => !ONLY || ONLY === workload;
 const OWNER = '00000000-0000-4000-8000-000000000001';
 const SECRET = 'bench-secret-bench-secret-bench-secret!!';
 const root = path.resolve(import.meta.dirname, '..');
@@ -101,76 +104,84 @@ try {
     };
   };
 
-  const one = await paired(
-    () => cannon(rest('/items?id=eq.4242'), { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } }),
-    () => cannon(bare('/one?id=4242')),
-  );
-  const onePg = pgbench('select * from public.items where id = 4242;\n');
-  // PostGraphile alone, as the postgres login (no RLS), answering the same row.
-  const pglQuery = JSON.stringify({ query: '{ itemByRowId(rowId: "4242") { rowId owner name qty } }' });
-  const probe = (await (await fetch(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery })).json()) as { data?: { itemByRowId?: { rowId: string } } };
-  if (probe.data?.itemByRowId?.rowId !== '4242') throw new Error(`PostGraphile did not answer the row: ${JSON.stringify(probe)}`);
-  const vsPgl = await paired(
-    () => cannon(rest('/items?id=eq.4242'), { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } }),
-    () => cannon(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery }),
-  );
-  console.log(`GET one row by pk        pgbase ${f(one.ours.rps)}/s p99 ${one.ours.p99} ms | bare node+pg ${f(one.bare.rps)}/s p99 ${one.bare.p99} ms | pgbench ${f(onePg)}/s | PostGraphile 5 ${f(vsPgl.bare.rps)}/s p99 ${vsPgl.bare.p99} ms | pgbase/bare ${one.ratio.toFixed(2)} (rounds: ${one.ratios}), pgbase/PostGraphile ${vsPgl.ratio.toFixed(2)} (rounds: ${vsPgl.ratios})`);
+  if (runs('one')) {
+    const one = await paired(
+      () => cannon(rest('/items?id=eq.4242'), { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } }),
+      () => cannon(bare('/one?id=4242')),
+    );
+    const onePg = pgbench('select * from public.items where id = 4242;\n');
+    // PostGraphile alone, as the postgres login (no RLS), answering the same row.
+    const pglQuery = JSON.stringify({ query: '{ itemByRowId(rowId: "4242") { rowId owner name qty } }' });
+    const probe = (await (await fetch(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery })).json()) as { data?: { itemByRowId?: { rowId: string } } };
+    if (probe.data?.itemByRowId?.rowId !== '4242') throw new Error(`PostGraphile did not answer the row: ${JSON.stringify(probe)}`);
+    const vsPgl = await paired(
+      () => cannon(rest('/items?id=eq.4242'), { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } }),
+      () => cannon(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: pglQuery }),
+    );
+    console.log(`GET one row by pk        pgbase ${f(one.ours.rps)}/s p99 ${one.ours.p99} ms | bare node+pg ${f(one.bare.rps)}/s p99 ${one.bare.p99} ms | pgbench ${f(onePg)}/s | PostGraphile 5 ${f(vsPgl.bare.rps)}/s p99 ${vsPgl.bare.p99} ms | pgbase/bare ${one.ratio.toFixed(2)} (rounds: ${one.ratios}), pgbase/PostGraphile ${vsPgl.ratio.toFixed(2)} (rounds: ${vsPgl.ratios})`);
+  }
 
   // Tracing on (issue 31): a second pgbase process, identical but for the standard OTEL_* variables,
   // exporting every span over OTLP/HTTP (protobuf, the default) to a collector stand-in in this process
   // that reads each export to its end and answers 200. Taken in turns against the untraced process.
-  const sink = { exports: 0, bytes: 0 };
-  const collector = http.createServer((req, res) => {
-    req.on('data', (c: Buffer) => (sink.bytes += c.length));
-    req.on('end', () => { sink.exports++; res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(); });
-  });
-  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
-  // Every request traced (the default sampler), then one in ten (a common production setting).
-  const tracedServer = async (sampler: Record<string, string>) => {
-    const port = await freePort();
-    await processes.startPlatform(`http://127.0.0.1:${port}`, {
-      DATABASE_URL: cluster.url, PORT: String(port), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
-      DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench', ...sampler,
+  if (runs('tracing')) {
+    const sink = { exports: 0, bytes: 0 };
+    const collector = http.createServer((req, res) => {
+      req.on('data', (c: Buffer) => (sink.bytes += c.length));
+      req.on('end', () => { sink.exports++; res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(); });
     });
-    return port;
-  };
-  const oneRow = { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } };
-  for (const [label, sampler] of [['every request', {}], ['1 in 10', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }]] as const) {
-    const port = await tracedServer(sampler);
-    const before = { ...sink };
-    const traced = await paired(
-      () => cannon(`http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, oneRow),
-      () => cannon(rest('/items?id=eq.4242'), oneRow),
-    );
-    if (sink.exports === before.exports) throw new Error('the traced server exported nothing');
-    console.log(`GET one row, traced (${label}) pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports - before.exports} exports, ~${f((sink.bytes - before.bytes) / traced.ours.ok)} bytes per request`);
+    await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+    // Every request traced (the default sampler), then one in ten (a common production setting).
+    const tracedServer = async (sampler: Record<string, string>) => {
+      const port = await freePort();
+      await processes.startPlatform(`http://127.0.0.1:${port}`, {
+        DATABASE_URL: cluster.url, PORT: String(port), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
+        DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench', ...sampler,
+      });
+      return port;
+    };
+    const oneRow = { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } };
+    for (const [label, sampler] of [['every request', {}], ['1 in 10', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }]] as const) {
+      const port = await tracedServer(sampler);
+      const before = { ...sink };
+      const traced = await paired(
+        () => cannon(`http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, oneRow),
+        () => cannon(rest('/items?id=eq.4242'), oneRow),
+      );
+      if (sink.exports === before.exports) throw new Error('the traced server exported nothing');
+      console.log(`GET one row, traced (${label}) pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports - before.exports} exports, ~${f((sink.bytes - before.bytes) / traced.ours.ok)} bytes per request`);
   }
   collector.close();
+  }
 
-  const page = await paired(
-    () => cannon(rest('/items?select=*&limit=10'), { headers: { apikey: anonKey, authorization: `Bearer ${userToken}` } }),
-    () => cannon(bare('/page')),
-  );
-  const pagePg = pgbench(`select * from public.items where owner = '${OWNER}' limit 10;\n`);
-  console.log(`GET 10 rows under RLS    pgbase ${f(page.ours.rps)}/s p99 ${page.ours.p99} ms | bare node+pg ${f(page.bare.rps)}/s p99 ${page.bare.p99} ms | pgbench ${f(pagePg)}/s | pgbase/bare ${page.ratio.toFixed(2)} (rounds: ${page.ratios})`);
+  if (runs('page')) {
+    const page = await paired(
+      () => cannon(rest('/items?select=*&limit=10'), { headers: { apikey: anonKey, authorization: `Bearer ${userToken}` } }),
+      () => cannon(bare('/page')),
+    );
+    const pagePg = pgbench(`select * from public.items where owner = '${OWNER}' limit 10;\n`);
+    console.log(`GET 10 rows under RLS    pgbase ${f(page.ours.rps)}/s p99 ${page.ours.p99} ms | bare node+pg ${f(page.bare.rps)}/s p99 ${page.bare.p99} ms | pgbench ${f(pagePg)}/s | pgbase/bare ${page.ratio.toFixed(2)} (rounds: ${page.ratios})`);
+  }
 
-  const before = new pg.Client({ connectionString: cluster.url });
-  await before.connect();
-  const count = async () => Number((await before.query('select count(*) as n from public.items')).rows[0].n);
-  const insert = { method: 'POST', headers: { apikey: anonKey, authorization: `Bearer ${userToken}`, 'content-type': 'application/json', prefer: 'return=representation' }, body: '{"name":"bench","qty":1}' };
-  const ins = await paired(() => cannon(rest('/items'), insert), () => cannon(bare('/ins'), { method: 'POST', body: '{}' }));
-  const insPg = pgbench(`insert into public.items (owner, name, qty) values ('${OWNER}', 'x', 1) returning *;\n`);
-  console.log(`POST one row (repr.)     pgbase ${f(ins.ours.rps)}/s p99 ${ins.ours.p99} ms | bare node+pg ${f(ins.bare.rps)}/s p99 ${ins.bare.p99} ms | pgbench ${f(insPg)}/s | pgbase/bare ${ins.ratio.toFixed(2)} (rounds: ${ins.ratios})`);
-  // The row check needs a run that ends with no request in flight: a fixed
-  // number of requests (autocannon's end of such a run is only known to the
-  // second, so this run gives no rate).
-  const n0 = await count();
-  const checked = await cannon(rest('/items'), { ...insert, amount: Number(process.env.BENCH_INSERTS ?? 4000) });
-  const added = (await count()) - n0;
-  await before.end();
-  console.log(`insert check: ${checked.ok} answers 2xx, ${added} new rows${checked.ok === added ? ' (equal)' : ' (MISMATCH)'}`);
-  if (checked.ok !== added) process.exitCode = 1;
+  if (runs('insert')) {
+    const before = new pg.Client({ connectionString: cluster.url });
+    await before.connect();
+    const count = async () => Number((await before.query('select count(*) as n from public.items')).rows[0].n);
+    const insert = { method: 'POST', headers: { apikey: anonKey, authorization: `Bearer ${userToken}`, 'content-type': 'application/json', prefer: 'return=representation' }, body: '{"name":"bench","qty":1}' };
+    const ins = await paired(() => cannon(rest('/items'), insert), () => cannon(bare('/ins'), { method: 'POST', body: '{}' }));
+    const insPg = pgbench(`insert into public.items (owner, name, qty) values ('${OWNER}', 'x', 1) returning *;\n`);
+    console.log(`POST one row (repr.)     pgbase ${f(ins.ours.rps)}/s p99 ${ins.ours.p99} ms | bare node+pg ${f(ins.bare.rps)}/s p99 ${ins.bare.p99} ms | pgbench ${f(insPg)}/s | pgbase/bare ${ins.ratio.toFixed(2)} (rounds: ${ins.ratios})`);
+    // The row check needs a run that ends with no request in flight: a fixed
+    // number of requests (autocannon's end of such a run is only known to the
+    // second, so this run gives no rate).
+    const n0 = await count();
+    const checked = await cannon(rest('/items'), { ...insert, amount: Number(process.env.BENCH_INSERTS ?? 4000) });
+    const added = (await count()) - n0;
+    await before.end();
+    console.log(`insert check: ${checked.ok} answers 2xx, ${added} new rows${checked.ok === added ? ' (equal)' : ' (MISMATCH)'}`);
+    if (checked.ok !== added) process.exitCode = 1;
+  }
 } finally {
   await processes.stop();
   await cluster.stop();

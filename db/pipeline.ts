@@ -72,6 +72,8 @@ class ContextPipeline<R> {
 
   private connection: Connection | undefined;
   private parsedNow: string[] = [];
+  /** Told when the flight ends, with its error or null (telemetry's SQL span; declared so setting it keeps the object's shape). */
+  onSettled: ((err: Error | null) => void) | undefined = undefined;
 
   submit(connection: Connection): void {
     this.connection = connection;
@@ -148,6 +150,7 @@ class ContextPipeline<R> {
     if (this.settled) return;
     this.settled = true;
     this.settle(true);
+    this.onSettled?.(err);
     this.done(err);
   }
 
@@ -155,6 +158,7 @@ class ContextPipeline<R> {
     if (this.settled) return;
     this.settled = true;
     this.settle(false);
+    this.onSettled?.(null);
     this.done(null, this.rows);
   }
 }

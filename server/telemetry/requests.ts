@@ -40,7 +40,7 @@ export function requestTelemetry(): RequestHandler {
     const path = req.path;
     const surface = surfaceOf(path);
     const span = tracing.on
-      ? trace.getTracer('pgbase').startSpan(req.method, {
+      ? tracing.tracer!.startSpan(req.method, {
         kind: SpanKind.SERVER,
         // url.scheme as this server saw the connection (req.protocol would weigh the proxy headers on every request).
         attributes: { 'http.request.method': req.method, 'url.path': path, 'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
@@ -55,8 +55,9 @@ export function requestTelemetry(): RequestHandler {
       metrics.requestSeconds.observe(labels, (performance.now() - started) / 1000);
       if (!span) return;
       if (!span.isRecording()) return span.end();
-      if (matched) span.updateName(`${req.method} ${matched}`);
-      span.setAttributes({ 'http.response.status_code': res.statusCode, ...(matched ? { 'http.route': matched } : {}), ...(res.writableFinished ? {} : { 'pgbase.aborted': true }) });
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (matched) span.updateName(`${req.method} ${matched}`).setAttribute('http.route', matched);
+      if (!res.writableFinished) span.setAttribute('pgbase.aborted', true);
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });

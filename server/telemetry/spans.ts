@@ -6,7 +6,7 @@ import { tracing } from './state.ts';
 
 export { SpanKind, type Span };
 
-const tracer = () => trace.getTracer('pgbase');
+const tracer = () => tracing.tracer!;
 
 export type SpanOptions = { kind?: SpanKind; attributes?: Attributes; parent?: Context };
 

@@ -40,7 +40,7 @@ function summaryOf(text: string): { summary: string; operation: string } {
   return known;
 }
 
-type Submittable = { submit: unknown; handleReadyForQuery?: (...a: unknown[]) => unknown; handleError?: (...a: unknown[]) => unknown };
+type Submittable = { submit: unknown; onSettled?: (err: Error | null) => void; handleReadyForQuery?: (...a: unknown[]) => unknown; handleError?: (...a: unknown[]) => unknown };
 
 let patched = false;
 
@@ -57,14 +57,13 @@ export function patchPgForSpans(): void {
   };
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
+  proto.query = function (this: unknown, q?: unknown, ...rest: unknown[]) {
     // Only beneath a recorded operation: the worker's polling and heartbeats make no traces of their
     // own, and a request the sampler left out costs its statements nothing.
-    if (!tracing.on || !trace.getSpan(context.active())?.isRecording()) return original.apply(this, args);
-    const q = args[0] as string | { text?: string; name?: string } | Submittable | undefined;
+    if (!tracing.on || !trace.getSpan(context.active())?.isRecording()) return original.call(this, q, ...rest);
     const text = typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? '');
     const { summary, operation } = summaryOf(text);
-    const span = trace.getTracer('pgbase').startSpan(summary, {
+    const span = tracing.tracer!.startSpan(summary, {
       kind: SpanKind.CLIENT,
       // Where the database is (server.address, db.namespace) is the same for every span of a process: it
       // is left out, as each attribute costs every span its encoding.
@@ -79,21 +78,24 @@ export function patchPgForSpans(): void {
       span.end();
     };
     if (q && typeof q === 'object' && typeof (q as Submittable).submit === 'function') {
-      // A submittable (the one-round-trip pipeline): done at its ReadyForQuery, or its error.
       const s = q as Submittable;
-      const ready = s.handleReadyForQuery;
-      const error = s.handleError;
-      s.handleError = function (this: unknown, ...a: unknown[]) { end(a[0]); return error?.apply(this, a); };
-      s.handleReadyForQuery = function (this: unknown, ...a: unknown[]) { end(); return ready?.apply(this, a); };
-      return original.apply(this, args);
+      if ('onSettled' in s) s.onSettled = end;
+      else {
+        // Someone else's submittable: done at its ReadyForQuery, or its error.
+        const ready = s.handleReadyForQuery;
+        const error = s.handleError;
+        s.handleError = function (this: unknown, ...a: unknown[]) { end(a[0]); return error?.apply(this, a); };
+        s.handleReadyForQuery = function (this: unknown, ...a: unknown[]) { end(); return ready?.apply(this, a); };
+      }
+      return original.call(this, q, ...rest);
     }
-    const last = args.length - 1;
-    if (typeof args[last] === 'function') {
-      const callback = args[last] as (err: unknown, ...rest: unknown[]) => unknown;
-      args[last] = (err: unknown, ...rest: unknown[]) => { end(err); return callback(err, ...rest); };
-      return original.apply(this, args);
+    const last = rest.length - 1;
+    if (typeof rest[last] === 'function') {
+      const callback = rest[last] as (err: unknown, ...r: unknown[]) => unknown;
+      rest[last] = (err: unknown, ...r: unknown[]) => { end(err); return callback(err, ...r); };
+      return original.call(this, q, ...rest);
     }
-    const result = original.apply(this, args) as Promise<unknown>;
+    const result = original.call(this, q, ...rest) as Promise<unknown>;
     return result.then((r) => { end(); return r; }, (err: unknown) => { end(err); throw err; });
   };
 }

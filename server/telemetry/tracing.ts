@@ -1,23 +1,21 @@
 // OpenTelemetry traces, off unless the standard OTEL_* variables ask for them.
-// Once per process (several platforms in one test process share it): a
-// tracer provider with a batch processor and the OTLP/HTTP exporter the
-// protocol names, the AsyncLocalStorage context manager and the W3C
-// propagator. While it is off nothing is registered: every span helper
+// Once per process (several platforms in one test process share it): the
+// tracer provider (tracer.ts) with the sampler the variables name, a batch
+// queue to the OTLP/HTTP exporter (span-export.ts), the AsyncLocalStorage
+// context manager and the W3C propagator. While it is off nothing is registered: every span helper
 // checks `tracing.on` first and calls straight through.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler,
-} from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
+import { DEFAULT_BATCH, otlpExport, SpanBatcher, type BatchOptions } from './span-export.ts';
 import { patchPgForSpans } from './sql-spans.ts';
 import { tracing } from './state.ts';
+import { PgbaseTracerProvider, type SpanLimits } from './tracer.ts';
 
-let provider: TracerProvider | undefined;
+let batcher: SpanBatcher | undefined;
 
 export type TracingPlan = { protocol: 'http/protobuf' | 'http/json'; sampler: Sampler; samplerName: string } | { off: string };
 
@@ -58,7 +56,7 @@ function samplerFrom(name: string, arg: string | undefined): Sampler {
 
 /** Turns tracing on for this process if the environment asks for it (once; later calls only report). */
 export function startTracing(env: NodeJS.ProcessEnv, log: Logger): void {
-  if (provider) return;
+  if (batcher) return;
   const plan = tracingPlan(env);
   if ('off' in plan) {
     log.debug({ reason: plan.off }, 'tracing off');
@@ -67,36 +65,52 @@ export function startTracing(env: NodeJS.ProcessEnv, log: Logger): void {
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over the default name.
   const detected = detectResources({ detectors: [hostDetector, processDetector, envDetector] });
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': 'pgbase' })).merge(detected);
-  const exporter = plan.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter();
-  provider = new TracerProvider({ resource, sampler: plan.sampler, spanProcessors: [new BatchSpanProcessor({ exporter, ...batchOptions(env) })] });
+  // A detector may still be reading (the host id): the exporter starts once it is done.
+  const target = (resource.waitForAsyncAttributes?.() ?? Promise.resolve()).then(() => otlpExport(plan.protocol, resource.attributes, resource.schemaUrl));
+  batcher = new SpanBatcher(target, batchOptions(env), log);
+  const provider = new PgbaseTracerProvider(plan.sampler, spanLimits(env), batcher.add);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   patchPgForSpans();
   tracing.captureMessages = env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true';
+  tracing.tracer = provider.getTracer('pgbase');
   tracing.on = true;
   log.info({ protocol: plan.protocol, sampler: plan.samplerName }, 'tracing on: exporting spans over OTLP/HTTP');
 }
 
-/** The batch processor's standard variables (OTEL_BSP_*), where given. */
-function batchOptions(env: NodeJS.ProcessEnv) {
-  const ms = (name: string) => {
-    const v = env[name];
-    if (v === undefined || v === '') return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name}: a positive integer, got ${JSON.stringify(v)}`);
-    return n;
+/** A variable that must be a positive integer, where given. */
+function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name}: a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The batch processor's standard variables (OTEL_BSP_*); a batch is never larger than the queue. */
+function batchOptions(env: NodeJS.ProcessEnv): BatchOptions {
+  const maxQueueSize = positive(env, 'OTEL_BSP_MAX_QUEUE_SIZE') ?? DEFAULT_BATCH.maxQueueSize;
+  return {
+    maxQueueSize,
+    maxExportBatchSize: Math.min(positive(env, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE') ?? DEFAULT_BATCH.maxExportBatchSize, maxQueueSize),
+    scheduledDelayMillis: positive(env, 'OTEL_BSP_SCHEDULE_DELAY') ?? DEFAULT_BATCH.scheduledDelayMillis,
+    exportTimeoutMillis: positive(env, 'OTEL_BSP_EXPORT_TIMEOUT') ?? DEFAULT_BATCH.exportTimeoutMillis,
   };
-  const options = {
-    scheduledDelayMillis: ms('OTEL_BSP_SCHEDULE_DELAY'),
-    exportTimeoutMillis: ms('OTEL_BSP_EXPORT_TIMEOUT'),
-    maxQueueSize: ms('OTEL_BSP_MAX_QUEUE_SIZE'),
-    maxExportBatchSize: ms('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+}
+
+/** The span limits' standard variables: the span's own, else the general attribute ones, else 128 and no length limit. */
+function spanLimits(env: NodeJS.ProcessEnv): SpanLimits {
+  const first = (...names: string[]) => names.map((n) => positive(env, n)).find((v) => v !== undefined);
+  return {
+    attributeCount: first('OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT', 'OTEL_ATTRIBUTE_COUNT_LIMIT') ?? 128,
+    attributeValueLength: first('OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT', 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT') ?? Infinity,
+    eventCount: first('OTEL_SPAN_EVENT_COUNT_LIMIT') ?? 128,
+    linkCount: first('OTEL_SPAN_LINK_COUNT_LIMIT') ?? 128,
   };
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<Record<keyof typeof options, number>>;
 }
 
 /** Sends what is batched (a platform stopping; the provider stays for others in the process). */
 export async function flushTracing(): Promise<void> {
-  await provider?.forceFlush().catch(() => undefined);
+  await batcher?.flush().catch(() => undefined);
 }

@@ -1,12 +1,15 @@
 // A small OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be:
-// POST /v1/traces, JSON (decoded into spans) or protobuf (kept as bytes, with
-// its content type). Spans come back flattened, attributes as plain values.
+// POST /v1/traces, JSON or protobuf (decoded by otlp-protobuf.ts; the bytes are
+// kept too, with their content type). Spans come back flattened, attributes as
+// plain values, each with the protocol it came in.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceRequest } from './otlp-protobuf.ts';
 
 export type ReceivedSpan = {
   traceId: string; spanId: string; parentSpanId: string; name: string; kind: number;
   attributes: Record<string, unknown>; status: { code?: number; message?: string }; resource: Record<string, unknown>;
+  protocol: 'json' | 'protobuf';
 };
 export type OtlpReceiver = { url: string; spans: ReceivedSpan[]; raw: Array<{ contentType: string; body: Buffer }>; close: () => Promise<void> };
 
@@ -27,14 +30,15 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       const body = Buffer.concat(chunks);
       const contentType = String(req.headers['content-type'] ?? '');
       raw.push({ contentType, body });
-      if (req.url === '/v1/traces' && contentType.startsWith('application/json')) {
-        const doc = JSON.parse(body.toString('utf8')) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };
+      const json = contentType.startsWith('application/json');
+      if (req.url === '/v1/traces' && (json || contentType === 'application/x-protobuf')) {
+        const doc = (json ? JSON.parse(body.toString('utf8')) : decodeTraceRequest(body)) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };
         for (const rs of doc.resourceSpans ?? []) {
           const resource = attributesOf(rs.resource?.attributes);
           for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) {
             spans.push({
               traceId: String(s.traceId), spanId: String(s.spanId), parentSpanId: String(s.parentSpanId ?? ''), name: String(s.name), kind: Number(s.kind),
-              attributes: attributesOf(s.attributes as KeyValue[]), status: (s.status ?? {}) as ReceivedSpan['status'], resource,
+              attributes: attributesOf(s.attributes as KeyValue[]), status: (s.status ?? {}) as ReceivedSpan['status'], resource, protocol: json ? 'json' : 'protobuf',
             });
           }
         }

@@ -267,10 +267,15 @@ describe('traces over OTLP/HTTP, protobuf by default', () => {
     const child = await startPlatformProcess(beside, { WORKER: 'off', LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: '', OTEL_BSP_SCHEDULE_DELAY: '100' });
     try {
       assert.equal((await fetch(`${child.url}/auth/v1/settings?apikey=${beside.keys.anonKey}`)).status, 200);
-      // Protobuf carries strings as UTF-8: the request span's name and the service's are in the bytes.
-      const sent = await eventually('a protobuf export of the request', async () => receiver.raw.filter((r) => r.contentType === 'application/x-protobuf' && r.body.includes('GET /auth/v1/settings')), (l) => l.length > 0, { tries: 200 });
-      assert.ok(sent[0]!.body.includes('service.name') && sent[0]!.body.includes('http.response.status_code'));
-      assert.equal(receiver.spans.length, 0, 'nothing was sent as JSON');
+      // Decoded as a collector would: the request's SERVER span with its attributes, its service, nothing as JSON.
+      const span = await eventually('a protobuf export of the request', async () => receiver.spans.find((s) => s.name === 'GET /auth/v1/settings'), (s) => s !== undefined, { tries: 200 });
+      assert.equal(span!.protocol, 'protobuf');
+      assert.equal(span!.kind, SERVER);
+      assert.equal(span!.attributes['http.response.status_code'], 200);
+      assert.equal(span!.attributes['http.route'], '/auth/v1/settings');
+      assert.equal(span!.resource['service.name'], 'pgbase-test');
+      assert.match(span!.traceId, /^[0-9a-f]{32}$/);
+      assert.ok(receiver.raw.every((r) => r.contentType === 'application/x-protobuf'), 'nothing was sent as JSON');
     } finally {
       await child.kill();
       await stopTestPlatform(beside);
