@@ -29,9 +29,9 @@ class Writer {
   buf: Buffer;
   pos: number;
 
-  /** `reserve` bytes are left free at the start, for the headers written last (see frame). */
-  constructor(capacity: number, reserve = 0) {
-    this.buf = Buffer.allocUnsafe(capacity + reserve);
+  /** `reserve` bytes are left free at the start, for the headers written last; `reuse`, a buffer done with. */
+  constructor(capacity: number, reserve = 0, reuse?: Buffer) {
+    this.buf = reuse && reuse.length >= capacity + reserve ? reuse : Buffer.allocUnsafe(capacity + reserve);
     this.pos = reserve;
   }
 
@@ -280,6 +280,9 @@ export function protobufTraceEncoding(resourceAttributes: Attributes, schemaUrl:
     if (scope.version) w.string(2, scope.version);
     w.close(at);
   });
+  // Buffers whose batch has been sent, for the next ones: a batch is ~128 KiB, and allocating that
+  // afresh a few times a second weighs on the collector of external memory.
+  const spare: Buffer[] = [];
   // The request's and the scope's headers, written in front of a scope's spans once their length is known.
   const reserve = resource.length + 64;
   const headers = (scopes: Array<[Scope, Writer]>) => {
@@ -298,9 +301,13 @@ export function protobufTraceEncoding(resourceAttributes: Attributes, schemaUrl:
         count: 0,
         add(s) {
           let w = scopes.get(s.scope);
-          if (!w) scopes.set(s.scope, (w = new Writer(expected * 256, reserve)));
+          if (!w) scopes.set(s.scope, (w = new Writer(expected * 256, reserve, spare.pop())));
           span(w, s);
           this.count++;
+        },
+        release() {
+          for (const w of scopes.values()) if (spare.length < 2) spare.push(w.buf);
+          scopes.clear();
         },
         finish() {
           const list = [...scopes];

@@ -40,12 +40,11 @@ export function requestTelemetry(): RequestHandler {
     const path = req.path;
     const surface = surfaceOf(path);
     const span = tracing.on
-      ? tracing.tracer!.startSpan(req.method, {
-        kind: SpanKind.SERVER,
-        // url.scheme as this server saw the connection (req.protocol would weigh the proxy headers on every request).
-        attributes: { 'http.request.method': req.method, 'url.path': path, 'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' },
-      }, propagation.extract(ROOT_CONTEXT, req.headers))
+      ? tracing.tracer!.startSpan(req.method, { kind: SpanKind.SERVER }, req.headers.traceparent ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT)
       : undefined;
+    // Attributes only for a span the sampler keeps (pgbase's samplers decide by trace id and parent alone).
+    // url.scheme as this server saw the connection (req.protocol would weigh the proxy headers on every request).
+    if (span?.isRecording()) span.setAttributes({ 'http.request.method': req.method, 'url.path': path, 'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' });
     res.once('close', () => {
       const matched = req.routeTemplate;
       const route = matched ?? `${surface}:unmatched`;

@@ -18,7 +18,7 @@ import type { RecordedSpan, SpanBatch, TraceEncoding } from './tracer.ts';
 export type BatchOptions = { maxQueueSize: number; maxExportBatchSize: number; scheduledDelayMillis: number; exportTimeoutMillis: number };
 export const DEFAULT_BATCH: BatchOptions = { maxQueueSize: 2048, maxExportBatchSize: 512, scheduledDelayMillis: 5000, exportTimeoutMillis: 30000 };
 
-type Sealed = { count: number; body: Uint8Array };
+type Sealed = { count: number; body: Uint8Array; release?: () => void };
 type Exporter = { export(batch: Sealed, done: (result: ExportResult) => void): void; forceFlush(): Promise<void> };
 export type SpanExport = { encoding: TraceEncoding; exporter: Exporter };
 
@@ -91,7 +91,8 @@ export class SpanBatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.open?.count) {
-      this.sealed.push({ count: this.open.count, body: this.open.finish() });
+      const open = this.open;
+      this.sealed.push({ count: open.count, body: open.finish(), release: () => open.release?.() });
       this.open = undefined;
     }
     this.sending ??= this.drain().finally(() => {
@@ -123,6 +124,8 @@ export class SpanBatcher {
       try {
         exporter.export(batch, (result) => {
           clearTimeout(timeout);
+          // Only now is the body no longer read (a timeout above may come first: then it is not reused).
+          batch.release?.();
           if (result.code !== ExportResultCode.SUCCESS && this.failures++ % 100 === 0) {
             this.log.warn({ spans: batch.count, failures: this.failures, err: result.error?.message }, 'tracing: an export to the collector failed');
           }

@@ -57,10 +57,13 @@ export function patchPgForSpans(): void {
   };
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  proto.query = function (this: unknown, q?: unknown, ...rest: unknown[]) {
+  proto.query = function (this: unknown, q?: unknown) {
     // Only beneath a recorded operation: the worker's polling and heartbeats make no traces of their
-    // own, and a request the sampler left out costs its statements nothing.
-    if (!tracing.on || !trace.getSpan(context.active())?.isRecording()) return original.call(this, q, ...rest);
+    // own, and a request the sampler left out costs its statements nothing (not even a copy of its arguments).
+    // eslint-disable-next-line prefer-rest-params
+    if (!tracing.on || !trace.getSpan(context.active())?.isRecording()) return original.apply(this, arguments as unknown as unknown[]);
+    // eslint-disable-next-line prefer-rest-params
+    const rest = Array.prototype.slice.call(arguments, 1) as unknown[];
     const text = typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? '');
     const { summary, operation } = summaryOf(text);
     const span = tracing.tracer!.startSpan(summary, {

@@ -22,8 +22,8 @@ export type SpanLink = { traceId: string; spanId: string; traceState?: string; t
 
 /** Where an ended, sampled span goes (the batch exporter). */
 export type SpanSink = (span: RecordedSpan) => void;
-/** Spans being encoded into one export request (otlp-protobuf.ts, otlp-json.ts). */
-export type SpanBatch = { count: number; add(span: RecordedSpan): void; finish(): Uint8Array };
+/** Spans being encoded into one export request (otlp-protobuf.ts, otlp-json.ts); released once sent, its memory may serve the next. */
+export type SpanBatch = { count: number; add(span: RecordedSpan): void; finish(): Uint8Array; release?(): void };
 /** A protocol's encoding: a new batch, sized for `expected` spans. */
 export type TraceEncoding = { batch(expected: number): SpanBatch };
 
