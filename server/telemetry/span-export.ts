@@ -82,8 +82,10 @@ export class SpanBatcher {
 
   /** Sends what is waiting (a platform stopping) and waits for it. */
   async flush(): Promise<void> {
+    // Spans that ended before the exporter was ready are encoded as it becomes ready (the constructor's turn comes first).
+    const target = await this.target.catch(() => undefined);
     while (this.sending || this.sealed.length || this.open?.count) await this.send();
-    await (await this.target.catch(() => undefined))?.exporter.forceFlush().catch(() => undefined);
+    await target?.exporter.forceFlush().catch(() => undefined);
   }
 
   /** Seals the open batch and sends every sealed one, in order, one at a time. */

@@ -4,6 +4,7 @@
 // plain values, each with the protocol it came in.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { decodeTraceRequest } from './otlp-protobuf.ts';
 
 export type ReceivedSpan = {
@@ -11,7 +12,14 @@ export type ReceivedSpan = {
   attributes: Record<string, unknown>; status: { code?: number; message?: string }; resource: Record<string, unknown>;
   protocol: 'json' | 'protobuf';
 };
-export type OtlpReceiver = { url: string; spans: ReceivedSpan[]; raw: Array<{ contentType: string; body: Buffer }>; close: () => Promise<void> };
+export type OtlpReceiver = {
+  url: string; spans: ReceivedSpan[];
+  /** Every request as sent: its content type and encoding, its headers, its body (still compressed). */
+  raw: Array<{ contentType: string; encoding: string; headers: http.IncomingHttpHeaders; body: Buffer }>;
+  /** The status the receiver answers with (200; a collector refusing: 400). */
+  status: number;
+  close: () => Promise<void>;
+};
 
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
 type KeyValue = { key: string; value: AnyValue };
@@ -27,9 +35,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks);
+      const sent = Buffer.concat(chunks);
       const contentType = String(req.headers['content-type'] ?? '');
-      raw.push({ contentType, body });
+      const encoding = String(req.headers['content-encoding'] ?? '');
+      raw.push({ contentType, encoding, headers: req.headers, body: sent });
+      if (receiver.status !== 200) return void res.writeHead(receiver.status, { 'content-type': 'text/plain' }).end('refused');
+      const body = encoding === 'gzip' ? gunzipSync(sent) : sent;
       const json = contentType.startsWith('application/json');
       if (req.url === '/v1/traces' && (json || contentType === 'application/x-protobuf')) {
         const doc = (json ? JSON.parse(body.toString('utf8')) : decodeTraceRequest(body)) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };
@@ -46,10 +57,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       res.writeHead(200, { 'content-type': contentType.startsWith('application/json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.startsWith('application/json') ? '{}' : undefined);
     });
   });
+  const receiver: OtlpReceiver = { url: '', spans, raw, status: 200, close: () => new Promise<void>((r) => server.close(() => r())) };
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans, raw,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return receiver;
 }

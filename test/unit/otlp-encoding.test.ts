@@ -159,29 +159,70 @@ describe('OTLP encoding', () => {
 });
 
 describe('the span queue', () => {
+  const logs = () => {
+    const logged: string[] = [];
+    return { logged, log: pino({ level: 'warn' }, new Writable({ write: (c: Buffer, _e, cb) => { logged.push(c.toString()); cb(); } })) };
+  };
+  // The exporter reads the standard variables when it is made.
+  const withEnv = async (vars: Record<string, string>, fn: () => Promise<void>) => {
+    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+      await fn();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  };
+
   it('sends a full batch at once, drops what overflows the queue (saying so once) and sends the rest on flush', async () => {
     const receiver = await startOtlpReceiver();
-    const logged: string[] = [];
-    const log = pino({ level: 'warn' }, new Writable({ write: (c: Buffer, _e, cb) => { logged.push(c.toString()); cb(); } }));
-    const saved = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${receiver.url}/v1/traces`;
+    const { logged, log } = logs();
     try {
-      const batcher = new SpanBatcher(Promise.resolve(otlpExport('http/protobuf', RESOURCE, undefined)), { maxQueueSize: 5, maxExportBatchSize: 3, scheduledDelayMillis: 60_000, exportTimeoutMillis: 5000 }, log);
-      const tracer = new PgbaseTracerProvider(new AlwaysOnSampler(), LIMITS, batcher.add).getTracer('pgbase');
-      await new Promise((r) => setImmediate(r));
-      for (let i = 1; i <= 7; i++) tracer.startSpan(`span ${i}`, {}, ROOT_CONTEXT).end();
-      await batcher.flush();
-      assert.deepEqual(receiver.spans.map((s) => s.name), ['span 1', 'span 2', 'span 3', 'span 4', 'span 5'], 'spans 6 and 7 found the queue full');
-      assert.equal(receiver.raw.length, 2, 'one request for the full batch, one for the rest');
-      assert.ok(receiver.spans.every((s) => s.protocol === 'protobuf' && s.resource['service.name'] === 'pgbase-test'));
-      assert.equal(logged.filter((l) => l.includes('span queue is full')).length, 1);
-      // The queue frees as batches go: a span now is sent.
-      tracer.startSpan('span 8', {}, ROOT_CONTEXT).end();
-      await batcher.flush();
-      assert.equal(receiver.spans.at(-1)!.name, 'span 8');
+      await withEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` }, async () => {
+        const batcher = new SpanBatcher(Promise.resolve(otlpExport('http/protobuf', RESOURCE, undefined)), { maxQueueSize: 5, maxExportBatchSize: 3, scheduledDelayMillis: 60_000, exportTimeoutMillis: 5000 }, log);
+        const tracer = new PgbaseTracerProvider(new AlwaysOnSampler(), LIMITS, batcher.add).getTracer('pgbase');
+        await new Promise((r) => setImmediate(r));
+        for (let i = 1; i <= 7; i++) tracer.startSpan(`span ${i}`, {}, ROOT_CONTEXT).end();
+        await batcher.flush();
+        assert.deepEqual(receiver.spans.map((s) => s.name), ['span 1', 'span 2', 'span 3', 'span 4', 'span 5'], 'spans 6 and 7 found the queue full');
+        assert.equal(receiver.raw.length, 2, 'one request for the full batch, one for the rest');
+        assert.ok(receiver.spans.every((s) => s.protocol === 'protobuf' && s.resource['service.name'] === 'pgbase-test'));
+        assert.equal(logged.filter((l) => l.includes('span queue is full')).length, 1);
+        // The queue frees as batches go: a span now is sent (in a buffer an earlier batch used).
+        tracer.startSpan('span 8', {}, ROOT_CONTEXT).end();
+        await batcher.flush();
+        assert.equal(receiver.spans.at(-1)!.name, 'span 8');
+      });
     } finally {
-      if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-      else process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = saved;
+      await receiver.close();
+    }
+  });
+
+  it('sends the collector its headers (OTEL_EXPORTER_OTLP_TRACES_HEADERS), gzipped when asked; a refusal is a warning, and the next batch goes', async () => {
+    const receiver = await startOtlpReceiver();
+    const { logged, log } = logs();
+    try {
+      await withEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`, OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-collector-key=k-123', OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip' }, async () => {
+        const batcher = new SpanBatcher(Promise.resolve(otlpExport('http/json', RESOURCE, undefined)), { maxQueueSize: 10, maxExportBatchSize: 10, scheduledDelayMillis: 60_000, exportTimeoutMillis: 5000 }, log);
+        const tracer = new PgbaseTracerProvider(new AlwaysOnSampler(), LIMITS, batcher.add).getTracer('pgbase');
+        receiver.status = 400;
+        tracer.startSpan('refused', {}, ROOT_CONTEXT).end();
+        await batcher.flush();
+        assert.equal(receiver.spans.length, 0);
+        assert.equal(logged.filter((l) => l.includes('an export to the collector failed')).length, 1);
+        receiver.status = 200;
+        tracer.startSpan('accepted', {}, ROOT_CONTEXT).end();
+        await batcher.flush();
+        assert.deepEqual(receiver.spans.map((s) => [s.name, s.protocol]), [['accepted', 'json']]);
+        const last = receiver.raw.at(-1)!;
+        assert.equal(last.headers['x-collector-key'], 'k-123');
+        assert.equal(last.encoding, 'gzip');
+        assert.equal(last.contentType, 'application/json');
+      });
+    } finally {
       await receiver.close();
     }
   });
