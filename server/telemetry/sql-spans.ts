@@ -53,7 +53,9 @@ export function patchPgForSpans(): void {
   const pool = pg.Pool.prototype as unknown as { connect: (cb?: unknown) => unknown };
   const connect = pool.connect;
   pool.connect = function (this: unknown, cb?: unknown) {
-    return connect.call(this, typeof cb === 'function' ? context.bind(context.active(), cb as (...a: unknown[]) => unknown) : cb);
+    if (typeof cb !== 'function') return connect.call(this, cb);
+    const caller = context.active();
+    return connect.call(this, (err: unknown, client: unknown, release: unknown) => context.with(caller, cb as (...a: unknown[]) => unknown, undefined, err, client, release));
   };
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
