@@ -254,7 +254,7 @@ function span(w: Writer, s: RecordedSpan): void {
   w.close(at);
 }
 
-// Resource: 1 attributes. InstrumentationScope: 1 name, 2 version.
+/** What `write` writes, as bytes of their own. */
 function bytesOf(write: (w: Writer) => void): Uint8Array {
   const w = new Writer(256);
   write(w);
@@ -268,6 +268,7 @@ function bytesOf(write: (w: Writer) => void): Uint8Array {
  * ScopeSpans (1 scope, 2 spans) per instrumentation scope.
  */
 export function protobufTraceEncoding(resourceAttributes: Attributes, schemaUrl: string | undefined): TraceEncoding {
+  // Resource: 1 attributes. InstrumentationScope: 1 name, 2 version.
   const resource = bytesOf((w) => {
     const at = w.open(1);
     attributes(w, 1, resourceAttributes);

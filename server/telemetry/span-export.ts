@@ -117,6 +117,11 @@ export class SpanBatcher {
     for (let batch = this.sealed.shift(); batch; batch = this.sealed.shift()) {
       await this.exportOne(exporter, batch);
       this.waiting -= batch.count;
+      // The end of a spell of drops: how many were lost (the first drop of the next spell warns again).
+      if (this.dropped && this.waiting < this.options.maxQueueSize) {
+        this.log.warn({ dropped: this.dropped }, 'tracing: spans were dropped while the queue was full');
+        this.dropped = 0;
+      }
     }
   }
 

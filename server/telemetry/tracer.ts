@@ -1,9 +1,9 @@
 // The tracer behind every pgbase span: the OpenTelemetry API's Tracer and
-// Span, sampled by the SDK's samplers, each span kept as one plain record
-// until the batch exporter encodes it. Why not the SDK's span: measured on a
-// single-row GET (bench:rest), the SDK's span objects and its OTLP
-// transformer cost 25 µs of a 100 µs request; this record and the encoder
-// beside it (otlp-protobuf.ts) do the same work in a few.
+// Span, sampled by the SDK's samplers, each span one plain record that the
+// batch exporter encodes as it ends. Why not the SDK's span: on a single-row
+// GET (bench:rest) the SDK's span objects and its OTLP transformer cost about
+// 25 µs of a 100 µs request; this record and the encoder beside it
+// (otlp-protobuf.ts) do the same in under half (bench/RESULTS.md, "Tracing").
 import {
   context, INVALID_SPAN_CONTEXT, isSpanContextValid, SpanKind, SpanStatusCode, trace, TraceFlags,
   type Attributes, type AttributeValue, type Context, type Exception, type HrTime, type Link, type Span, type SpanContext,
@@ -56,13 +56,14 @@ const validValue = (v: unknown): v is AttributeValue => isPrimitive(v) || (Array
 
 /** Adds `value` under `key` within the limits: 1 when the key is new, 0 when replaced or ignored, -1 when dropped. */
 function addAttribute(into: Attributes, count: number, key: string, value: unknown, limits: SpanLimits): number {
-  if (!key || value == null || !validValue(value)) return 0;
+  // `__proto__` would set the record's prototype rather than an attribute.
+  if (!key || key === '__proto__' || value == null || !validValue(value)) return 0;
   const added = key in into ? 0 : 1;
   if (added && count >= limits.attributeCount) return -1;
   const max = limits.attributeValueLength;
-  into[key] = max === Infinity ? value
-    : typeof value === 'string' ? value.slice(0, max)
-      : Array.isArray(value) ? value.map((e) => (typeof e === 'string' ? e.slice(0, max) : e)) as AttributeValue : value;
+  // An array is copied: the caller may change it after the call.
+  into[key] = typeof value === 'string' ? (max === Infinity ? value : value.slice(0, max))
+    : Array.isArray(value) ? value.map((e) => (typeof e === 'string' && max !== Infinity ? e.slice(0, max) : e)) as AttributeValue : value;
   return added;
 }
 

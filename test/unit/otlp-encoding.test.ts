@@ -149,12 +149,15 @@ describe('OTLP encoding', () => {
   it('keeps the span limits: attributes beyond the count are dropped and counted, values cut to the length', () => {
     const ended: RecordedSpan[] = [];
     const tracer = new PgbaseTracerProvider(new AlwaysOnSampler(), { ...LIMITS, attributeCount: 2, attributeValueLength: 3 }, (s) => ended.push(s)).getTracer('pgbase');
-    const span = tracer.startSpan('limited', { attributes: { a: 'abcdef', b: ['xyzw', 1] } }, ROOT_CONTEXT);
-    span.setAttribute('c', 'dropped').setAttribute('a', 'replaced');
+    const list = ['xyzw', 1];
+    const span = tracer.startSpan('limited', { attributes: { a: 'abcdef', b: list } }, ROOT_CONTEXT);
+    span.setAttribute('c', 'dropped').setAttribute('a', 'replaced').setAttribute('__proto__', 'x');
+    list.push('changed after');
     span.end();
     span.setAttribute('after', 'end');
     assert.deepEqual(ended[0]!.attributes, { a: 'rep', b: ['xyz', 1] });
     assert.equal(ended[0]!.droppedAttributes, 1);
+    assert.equal(Object.getPrototypeOf(ended[0]!.attributes), Object.prototype);
   });
 });
 
@@ -190,7 +193,8 @@ describe('the span queue', () => {
         assert.deepEqual(receiver.spans.map((s) => s.name), ['span 1', 'span 2', 'span 3', 'span 4', 'span 5'], 'spans 6 and 7 found the queue full');
         assert.equal(receiver.raw.length, 2, 'one request for the full batch, one for the rest');
         assert.ok(receiver.spans.every((s) => s.protocol === 'protobuf' && s.resource['service.name'] === 'pgbase-test'));
-        assert.equal(logged.filter((l) => l.includes('span queue is full')).length, 1);
+        assert.equal(logged.filter((l) => l.includes('span queue is full')).length, 1, 'one warning when the drops begin');
+        assert.equal(JSON.parse(logged.find((l) => l.includes('spans were dropped'))!).dropped, 2, 'and how many were lost once the queue frees');
         // The queue frees as batches go: a span now is sent (in a buffer an earlier batch used).
         tracer.startSpan('span 8', {}, ROOT_CONTEXT).end();
         await batcher.flush();
