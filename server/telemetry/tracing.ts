@@ -62,13 +62,16 @@ export function startTracing(env: NodeJS.ProcessEnv, log: Logger): void {
     log.debug({ reason: plan.off }, 'tracing off');
     return;
   }
+  // Every variable is read (and refused, if it must be) before anything is set up.
+  const options = batchOptions(env);
+  const limits = spanLimits(env);
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over the default name.
   const detected = detectResources({ detectors: [hostDetector, processDetector, envDetector] });
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': 'pgbase' })).merge(detected);
   // A detector may still be reading (the host id): the exporter starts once it is done.
   const target = (resource.waitForAsyncAttributes?.() ?? Promise.resolve()).then(() => otlpExport(plan.protocol, resource.attributes, resource.schemaUrl));
-  batcher = new SpanBatcher(target, batchOptions(env), log);
-  const provider = new PgbaseTracerProvider(plan.sampler, spanLimits(env), batcher.add);
+  batcher = new SpanBatcher(target, options, log);
+  const provider = new PgbaseTracerProvider(plan.sampler, limits, batcher.add);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);

@@ -3,8 +3,10 @@
 // never a value).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pino from 'pino';
 import { statementSummary } from '../../server/telemetry/sql-spans.ts';
-import { tracingPlan } from '../../server/telemetry/tracing.ts';
+import { tracing } from '../../server/telemetry/state.ts';
+import { startTracing, tracingPlan } from '../../server/telemetry/tracing.ts';
 
 describe('tracingPlan', () => {
   it('is off without an OTLP endpoint, with OTEL_SDK_DISABLED, or with another exporter', () => {
@@ -24,6 +26,16 @@ describe('tracingPlan', () => {
     assert.throws(() => tracingPlan({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_PROTOCOL: http\/protobuf or http\/json/);
     assert.throws(() => tracingPlan({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER: 'sometimes' }), /OTEL_TRACES_SAMPLER/);
     assert.throws(() => tracingPlan({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }), /OTEL_TRACES_SAMPLER_ARG/);
+  });
+
+  it('refuses a batch or limit variable that is not a positive integer before it sets anything up', () => {
+    const log = pino({ level: 'silent' });
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' };
+    assert.throws(() => startTracing({ ...base, OTEL_BSP_MAX_QUEUE_SIZE: '-1' }, log), /OTEL_BSP_MAX_QUEUE_SIZE: a positive integer/);
+    assert.throws(() => startTracing({ ...base, OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: 'many' }, log), /OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: a positive integer/);
+    assert.equal(tracing.on, false, 'a refused start leaves tracing off');
+    startTracing(base, log);
+    assert.equal(tracing.on, true, 'and a corrected one still starts it');
   });
 });
 
