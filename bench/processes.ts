@@ -1,6 +1,7 @@
 // The processes a benchmark runs beside itself: the platform (`npm start`'s
 // entry) and its floors, each in its own process so they share no event loop.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -27,12 +28,13 @@ export class BenchProcesses {
     });
   }
 
-  /** Starts the platform and waits for /health on apiUrl. */
-  async startPlatform(apiUrl: string, env: NodeJS.ProcessEnv): Promise<void> {
+  /** Starts the platform, waits for /health on apiUrl and answers its process id. */
+  async startPlatform(apiUrl: string, env: NodeJS.ProcessEnv): Promise<number> {
     void this.start(['server/main.ts'], env, () => false).catch((err: Error) => console.error(`pgbase server: ${err.message}`));
+    const pid = this.children.at(-1)!.pid!;
     for (let i = 0; i < 300; i++) {
       try {
-        if ((await fetch(`${apiUrl}/health`)).ok) return;
+        if ((await fetch(`${apiUrl}/health`)).ok) return pid;
       } catch {
         // starting
       }
@@ -49,5 +51,20 @@ export class BenchProcesses {
       c.once('exit', () => resolve());
       c.kill('SIGTERM');
     })));
+  }
+}
+
+// Clock ticks per second of /proc's CPU times (100 on the Linux machines this runs on).
+let ticks: number | undefined;
+
+/** CPU time (user and system) a process has used so far, in microseconds; undefined where /proc is not. */
+export function cpuMicros(pid: number): number | undefined {
+  try {
+    ticks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    // Fields after the command's closing parenthesis: utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / ticks) * 1e6;
+  } catch {
+    return undefined;
   }
 }

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { migrate } from '../db/migrate.ts';
 import { signToken } from '../server/keys.ts';
 import { freePort, pgBinDir, startCluster } from '../test/helpers/cluster.ts';
-import { BenchProcesses } from './processes.ts';
+import { BenchProcesses, cpuMicros } from './processes.ts';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -49,7 +49,7 @@ try {
   await setup.end();
 
   const apiPort = await freePort();
-  await processes.startPlatform(`http://127.0.0.1:${apiPort}`, {
+  const apiPid = await processes.startPlatform(`http://127.0.0.1:${apiPort}`, {
     DATABASE_URL: cluster.url, PORT: String(apiPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
     DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
   });
@@ -134,23 +134,39 @@ try {
     // Every request traced (the default sampler), then one in ten (a common production setting).
     const tracedServer = async (sampler: Record<string, string>) => {
       const port = await freePort();
-      await processes.startPlatform(`http://127.0.0.1:${port}`, {
+      const pid = await processes.startPlatform(`http://127.0.0.1:${port}`, {
         DATABASE_URL: cluster.url, PORT: String(port), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
         DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench', ...sampler,
       });
-      return port;
+      return { port, pid };
+    };
+    // Beside the rates, each server's CPU time per request (user and system, from /proc): steadier than
+    // the rates on a shared machine, and what tracing adds to a request.
+    const cpu = { traced: [] as number[], untraced: [] as number[] };
+    const timed = (pid: number, into: number[], run: () => Promise<Result>) => async () => {
+      const before = cpuMicros(pid);
+      const r = await run();
+      const after = cpuMicros(pid);
+      if (before !== undefined && after !== undefined) into.push((after - before) / r.total);
+      return r;
     };
     const oneRow = { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } };
-    for (const [label, sampler] of [['every request', {}], ['1 in 10', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }]] as const) {
-      const port = await tracedServer(sampler);
+    // Then none (always_off): what tracing costs a request the sampler leaves out.
+    const samplers = [['every request', {}], ['1 in 10', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }], ['none sampled', { OTEL_TRACES_SAMPLER: 'always_off' }]] as const;
+    for (const [label, sampler] of samplers) {
+      const { port, pid } = await tracedServer(sampler);
       const before = { ...sink };
+      cpu.traced = [];
+      cpu.untraced = [];
       const traced = await paired(
-        () => cannon(`http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, oneRow),
-        () => cannon(rest('/items?id=eq.4242'), oneRow),
+        timed(pid, cpu.traced, () => cannon(`http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, oneRow)),
+        timed(apiPid, cpu.untraced, () => cannon(rest('/items?id=eq.4242'), oneRow)),
       );
-      if (sink.exports === before.exports) throw new Error('the traced server exported nothing');
+      if (label !== 'none sampled' && sink.exports === before.exports) throw new Error('the traced server exported nothing');
       console.log(`GET one row, traced (${label}) pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports - before.exports} exports, ~${f((sink.bytes - before.bytes) / traced.ours.ok)} bytes per request`);
+      // The warm-up turn is the first of each list; the median of the counted rounds.
+      if (cpu.traced.length > 1) console.log(`  CPU per request: traced ${median(cpu.traced.slice(1)).toFixed(1)} µs, untraced ${median(cpu.untraced.slice(1)).toFixed(1)} µs, tracing adds ${(median(cpu.traced.slice(1)) - median(cpu.untraced.slice(1))).toFixed(1)} µs`);
   }
   collector.close();
   }
