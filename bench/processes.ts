@@ -23,7 +23,8 @@ export class BenchProcesses {
       child.stdout!.on('data', onData);
       child.stderr!.on('data', onData);
       child.on('exit', (code) => {
-        if (!this.stopping) reject(new Error(`exited ${code}: ${out}`));
+        // Not when stopped on purpose (stop, or stopOne, which has taken it off the list).
+        if (!this.stopping && this.children.includes(child)) reject(new Error(`exited ${code}: ${out}`));
       });
     });
   }
@@ -41,6 +42,17 @@ export class BenchProcesses {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error('the platform did not become healthy');
+  }
+
+  /** Stops one of them (by process id) and waits for it. */
+  async stopOne(pid: number): Promise<void> {
+    const child = this.children.find((c) => c.pid === pid);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.children.splice(this.children.indexOf(child), 1);
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   }
 
   /** Stops them all and waits, so none logs the database going away after it. */

@@ -49,7 +49,7 @@ try {
   await setup.end();
 
   const apiPort = await freePort();
-  const apiPid = await processes.startPlatform(`http://127.0.0.1:${apiPort}`, {
+  await processes.startPlatform(`http://127.0.0.1:${apiPort}`, {
     DATABASE_URL: cluster.url, PORT: String(apiPort), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
     DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
   });
@@ -121,9 +121,10 @@ try {
     console.log(`GET one row by pk        pgbase ${f(one.ours.rps)}/s p99 ${one.ours.p99} ms | bare node+pg ${f(one.bare.rps)}/s p99 ${one.bare.p99} ms | pgbench ${f(onePg)}/s | PostGraphile 5 ${f(vsPgl.bare.rps)}/s p99 ${vsPgl.bare.p99} ms | pgbase/bare ${one.ratio.toFixed(2)} (rounds: ${one.ratios}), pgbase/PostGraphile ${vsPgl.ratio.toFixed(2)} (rounds: ${vsPgl.ratios})`);
   }
 
-  // Tracing on (issue 31): a second pgbase process, identical but for the standard OTEL_* variables,
-  // exporting every span over OTLP/HTTP (protobuf, the default) to a collector stand-in in this process
-  // that reads each export to its end and answers 200. Taken in turns against the untraced process.
+  // Tracing on (issue 31): for each sampler, two fresh pgbase processes, identical but for the standard
+  // OTEL_* variables of one (a process's cost per request drifts as it ages: fresh pairs compare like with
+  // like), exporting every span it keeps over OTLP/HTTP (protobuf, the default) to a collector stand-in in
+  // this process that reads each export to its end and answers 200. Taken in turns.
   if (runs('tracing')) {
     const sink = { exports: 0, bytes: 0 };
     const collector = http.createServer((req, res) => {
@@ -131,15 +132,13 @@ try {
       req.on('end', () => { sink.exports++; res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(); });
     });
     await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
-    // Every request traced (the default sampler), then one in ten (a common production setting).
-    const tracedServer = async (sampler: Record<string, string>) => {
+    const server = async (otel: Record<string, string>) => {
       const port = await freePort();
       const pid = await processes.startPlatform(`http://127.0.0.1:${port}`, {
         DATABASE_URL: cluster.url, PORT: String(port), PLATFORM_PORT: String(await freePort()), HOST: '127.0.0.1', JWT_SECRET: SECRET,
-        DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16',
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench', ...sampler,
+        DATA_DIR: path.join(cluster.dir, 'data'), MIGRATIONS_DIR: path.join(cluster.dir, 'none'), WORKER: 'off', LOG_LEVEL: 'warn', DB_POOL_MAX: '16', ...otel,
       });
-      return { port, pid };
+      return { url: `http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, pid };
     };
     // Beside the rates, each server's CPU time per request (user and system, from /proc): steadier than
     // the rates on a shared machine, and what tracing adds to a request.
@@ -152,17 +151,22 @@ try {
       return r;
     };
     const oneRow = { headers: { apikey: anonKey, authorization: `Bearer ${serviceKey}` } };
-    // Then none (always_off): what tracing costs a request the sampler leaves out.
+    // Every request traced (the default sampler), one in ten (a common production setting), none (always_off:
+    // what tracing costs a request the sampler leaves out).
     const samplers = [['every request', {}], ['1 in 10', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }], ['none sampled', { OTEL_TRACES_SAMPLER: 'always_off' }]] as const;
+    const exporting = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'pgbase-bench' };
     for (const [label, sampler] of samplers) {
-      const { port, pid } = await tracedServer(sampler);
+      const plain = await server({});
+      const tracedOne = await server({ ...exporting, ...sampler });
       const before = { ...sink };
       cpu.traced = [];
       cpu.untraced = [];
       const traced = await paired(
-        timed(pid, cpu.traced, () => cannon(`http://127.0.0.1:${port}/rest/v1/items?id=eq.4242`, oneRow)),
-        timed(apiPid, cpu.untraced, () => cannon(rest('/items?id=eq.4242'), oneRow)),
+        timed(tracedOne.pid, cpu.traced, () => cannon(tracedOne.url, oneRow)),
+        timed(plain.pid, cpu.untraced, () => cannon(plain.url, oneRow)),
       );
+      await processes.stopOne(tracedOne.pid);
+      await processes.stopOne(plain.pid);
       if (label !== 'none sampled' && sink.exports === before.exports) throw new Error('the traced server exported nothing');
       console.log(`GET one row, traced (${label}) pgbase traced ${f(traced.ours.rps)}/s p99 ${traced.ours.p99} ms | untraced ${f(traced.bare.rps)}/s p99 ${traced.bare.p99} ms | traced/untraced ${traced.ratio.toFixed(2)} (rounds: ${traced.ratios}) | ${sink.exports - before.exports} exports, ~${f((sink.bytes - before.bytes) / traced.ours.ok)} bytes per request`);
       // The warm-up turn is the first of each list; the median of the counted rounds.
