@@ -40,7 +40,8 @@ function summaryOf(text: string): { summary: string; operation: string } {
   return known;
 }
 
-type Submittable = { submit: unknown; onSettled?: (err: Error | null) => void; handleReadyForQuery?: (...a: unknown[]) => unknown; handleError?: (...a: unknown[]) => unknown };
+// A query object node-pg runs by calling its submit (db/pipeline.ts's one-round-trip flight).
+type Submittable = { submit: unknown; onSettled?: (err: Error | null) => void };
 
 let patched = false;
 
@@ -64,6 +65,10 @@ export function patchPgForSpans(): void {
     // own, and a request the sampler left out costs its statements nothing (not even a copy of its arguments).
     // eslint-disable-next-line prefer-rest-params
     if (!tracing.on || !trace.getSpan(context.active())?.isRecording()) return original.apply(this, arguments as unknown as unknown[]);
+    // A submittable is traced when it says when it is done (the pipeline's onSettled); there is no other.
+    const submittable = q !== null && typeof q === 'object' && typeof (q as Submittable).submit === 'function';
+    // eslint-disable-next-line prefer-rest-params
+    if (submittable && !('onSettled' in q)) return original.apply(this, arguments as unknown as unknown[]);
     // eslint-disable-next-line prefer-rest-params
     const rest = Array.prototype.slice.call(arguments, 1) as unknown[];
     const text = typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? '');
@@ -82,16 +87,8 @@ export function patchPgForSpans(): void {
       if (err) failSpan(span, err);
       span.end();
     };
-    if (q && typeof q === 'object' && typeof (q as Submittable).submit === 'function') {
-      const s = q as Submittable;
-      if ('onSettled' in s) s.onSettled = end;
-      else {
-        // Someone else's submittable: done at its ReadyForQuery, or its error.
-        const ready = s.handleReadyForQuery;
-        const error = s.handleError;
-        s.handleError = function (this: unknown, ...a: unknown[]) { end(a[0]); return error?.apply(this, a); };
-        s.handleReadyForQuery = function (this: unknown, ...a: unknown[]) { end(); return ready?.apply(this, a); };
-      }
+    if (submittable) {
+      (q as Submittable).onSettled = end;
       return original.call(this, q, ...rest);
     }
     const last = rest.length - 1;

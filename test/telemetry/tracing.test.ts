@@ -91,6 +91,19 @@ describe('traces over OTLP/HTTP', () => {
     assert.ok(!text.includes('swordfish') && !text.includes('eq.1'), 'no values, no query string');
   });
 
+  it('a statement the database refuses: its SQL span is an error named by the SQLSTATE, never the refused value', async () => {
+    const traceId = '5cf92f3577b34da6a3ce929d0e0e4737';
+    const res = await fetch(`${p.url}/rest/v1/traced?id=eq.not-a-number-swordfish`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${p.keys.anonKey}`, traceparent: `00-${traceId}-00f067aa0ba902b8-01` } });
+    assert.equal(res.status, 400, await res.clone().text());
+    assert.equal(((await res.json()) as { code?: string }).code, '22P02');
+    const spans = await traceOf(traceId, (l) => l.some((s) => s.attributes['error.type'] === '22P02'));
+    const failed = spans.find((s) => s.attributes['error.type'] === '22P02')!;
+    assert.equal(failed.kind, CLIENT);
+    assert.match(failed.name, /^select /);
+    assert.deepEqual(failed.status, { code: 2, message: '22P02' });
+    assert.ok(!JSON.stringify(spans).includes('swordfish'), 'the refused value is in no span');
+  });
+
   it('requests waiting for a pooled connection keep their own SQL spans: each sign-in\'s trace holds the same statements', async () => {
     const email = 'pool-waits@example.com';
     await signUp(p, email);
