@@ -57,7 +57,8 @@ export function requestTelemetry(): RequestHandler {
       span.setAttribute('http.response.status_code', res.statusCode);
       if (matched) span.updateName(`${req.method} ${matched}`).setAttribute('http.route', matched);
       if (!res.writableFinished) span.setAttribute('pgbase.aborted', true);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      // A server error is the span's error, typed by its status code (the HTTP conventions' error.type).
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', String(res.statusCode));
       span.end();
     });
     if (!span) return next();
