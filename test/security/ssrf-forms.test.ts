@@ -98,6 +98,24 @@ describe('the SSRF guard refuses every spelling of a private address on every pa
     }
   });
 
+  it('checks the address of a kept-alive socket each time it is reused, leaving no listener behind', async () => {
+    let allow = true;
+    const fetchOnce = guardedFetch(() => allow);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const init = () => ({ method: 'GET', headers: {}, timeoutMs: 2000, signal: new AbortController().signal });
+    try {
+      // More requests than an emitter's default listener limit, each on the one kept-alive socket.
+      for (let i = 0; i < 12; i++) assert.equal((await fetchOnce(`http://localhost:${port}/secret`, init())).body, SECRET);
+      allow = false;
+      await assert.rejects(fetchOnce(`http://localhost:${port}/secret`, init()), /private address/, 'a reused socket is checked too (no lookup runs for it)');
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings, []);
+  });
+
   it('import-url', async () => {
     const res = await fetch(`${p.url}/api/sources/import-url`, { method: 'POST', headers: aiApi(() => p).headers(p.keys.serviceRoleKey), body: JSON.stringify({ mode: 'urls', urls: forms() }) });
     const text = await res.text();

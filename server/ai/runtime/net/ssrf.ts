@@ -130,10 +130,15 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
           resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8'), ...(res.headers.location ? { location: res.headers.location } : {}) });
         });
       });
-      // The address actually connected, whatever resolved it.
-      request.on('socket', (socket: net.Socket) => socket.once('connect', () => {
-        if (socket.remoteAddress && refused(socket.remoteAddress)) request.destroy(new Failure(`Requests to private addresses are refused (${socket.remoteAddress})`));
-      }));
+      // The address actually connected, whatever resolved it. A kept-alive socket handed to a later request is
+      // connected already: checked at once (waiting for a 'connect' it will not emit again left a listener per request).
+      request.on('socket', (socket: net.Socket) => {
+        const check = () => {
+          if (socket.remoteAddress && refused(socket.remoteAddress)) request.destroy(new Failure(`Requests to private addresses are refused (${socket.remoteAddress})`));
+        };
+        if (socket.connecting) socket.once('connect', check);
+        else check();
+      });
       request.on('timeout', () => request.destroy(new Failure(`The request took longer than ${init.timeoutMs} ms`)));
       request.on('error', (err: NodeJS.ErrnoException) => {
         reject(err.code === 'EPRIVATE' ? new Failure(`Requests to private addresses are refused (${err.message})`) : err instanceof Failure ? err : new Failure(`The request failed: ${err.message}`));
