@@ -7,7 +7,8 @@
 // Idempotency-Key, the ledger charges each model call once, the model reads
 // the same conversation byte for byte, and the events read back from the
 // first equal an uninterrupted run's (a `resumed` event aside). The same for
-// an orchestration whose delegation is in flight.
+// an orchestration whose delegation is in flight: its member goes on from
+// its own last stored step.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -153,7 +154,7 @@ describe('an agent run whose process is killed', () => {
     assert.deepEqual(record, { status: 'completed', resumes: 1 });
   });
 
-  it('resumes an orchestration with a delegation in flight: the delegation runs again under its id, its calls with the same keys', async () => {
+  it('resumes an orchestration with a delegation in flight: the delegation goes on under its id from its member\'s last step', async () => {
     const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'records desk', model: 'gpt-4.1-mini' }), 201)).id;
     await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: agentId, role_description: 'Records numbers', position: 1 }), 201);
     const teamScript = () => vendor.script(
@@ -171,6 +172,9 @@ describe('an agent run whose process is killed', () => {
     calls.length = 0;
     const whole = numberedEvents<Event>(await (await post(ann, `/orchestrations/${team}/run/stream`, { message: 'Record 1 and 2' })).text()).map((e) => e.event);
     assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
+    // The coordinator's first call, the member's three, the coordinator's answer.
+    const wholeChats = vendor.chats().map((c) => JSON.stringify(c.body.messages));
+    assert.equal(wholeChats.length, 5);
     calls.length = 0;
 
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
@@ -183,25 +187,71 @@ describe('an agent run whose process is killed', () => {
     await second;
     await dying.kill();
     await stream.return(undefined).catch(() => undefined);
-    // The member runs again from its start: the vendor answers it again, then the coordinator.
+    // The member goes on from its second step: only its answer and the coordinator's are left to make.
     vendor.reset();
-    vendor.script(...memberScript(), { text: 'The desk recorded them.' });
+    vendor.script(memberScript().at(-1)!, { text: 'The desk recorded them.' });
     const runId = start.run_id as string;
     await ended('orchestration_runs', runId);
 
     const events = numberedEvents<Event>(await (await call(ann, `/orchestrations/runs/${runId}/events`)).text()).map((e) => e.event);
     assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
-    // Beside ids, what differs is what the run cost: the member's model calls were made again.
     const ids = (es: Event[]) => es.map(({ delegation_id: _d, ...e }) => (e.type === 'delegation_completed' ? { ...e, id: undefined, usage: undefined } : e.type === 'usage' ? { type: 'usage' } : e));
     assert.deepEqual(ids(gist(events)), ids(gist(whole)), 'the replay equals an uninterrupted run');
-    assert.deepEqual(calls.map((c) => c.n), [1, 2, 1, 2], 'the delegation in flight ran again from its start');
-    assert.deepEqual([calls[0]!.key, calls[1]!.key], [calls[2]!.key, calls[3]!.key], 'its calls with the same keys');
+    assert.deepEqual(calls.map((c) => c.n), [1, 2, 2], 'only the member\'s call in flight is made again');
+    assert.equal(calls[1]!.key, calls[2]!.key, 'with the same key');
+    assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats.slice(3), 'the member and the coordinator read the same conversations, byte for byte');
     const delegations = (await api.adminPool.query<{ status: string }>('select status from ai.orchestration_delegations where run_id = $1', [runId])).rows;
     assert.deepEqual(delegations, [{ status: 'completed' }], 'one delegation, under its id');
     const coordinator = (await api.adminPool.query<{ step: string }>(`select step from ai.usage where run_id = $1 and step like 'step-%' order by id`, [runId])).rows.map((r) => r.step);
     assert.deepEqual(coordinator, ['step-1', 'step-2'], 'the coordinator\'s model calls charged once');
-    const member = (await api.adminPool.query<{ n: number }>(`select count(*)::int as n from ai.usage where run_id = $1 and step like '%/step-%'`, [runId])).rows[0]!.n;
-    assert.equal(member, 2 + 3, 'the member\'s two calls before the crash, then its three again (a delegation has no checkpoints of its own)');
+    const member = (await api.adminPool.query<{ step: string }>(`select split_part(step, '/', 2) as step from ai.usage where run_id = $1 and step like '%/step-%' order by id`, [runId])).rows.map((r) => r.step);
+    assert.deepEqual(member, ['step-1', 'step-2', 'step-3'], 'the member\'s model calls charged once');
+    const stored = (await api.adminPool.query<{ role: string }>('select role from ai.member_messages where orchestration_run_id = $1 order by id', [runId])).rows.map((r) => r.role);
+    assert.deepEqual(stored, ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its steps stored as it made them');
+  });
+
+  it('resumes an agent run with a sub-agent in flight: the sub-agent goes on from its last step, each of its model calls charged once', async () => {
+    const lead = (await json<{ id: string }>(await post(ann, '/agents', { name: 'lead', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/agents/${lead}/tools`, { agent_id: agentId }), 201);
+    const memberScript = () => [
+      { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] },
+      { toolCalls: [{ id: 'm2', name: 'record', arguments: { n: 2 } }] },
+      { text: 'Recorded 1 and 2.' },
+    ];
+    const leadScript = () => vendor.script({ toolCalls: [{ id: 's1', name: 'delegate_to_recorder', arguments: { task: 'Record 1 and 2' } }] }, ...memberScript(), { text: 'The recorder did it.' });
+    vendor.reset();
+    leadScript();
+    const whole = numberedEvents<Event>(await (await post(ann, `/agents/${lead}/run/stream`, { message: 'Have 1 and 2 recorded' })).text()).map((e) => e.event);
+    assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
+    const wholeChats = vendor.chats().map((c) => JSON.stringify(c.body.messages));
+    calls.length = 0;
+
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    vendor.reset();
+    leadScript();
+    hangOn = 2;
+    const second = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${lead}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Have 1 and 2 recorded' }) }));
+    const start = await untilEvent(stream, 'start');
+    await second;
+    await dying.kill();
+    await stream.return(undefined).catch(() => undefined);
+    vendor.reset();
+    vendor.script(memberScript().at(-1)!, { text: 'The recorder did it.' });
+    const runId = start.run_id as string;
+    await ended('agent_runs', runId);
+
+    const events = numberedEvents<Event>(await (await call(ann, `/agents/${lead}/runs/${runId}/events`)).text()).map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    const usage = (es: Event[]) => es.map((e) => (e.type === 'usage' ? { type: 'usage' } : e));
+    assert.deepEqual(usage(gist(events)), usage(gist(whole)), 'the replay equals an uninterrupted run');
+    assert.deepEqual(calls.map((c) => c.n), [1, 2, 2], 'only the sub-agent\'s call in flight is made again');
+    assert.equal(calls[1]!.key, calls[2]!.key, 'with the same key');
+    assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats.slice(3), 'the sub-agent and the lead read the same conversations, byte for byte');
+    const steps = (await api.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [runId])).rows.map((r) => r.step);
+    assert.deepEqual(steps, ['step-1', 's1/step-1', 's1/step-2', 's1/step-3', 'step-2'], 'each model call charged once');
+    const stored = (await api.adminPool.query<{ role: string }>('select role from ai.member_messages where agent_run_id = $1 order by id', [runId])).rows.map((r) => r.role);
+    assert.deepEqual(stored, ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its steps stored beside the run');
   });
 
   it('stops writing when another process has taken its run (it was taken for dead): nothing more stored, the record left to the other', async () => {

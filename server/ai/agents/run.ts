@@ -31,6 +31,8 @@ import type { UsageContext } from '../usage/ledger.ts';
 import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { agentSetup, type AgentSetup } from './setup.ts';
+import { resumePoint } from './resume-point.ts';
+import type { MemberCheckpoint } from '../sessions/member-steps.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 
 export type RunResult = {
@@ -38,14 +40,16 @@ export type RunResult = {
   steps: number; tool_calls: LoopToolCall[]; usage: { tokens_in: number; tokens_out: number; cost_usd: number };
 };
 
-type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string) => Promise<ToolOutcome>;
+/** key: the call's idempotency key, which names the delegation's checkpoints (the same when a resumed run makes the call again). */
+type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSignal, callId: string, key: string) => Promise<ToolOutcome>;
 /**
  * How a run goes: its model's text streamed (with emit; default yes);
  * durable: its events are kept and it can resume, so it may park on a long
  * approval wait and a server's stop hands it over instead of failing it.
  */
 type TurnHow = { streamModel?: boolean; durable?: boolean };
-export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void };
+/** checkpoint: where the member stores its steps, and those it stored before its run resumed (it goes on from them). */
+export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void; checkpoint: MemberCheckpoint };
 
 /** The model, step cap and remaining tuning of an agent (max_steps is the loop's, not the model's). */
 export async function agentTuning(agent: Pick<AgentRow, 'model' | 'settings'>, settings: Settings, cap?: number) {
@@ -82,7 +86,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         const sub = r.sub;
         return [{
           chat: { type: 'function', function: { name: r.tool_name, description: `Delegate a task to the agent ${sub.name}${sub.system_prompt ? `: ${sub.system_prompt.slice(0, 200)}` : ''}`, parameters: TASK_SCHEMA } },
-          call: (args, s, callId) => delegate(sub, r.tool_name, args, s, callId),
+          call: (args, s, callId, key) => delegate(sub, r.tool_name, args, s, callId, key),
         }];
       }
       // A custom tool the caller can no longer see (deleted, or not theirs) is not offered.
@@ -102,10 +106,11 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     const { model, maxSteps, tuning } = await agentTuning(agent, settings, await settings.number('DELEGATE_MAX_STEPS'));
     const offered = await toolset(caller, agent.id, o.usage, o.signal, o.emit);
     try {
-      const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), { role: 'user', content: task }];
+      const { stored, record } = o.checkpoint;
+      const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), { role: 'user', content: task }, ...stored.map(chatMessageOf)];
       return await runLoop({
-        models, model, messages, tools: offered.tools, maxSteps, tuning, signal: o.signal, usage: o.usage, stepPrefix: o.stepPrefix,
-        ...(o.onStep ? { onStep: o.onStep } : {}), ...(o.emit ? { emit: o.emit } : {}),
+        models, model, messages, tools: offered.tools, maxSteps, tuning, signal: o.signal, usage: o.usage, stepPrefix: o.stepPrefix, record,
+        from: stored.length > 0 ? resumePoint(stored) : undefined, ...(o.onStep ? { onStep: o.onStep } : {}), ...(o.emit ? { emit: o.emit } : {}),
       });
     } finally {
       await offered.close().catch(() => undefined);
@@ -198,7 +203,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
 
   /** A sub-agent call: OnDelegation hooks may deny it, rewrite its task or ask a human first. */
   function delegation(caller: RequestContext, run: SessionRunContext, emit: Emit | undefined, fire: (event: string, extra: Record<string, unknown>) => Promise<HookVerdict>): Delegate {
-    return async (sub, toolName, args, s, callId) => {
+    return async (sub, toolName, args, s, callId, key) => {
       let task = taskOf(args);
       if (!task) return { ok: false, error: 'task is required: say what the sub-agent should do' };
       const verdict = await fire('OnDelegation', { tool_name: toolName, tool_call_id: callId, arguments: { task }, sub_agent_id: sub.id, sub_agent_name: sub.name, task });
@@ -207,7 +212,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const tag = { delegation_id: callId, agent_id: sub.id, agent_name: sub.name };
       emit?.({ type: 'delegation_started', ...tag, task });
       try {
-        const result = await member(caller, sub, task, { signal: s, usage: run.usage, stepPrefix: `${callId}/`, emit: delegationEvents(emit, callId) });
+        const checkpoint = await run.members(key);
+        const result = await member(caller, sub, task, { signal: s, usage: run.usage, stepPrefix: `${callId}/`, emit: delegationEvents(emit, callId), checkpoint });
         emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
         return { ok: true, output: result.output };
       } catch (err) {

@@ -77,8 +77,8 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
   /**
    * One orchestration run's own part inside the session skeleton: the
    * coordinator's loop over its delegate tools, from the start or from a
-   * resumed run's stored steps (a delegation in flight at the crash runs
-   * again, from its start, under the same id).
+   * resumed run's stored steps (a delegation in flight at the crash goes on
+   * under the same id, from its member's own stored steps: member-steps.ts).
    */
   const coordinator = (caller: RequestContext, orchestration: OrchestrationRow, message: string, emit: Emit | undefined, how: { streamModel?: boolean }) => async (run: SessionRunContext) => {
     /** One hand-off: the member's own loop on the task, recorded as a delegation. */
@@ -92,8 +92,10 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
       emit?.({ type: 'delegation_started', ...tag, entity_id: entity.id, task });
       let memberSteps = 0;
       try {
+        // Its member goes on from the steps it stored, when this delegation ran before the run resumed.
+        const checkpoint = await run.members(delegationId);
         const result = await agents.member(caller, agent, task, {
-          signal: s, usage: run.usage, stepPrefix: `${delegationId}/`, emit: delegationEvents(emit, delegationId), onStep: (n) => { memberSteps = n; },
+          signal: s, usage: run.usage, stepPrefix: `${delegationId}/`, emit: delegationEvents(emit, delegationId), onStep: (n) => { memberSteps = n; }, checkpoint,
         });
         const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, $3, null, $4, $5, $6)',
           [delegationId, 'completed', result.output, result.stop, result.steps, JSON.stringify(result.toolCalls)]);

@@ -8,8 +8,8 @@
 //     messages, so the model reads the same conversation byte for byte
 //   - from its last stored step (resume-point.ts): completed model calls are
 //     not made again, finished tool calls not run again; the one in flight
-//     runs again, with the same idempotency key (a delegation in flight runs
-//     again from its start, under the same id)
+//     runs again, with the same idempotency key (a delegation in flight goes
+//     on under the same id, from its member's own stored steps)
 //   - its events numbered on from the last stored one, after a `resumed`
 //     event, without repeating what followers already have (unrepeated)
 // A run that cannot go on (its agent or orchestration deleted, its caller
@@ -111,23 +111,24 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
 /**
  * The resumed run's events without what followers already have: the tool
  * calls (and results) of its last stored step, members skipped, a
- * delegation already announced and what its member already reported (a
- * delegation in flight runs again from its start: its events are dropped
- * while they repeat the stored ones), an approval's answer already told, and
- * the part of the next model call's text streamed before the crash (the
- * same text comes again from a model that answers the same; an answer that
- * differs is sent as it is).
+ * delegation already announced, an approval's answer already told, and the
+ * part of the next model call's text streamed before the crash (the same
+ * text comes again from a model that answers the same; an answer that
+ * differs is sent as it is). A delegation in flight goes on from its
+ * member's last stored step: the same holds for the member's own events
+ * (memberRepeats).
  */
 export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
   const top = stored.filter((e) => e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed');
   const calls = new Set(top.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
   const results = new Set(top.filter((e) => e.type === 'tool_result' && calls.has(e.id)).map((e) => e.id));
   const once = new Set(top.flatMap((e) => (e.type === 'delegation_started' ? [`d:${e.delegation_id}`] : e.type === 'approval_resolved' ? [`a:${e.approval_id}`] : e.type === 'entity_skipped' ? [`s:${e.entity_id}`] : [])));
-  const inner = new Map<string, string[]>();
+  const inner = new Map<string, Event[]>();
   for (const e of stored) {
     if (e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed') continue;
-    inner.set(e.delegation_id, [...(inner.get(e.delegation_id) ?? []), sameness(e)]);
+    inner.set(e.delegation_id, [...(inner.get(e.delegation_id) ?? []), e]);
   }
+  const members = new Map([...inner].map(([id, events]) => [id, memberRepeats(events)]));
   let streamed = top.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join('');
   return (event) => {
     if (event.type === 'delegation_started' || event.delegation_id === undefined || event.type === 'delegation_completed') {
@@ -144,11 +145,44 @@ export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
       }
       return emit(event);
     }
-    // A member's event inside a delegation that runs again: dropped while it repeats what was stored, in order.
-    const queue = inner.get(event.delegation_id);
-    if (queue?.length && queue[0] === sameness(event)) return void queue.shift();
-    inner.delete(event.delegation_id);
-    emit(event);
+    // A member's event inside a delegation that goes on: dropped when followers have it already.
+    const repeat = members.get(event.delegation_id);
+    if (!repeat) return emit(event);
+    const rest = repeat(event);
+    if (rest) emit(rest);
+  };
+}
+
+/**
+ * What a delegation in flight must not report again, from the member's
+ * stored events: the tool calls of its last step (the one it goes on from)
+ * and their results, the text streamed after its last tool event (a model
+ * call cut off), and any other event told already.
+ */
+function memberRepeats(stored: Event[]): (event: Parameters<Emit>[0]) => Parameters<Emit>[0] | undefined {
+  const last = Math.max(0, ...stored.filter((e) => e.type === 'tool_call').map((e) => e.step ?? 0));
+  const firstOfLast = stored.findIndex((e) => e.type === 'tool_call' && e.step === last);
+  const calls = new Set(stored.filter((e) => e.type === 'tool_call' && e.step === last).map((e) => e.id));
+  const results = new Set(stored.filter((e, i) => e.type === 'tool_result' && i > firstOfLast && calls.has(e.id)).map((e) => e.id));
+  const others = stored.filter((e) => e.type !== 'tool_call' && e.type !== 'tool_result' && e.type !== 'delegation_delta').map(sameness);
+  let streamed = '';
+  for (const e of stored) streamed = e.type === 'tool_call' || e.type === 'tool_result' ? '' : e.type === 'delegation_delta' ? streamed + (e.delta ?? '') : streamed;
+  return (event) => {
+    const e = event as Event;
+    if (e.type === 'tool_call') return e.step === last && calls.delete(e.id) ? undefined : event;
+    if (e.type === 'tool_result') return results.delete(e.id) ? undefined : event;
+    if (e.type === 'delegation_delta') {
+      const delta = e.delta ?? '';
+      if (!streamed) return event;
+      if (streamed.startsWith(delta)) return void (streamed = streamed.slice(delta.length));
+      const rest = delta.startsWith(streamed) ? delta.slice(streamed.length) : delta;
+      streamed = '';
+      return rest ? { ...event, delta: rest } : undefined;
+    }
+    const at = others.indexOf(sameness(event));
+    if (at < 0) return event;
+    others.splice(at, 1);
+    return undefined;
   };
 }
 

@@ -19,6 +19,7 @@ import type { RunLifetime } from '../lifetime.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import type { Compactor } from './compaction.ts';
 import { messageRecorder, type StoredMessage } from './conversation.ts';
+import { memberCheckpoints, type MemberCheckpoints } from './member-steps.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
 import { HandedOver, Parked } from '../failures.ts';
@@ -32,6 +33,8 @@ export type SessionRunContext = {
   usage: { userId: string | null; feature: 'agent' | 'orchestration'; runId: string };
   history: ChatMessage[];
   record: ReturnType<typeof messageRecorder>;
+  /** Where its delegations' members store their steps, and read them back when the run resumed. */
+  members: MemberCheckpoints;
   signal: AbortSignal;
   /** Told as each step starts (a failed run records how far it got). */
   onStep: (step: number) => void;
@@ -98,7 +101,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const opened = await open();
       sessionId = opened.sessionId;
       const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId, runner: deps.runnerId });
-      const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, signal: life.signal, onStep: (n) => { steps = n; } });
+      const members = memberCheckpoints(deps.calls, { kind: owner.kind, id: runId, runner: deps.runnerId, resumed: opened.resumed !== undefined });
+      const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, members, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
       const usage = await records.complete(owner, runId, sessionId, result.output, result.stop, steps);
       await after?.(result);
