@@ -274,6 +274,27 @@ describe('an agent run whose process is killed', () => {
     await api.adminPool.query(`update ai.agent_runs set status = 'cancelled' where id = $1`, [run!.id]);
   });
 
+  it('stops a delegation too when another process has taken its run: the member stores nothing more, the delegation is left running for the other', async () => {
+    const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'taken desk', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: agentId, role_description: 'Records numbers', position: 1 }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_recorder', arguments: { task: 'Record 1' } }] }, { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] });
+    calls.length = 0;
+    hangOn = 1;
+    const first = new Promise<void>((r) => (arrived = r));
+    const answer = post(ann, `/orchestrations/${team}/run`, { message: 'Record 1' });
+    await first;
+    const { rows: [run] } = await api.adminPool.query<{ id: string }>(`select id from ai.orchestration_runs where orchestration_id = $1 and status = 'running'`, [team]);
+    await api.adminPool.query('update ai.orchestration_runs set runner = $2 where id = $1', [run!.id, '77777777-7777-4777-8777-777777777777']);
+    receiver.closeAllConnections(); // the member's call fails: it goes on to store its result, and may not
+    const res = await answer;
+    assert.equal(res.status, 503, await res.text());
+    const after = (await api.adminPool.query<{ status: string; roles: string[] }>(
+      `select d.status, array(select m.role from ai.member_messages m where m.orchestration_run_id = d.run_id order by m.id) as roles from ai.orchestration_delegations d where d.run_id = $1`, [run!.id])).rows;
+    assert.deepEqual(after, [{ status: 'running', roles: ['assistant'] }], 'the member\'s first step only; the delegation not failed');
+    await api.adminPool.query(`update ai.orchestration_runs set status = 'cancelled' where id = $1`, [run!.id]);
+  });
+
   it('ends failed, saying why, when its agent is gone', async () => {
     const doomed = (await json<{ id: string }>(await post(ann, '/agents', { name: 'doomed', model: 'gpt-4.1-mini' }), 201)).id;
     const session = (await api.adminPool.query<{ id: string }>(`insert into ai.sessions (owner_id, agent_id, title) select id, $1, 'x' from auth.users where email = 'ann-resume@example.com' returning id`, [doomed])).rows[0]!.id;

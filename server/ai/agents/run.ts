@@ -34,6 +34,7 @@ import { agentSetup, type AgentSetup } from './setup.ts';
 import { resumePoint } from './resume-point.ts';
 import type { MemberCheckpoint } from '../sessions/member-steps.ts';
 import { inSpan } from '../../telemetry/spans.ts';
+import { HandedOver } from '../failures.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -217,7 +218,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
         return { ok: true, output: result.output };
       } catch (err) {
-        if (s.aborted) throw err;
+        // Stopped, or another process carries the run now (its member's step could not be stored): not the member's failure.
+        if (s.aborted || err instanceof HandedOver) throw err;
         emit?.({ type: 'delegation_completed', ...tag, ok: false, error: (err as Error).message });
         return { ok: false, error: `${sub.name} could not do it: ${(err as Error).message}` };
       }

@@ -17,6 +17,7 @@ import { stepCap } from '../agents/tuning.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import { chatMessageOf } from '../sessions/conversation.ts';
 import { aiErrors } from '../errors.ts';
+import { HandedOver } from '../failures.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import { delegateToolName, runLoop, type Emit, type LoopResult, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
 import type { AgentRow } from '../agents/store.ts';
@@ -102,7 +103,8 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
         emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: true });
         return { ok: true, output: result.output };
       } catch (err) {
-        if (s.aborted) throw err;
+        // Stopped, or another process carries the run now (its member's step could not be stored): not the member's failure.
+        if (s.aborted || err instanceof HandedOver) throw err;
         const reason = (err as Error).message;
         const [row] = await calls.asService<DelegationRow>('select * from ai.finish_delegation($1, $2, null, $3, null, $4, null)', [delegationId, 'failed', reason, memberSteps]);
         emit?.({ type: 'delegation_completed', ...delegationView(row!), delegation_id: delegationId, ok: false });
