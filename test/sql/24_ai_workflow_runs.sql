@@ -22,9 +22,10 @@ select is(ai.cancel_execution('66666666-6666-4666-8666-666666666666'), false, 'a
 select is(ai.finish_execution('66666666-6666-4666-8666-666666666666', 'failed', null, 'late', 'EXECUTION_FAILED'), false, 'nor end twice');
 select is((select status || ' ' || (output ->> 'answer') from ai.workflow_executions where id = '66666666-6666-4666-8666-666666666666'), 'succeeded 42', 'the first end stands');
 
-insert into ai.workflow_executions (id, workflow_id, trigger, status, runner) values
-  ('77777777-7777-4777-8777-777777777777', '44444444-4444-4444-8444-444444444444', 'manual', 'running', '55555555-5555-4555-8555-555555555555'),
-  ('88888888-8888-4888-8888-888888888888', '44444444-4444-4444-8444-444444444444', 'manual', 'running', '99999999-9999-4999-8999-999999999999');
+-- Runs that died three times (a run that can still resume is its resume job's: 46_ai_workflow_resume.sql).
+insert into ai.workflow_executions (id, workflow_id, trigger, status, runner, resumes) values
+  ('77777777-7777-4777-8777-777777777777', '44444444-4444-4444-8444-444444444444', 'manual', 'running', '55555555-5555-4555-8555-555555555555', 3),
+  ('88888888-8888-4888-8888-888888888888', '44444444-4444-4444-8444-444444444444', 'manual', 'running', '99999999-9999-4999-8999-999999999999', 3);
 select is(ai.fail_abandoned_runs(), 1, 'only the run whose process is gone is failed');
 select is((select status from ai.workflow_executions where id = '77777777-7777-4777-8777-777777777777'), 'running', 'a live process keeps its run');
 

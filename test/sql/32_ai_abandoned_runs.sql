@@ -1,6 +1,7 @@
--- Agent and orchestration runs whose process is gone are failed by the sweep,
--- with their pending approvals timed out and running delegations failed;
--- runs of a live process are left alone.
+-- Agent and orchestration runs whose process is gone and that cannot resume
+-- (here: they died three times) are failed by the sweep, with their pending
+-- approvals timed out and running delegations failed; runs of a live process
+-- are left alone.
 begin;
 select plan(5);
 
@@ -15,6 +16,8 @@ insert into ai.agent_runs (id, session_id, input, runner) values
 insert into ai.orchestration_runs (id, input, runner) values ('00000000-0000-0000-0000-0000000000d1', 'orphan team', '66666666-6666-4666-8666-666666666666');
 
 select tests.authenticate_as_service_role();
+update ai.agent_runs set resumes = 3;
+update ai.orchestration_runs set resumes = 3;
 select ai.request_approval('00000000-0000-0000-0000-0000000072a2', null, 'PreToolUse', 'c1', 'code_execute', '{}', null, 300);
 insert into ai.orchestration_delegations (run_id, agent_name, task) values ('00000000-0000-0000-0000-0000000000d1', 'helper', 'help');
 
