@@ -127,11 +127,11 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   r.post('/:id/run', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
     const body = parse(AgentRunBody, req.body);
-    const agent = await agents.get(req, id);
-    const life = runLifetime(res, stop, { detached: true });
     const caller = contextOf(req);
+    const { agent, setup } = await runner.forRun(caller, id);
+    const life = runLifetime(res, stop, { detached: true });
     res.json(await parked.jsonRun(res, { ...runs, caller }, (push) =>
-      runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true })));
+      runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true, setup })));
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
@@ -141,11 +141,11 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   r.post('/:id/run/stream', route(async (req, res) => {
     const id = idOf(req.params.id, 'Agent');
     const body = parse(AgentRunBody, req.body);
-    const agent = await agents.get(req, id);
     const caller = contextOf(req);
+    const { agent, setup } = await runner.forRun(caller, id);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
-    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { durable: true }));
+    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { durable: true, setup }));
   }));
 
   // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until the run ends.

@@ -30,7 +30,7 @@ import { knowledgeTools, retrievedContext, type RetrievalSink } from './kb-tools
 import type { UsageContext } from '../usage/ledger.ts';
 import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
-import { agentSetup, type AgentSetup } from './setup.ts';
+import { agentForRun, agentSetup, type AgentSetup } from './setup.ts';
 import { resumePoint } from './resume-point.ts';
 import type { MemberCheckpoint } from '../sessions/member-steps.ts';
 import { inSpan } from '../../telemetry/spans.ts';
@@ -48,7 +48,7 @@ type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSi
  * durable: its events are kept and it can resume, so it may park on a long
  * approval wait and a server's stop hands it over instead of failing it.
  */
-type TurnHow = { streamModel?: boolean; durable?: boolean };
+type TurnHow = { streamModel?: boolean; durable?: boolean; setup?: AgentSetup | undefined };
 /** checkpoint: where the member stores its steps, and those it stored before its run resumed (it goes on from them). */
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void; checkpoint: MemberCheckpoint };
 
@@ -61,6 +61,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
   const { calls, models, tools, settings, mcp } = opts;
   const kbTools = knowledgeTools(opts.retrieve, settings);
   const setupOf = agentSetup(calls);
+  const forRun = agentForRun(calls);
 
   /**
    * The agent's tools as the model sees them: assigned builtins and custom
@@ -127,6 +128,12 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       if (!row) throw aiErrors.notFound('Agent');
       return row;
     },
+    /** The agent as the caller sees it (404 otherwise), with the setup its run will need: pass it to run() as `how.setup`. */
+    forRun: async (caller: RequestContext, id: string): Promise<{ agent: AgentRow; setup: AgentSetup }> => {
+      const found = await forRun(caller, id);
+      if (!found) throw aiErrors.notFound('Agent');
+      return found;
+    },
     /** 404 unless the caller can use this session (checked before a stream's headers go out). */
     requireSession: (caller: RequestContext, sessionId: string) => requireSession(calls, caller, sessionId),
     /**
@@ -159,7 +166,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       // What the knowledge-base tools retrieved goes with the answer that used it.
       const retrievals: ContextResult[] = [];
       const record: typeof run.record = (m) => (m.role === 'assistant' && !m.tool_calls && retrievals.length ? run.record({ ...m, retrieved_context: retrievedContext(retrievals.splice(0)) }) : run.record(m));
-      const setup = await setupOf(caller, agent.id);
+      // Read with the agent when a route started the run (forRun); a resumed run reads it afresh.
+      const setup = how.setup ?? await setupOf(caller, agent.id);
       const hooks = await opts.secrets.reveal('ai.agent_hooks', setup.hooks);
       // An approval holds the run past its client: the answer may come after the stream has gone.
       // A run whose events are kept may park on a long wait; a resumed run first looks for the question it already asked.

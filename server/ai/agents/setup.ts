@@ -4,7 +4,8 @@
 // whether it has enabled MCP servers (their headers are the server's to
 // decrypt: mcp-client.ts reads them only then). A run's setup was four
 // statements; on a fast model each statement costs about as much as the
-// model call (bench/RESULTS.md, durable runs).
+// model call (bench/RESULTS.md, durable runs). A run a route starts reads it
+// with the agent itself (agentForRun).
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import type { HookRow } from './hook-runner.ts';
@@ -17,7 +18,7 @@ export type ToolRow = {
 export type KbRow = { id: string; name: string; description: string | null; tool_name: string };
 export type AgentSetup = { hooks: HookRow[]; tools: ToolRow[]; kbs: KbRow[]; mcp: boolean };
 
-const SETUP = `select
+const SETUP = `
     coalesce((select json_agg(json_build_object('id', h.id, 'event', h.event, 'type', h.type, 'config', h.config, 'matcher', h.matcher, 'position', h.position)
                 order by h.position, h.created_at, h.id) from ai.agent_hooks h where h.agent_id = $1 and h.enabled), '[]') as hooks,
     coalesce((select json_agg(json_build_object('tool_id', t.id, 'tool_name', a.tool_name, 'tool_type', a.tool_type, 'config_override', a.config_override,
@@ -30,4 +31,17 @@ const SETUP = `select
     exists (select 1 from ai.agent_mcp_servers m where m.agent_id = $1 and m.enabled) as mcp`;
 
 export const agentSetup = (calls: AiCalls) => async (caller: RequestContext, agentId: string): Promise<AgentSetup> =>
-  (await calls.as<AgentSetup>(caller, SETUP, [agentId]))[0]!;
+  (await calls.as<AgentSetup>(caller, `select ${SETUP}`, [agentId]))[0]!;
+
+/**
+ * The agent a run starts with and its setup, in the same one statement (a
+ * route reads the agent to answer 404 before a run begins): none when the
+ * caller cannot see it.
+ */
+export const agentForRun = (calls: AiCalls) => async (caller: RequestContext, agentId: string): Promise<{ agent: AgentRow; setup: AgentSetup } | undefined> => {
+  const [row] = await calls.as<AgentRow & AgentSetup>(caller,
+    `select a.id, a.owner_id, a.name, a.model, a.system_prompt, a.settings, a.created_at, a.updated_at, ${SETUP} from ai.agents a where a.id = $1`, [agentId]);
+  if (!row) return undefined;
+  const { hooks, tools, kbs, mcp, ...agent } = row;
+  return { agent, setup: { hooks, tools, kbs, mcp } };
+};
