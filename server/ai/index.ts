@@ -48,7 +48,8 @@ import { orchestrationRunner } from './orchestrations/run.ts';
 import { openAiRoutes } from './openai-compat/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { mcpStore } from './mcp/store.ts';
-import { keySource, providerKeyRoutes } from './providers/keys.ts';
+import { keySource, providerKeyRoutes, storedKey } from './providers/keys.ts';
+import { keptKeys } from './providers/key-cache.ts';
 import { modelRouter, type ModelRouter } from './providers/router.ts';
 import { settingsAccessor, type Settings } from './settings/accessor.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -110,14 +111,16 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     router.use(path, errorShape(aiShape), requireIdentity, ...(opts.json ? [json] : []), routes);
 
   mount('/settings', settingsRoutes(calls, masterKey));
-  mount('/ai-provider-keys', providerKeyRoutes(calls, config, masterKey));
+  // Keys the router decrypted, kept until any replica changes them (providers/key-cache.ts).
+  const keyCache = keptKeys(storedKey(adminPool, masterKey), { adminUrl: opts.adminUrl, log });
+  mount('/ai-provider-keys', providerKeyRoutes(calls, config, masterKey, keyCache.forget));
   // Headers inside tools and hooks: encrypted at rest, masked to all but the service role (sql/0056).
   const secrets = resourceSecrets(calls, masterKey);
   mount('/tools', toolRoutes(calls, secrets));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
-  const models = modelRouter({ config, keys: keySource(adminPool, config, masterKey), ledger, log });
+  const models = modelRouter({ config, keys: keySource(keyCache.read, config), ledger, log });
   const settings = settingsAccessor(adminPool, masterKey);
   const sandbox = sandboxPool(config.SANDBOX_WORKERS);
   const outbound = {
@@ -207,6 +210,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       stopping.abort(new Error('The server is stopping'));
       await mcpServer.close();
       await watch.stop();
+      await keyCache.stop();
       await parsers.close();
       await sandbox.close();
     },

@@ -9,7 +9,8 @@ import { createClient } from '@supabase/supabase-js';
 import { ApiError } from '../../server/errors.ts';
 import type { StreamEvent } from '../../server/ai/providers/router.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { BAD_KEY, FLAKY_KEY, GOOD_KEY, startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 describe('model router and usage ledger', () => {
   let p: TestPlatform;
@@ -65,10 +66,46 @@ describe('model router and usage ledger', () => {
 
   it('answers 402 provider_key_decrypt_failed when no key is stored and the platform has none', async () => {
     await p.adminPool.query(`delete from ai.provider_keys where provider = 'openrouter'`);
-    await failsWith(p.ai.models.chat({ model: 'openrouter/x/y', messages: hello, context: ctx() }), 402, 'provider_key_decrypt_failed');
+    // The router kept the key it used before: it forgets it when the deletion's notice arrives (sql/0076).
+    const outcome = () => p.ai.models.chat({ model: 'openrouter/x/y', messages: hello, context: ctx() }).then(() => 'answered', (err: ApiError) => err.code);
+    assert.equal(await eventually('the deleted key to be forgotten', outcome, (o) => o !== 'answered'), 'provider_key_decrypt_failed');
     // A key encrypted with another master key cannot be read: the same 402.
     await p.adminPool.query(`insert into ai.provider_keys (provider, encrypted_key, masked_key, is_valid) values ('openrouter', ai.encrypt($1, 'another-master-key-000000000000000000'), ai.mask($1), true)`, [GOOD_KEY]);
     await failsWith(p.ai.models.chat({ model: 'openrouter/x/y', messages: hello, context: ctx() }), 402, 'provider_key_decrypt_failed');
+  });
+
+  it('keeps the keys it decrypted until they change: in SQL on any replica once the notice arrives, through its own API at once', async () => {
+    const call = () => p.ai.models.chat({ model: 'gpt-4.1-mini', messages: hello, context: ctx() }).then(() => 'answered', (err: ApiError) => `refused ${err.status}`);
+    const bearers = () => vendor.chats().map((c) => String(c.headers.authorization));
+    assert.equal(await call(), 'answered');
+    // Kept: a change nobody is told of (the trigger off) is not seen, as no call reads the key again...
+    await p.adminPool.query('alter table ai.provider_keys disable trigger provider_keys_changed');
+    try {
+      await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [FLAKY_KEY, p.keys.aiMasterKey]);
+      assert.equal(await call(), 'answered', 'the kept key is used');
+    } finally {
+      await p.adminPool.query('alter table ai.provider_keys enable trigger provider_keys_changed');
+    }
+    // ...until the notice comes.
+    await p.adminPool.query(`notify ai_provider_keys`);
+    assert.notEqual(await eventually('the notice to be heard', call, (o) => o !== 'answered'), 'answered');
+    await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [GOOD_KEY, p.keys.aiMasterKey]);
+    assert.equal(await eventually('the good key to be used again', call, (o) => o === 'answered'), 'answered');
+    // Rotated by a statement (a DBA, a migration, another replica's API): the next call after the notice uses the new key.
+    vendor.reset();
+    await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [BAD_KEY, p.keys.aiMasterKey]);
+    assert.notEqual(await eventually('the rotated key to be used', call, (o) => o !== 'answered'), 'answered');
+    assert.equal(bearers().at(-1), `Bearer ${BAD_KEY}`);
+    // Through this server's API: used by the very next call, no notice awaited.
+    const headers = { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' };
+    assert.equal((await fetch(`${p.url}/api/ai-provider-keys`, { method: 'POST', headers, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) })).status, 200);
+    assert.equal(await call(), 'answered');
+    assert.equal((await fetch(`${p.url}/api/ai-provider-keys`, { method: 'PUT', headers, body: JSON.stringify({ openai: FLAKY_KEY }) })).status, 200);
+    vendor.reset();
+    assert.notEqual(await call(), 'answered');
+    assert.equal(bearers()[0], `Bearer ${FLAKY_KEY}`);
+    assert.equal((await fetch(`${p.url}/api/ai-provider-keys`, { method: 'POST', headers, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) })).status, 200);
+    assert.equal(await call(), 'answered');
   });
 
   it('passes tools, tuning and response format, and returns tool calls and usage', async () => {

@@ -10,6 +10,7 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { parse } from '../parse.ts';
 import { isProvider, PROVIDERS, validateKey, vendors, type Provider, type Verdict } from './vendors.ts';
+import type { StoredKeyRead } from './key-cache.ts';
 
 type KeyRecord = { id: string; provider: string; masked_key: string; is_valid: boolean; last_validated_at: Date | null; created_at: Date; updated_at: Date };
 const RECORD = 'id, provider, masked_key, is_valid, last_validated_at, created_at, updated_at';
@@ -23,18 +24,22 @@ export const ProviderKeyBatch = z.record(z.string(), z.string().nullable()).refi
 /** The decrypted key the router uses: the project's, else the platform's, else none. */
 export type KeySource = (provider: Provider) => Promise<string | undefined>;
 
-export function keySource(adminPool: pg.Pool, config: Config, masterKey: string): KeySource {
+/** The project's stored key, decrypted (undefined: none stored, or unreadable). */
+export const storedKey = (adminPool: pg.Pool, masterKey: string): StoredKeyRead => async (provider) => {
+  try {
+    const { rows } = await adminPool.query<{ key: string | null }>('select ai.provider_key($1, $2) as key', [provider, masterKey]);
+    return rows[0]?.key ?? undefined;
+  } catch (err) {
+    // A key encrypted with another master key cannot be read: as if none were stored.
+    if ((err as { code?: string }).code !== '39000' && !/Wrong key or corrupt data/i.test((err as Error).message)) throw err;
+    return undefined;
+  }
+};
+
+/** The project's key (read through `stored`: key-cache.ts keeps it), else the platform's. */
+export function keySource(stored: StoredKeyRead, config: Config): KeySource {
   const byProvider = vendors(config);
-  return async (provider) => {
-    try {
-      const { rows } = await adminPool.query<{ key: string | null }>('select ai.provider_key($1, $2) as key', [provider, masterKey]);
-      if (rows[0]?.key) return rows[0].key;
-    } catch (err) {
-      // A key encrypted with another master key cannot be read: as if none were stored.
-      if ((err as { code?: string }).code !== '39000' && !/Wrong key or corrupt data/i.test((err as Error).message)) throw err;
-    }
-    return byProvider[provider].platformKey;
-  };
+  return async (provider) => (await stored(provider)) ?? byProvider[provider].platformKey;
 }
 
 /** The provider-key rows in SQL (sql/0022), as the caller: grants let only the service role write. */
@@ -54,7 +59,8 @@ function keyStore(calls: AiCalls, masterKey: string) {
   };
 }
 
-export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: string): Router {
+/** changed: told after this server changed a key (its router forgets the keys it kept at once; other replicas by NOTIFY). */
+export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: string, changed: () => void): Router {
   const r = express.Router();
   const byProvider = vendors(config);
   const keys = keyStore(calls, masterKey);
@@ -83,6 +89,7 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     const verdict = await check(provider, body.api_key);
     if (verdict.outcome === 'rejected') throw aiErrors.keyRejected({ [provider]: verdict.reason });
     const [row] = await keys.putAll(req, [{ provider, key: body.api_key, valid: verdict.outcome === 'accepted' }]);
+    changed();
     res.status(row!.inserted ? 201 : 200).json(record(row!));
   }));
 
@@ -95,6 +102,7 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     const rejected = Object.fromEntries(verdicts.flatMap(([p, , v]) => (v.outcome === 'rejected' ? [[p, v.reason]] : [])));
     if (Object.keys(rejected).length > 0) throw aiErrors.keyRejected(rejected);
     const rows = await keys.putAll(req, verdicts.map(([provider, key, v]) => ({ provider, key, valid: v.outcome === 'accepted' })));
+    changed();
     res.json(rows.map(record));
   }));
 
@@ -102,6 +110,7 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     const provider = req.params.provider;
     if (!isProvider(provider)) throw aiErrors.unknownProvider(String(provider));
     await keys.remove(req, provider);
+    changed();
     res.status(204).end();
   }));
 
