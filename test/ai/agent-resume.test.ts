@@ -200,8 +200,11 @@ describe('an agent run whose process is killed', () => {
     assert.deepEqual(calls.map((c) => c.n), [1, 2, 2], 'only the member\'s call in flight is made again');
     assert.equal(calls[1]!.key, calls[2]!.key, 'with the same key');
     assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats.slice(3), 'the member and the coordinator read the same conversations, byte for byte');
-    const delegations = (await api.adminPool.query<{ status: string }>('select status from ai.orchestration_delegations where run_id = $1', [runId])).rows;
-    assert.deepEqual(delegations, [{ status: 'completed' }], 'one delegation, under its id');
+    const delegations = (await api.adminPool.query<{ status: string; steps: number; calls: Array<{ id: string; ok: boolean; result: string; arguments: unknown }> }>(
+      'select status, steps, tool_calls as calls from ai.orchestration_delegations where run_id = $1', [runId])).rows;
+    assert.deepEqual(delegations.map((d) => ({ ...d, calls: d.calls.map(({ id, ok, result, arguments: a }) => ({ id, ok, result, arguments: a })) })),
+      [{ status: 'completed', steps: 3, calls: [{ id: 'm1', ok: true, result: '{"recorded":1}', arguments: { n: 1 } }, { id: 'm2', ok: true, result: '{"recorded":2}', arguments: { n: 2 } }] }],
+      'one delegation, under its id, with every tool call its member made, before the crash and after');
     const coordinator = (await api.adminPool.query<{ step: string }>(`select step from ai.usage where run_id = $1 and step like 'step-%' order by id`, [runId])).rows.map((r) => r.step);
     assert.deepEqual(coordinator, ['step-1', 'step-2'], 'the coordinator\'s model calls charged once');
     const member = (await api.adminPool.query<{ step: string }>(`select split_part(step, '/', 2) as step from ai.usage where run_id = $1 and step like '%/step-%' order by id`, [runId])).rows.map((r) => r.step);

@@ -32,7 +32,7 @@ import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { agentForRun, agentSetup, type AgentSetup } from './setup.ts';
 import { resumePoint } from './resume-point.ts';
-import type { MemberCheckpoint } from '../sessions/member-steps.ts';
+import { finishedToolCalls, type MemberCheckpoint } from '../sessions/member-steps.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import { HandedOver } from '../failures.ts';
 
@@ -110,10 +110,12 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     try {
       const { stored, record } = o.checkpoint;
       const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), { role: 'user', content: task }, ...stored.map(chatMessageOf)];
-      return await runLoop({
+      const result = await runLoop({
         models, model, messages, tools: offered.tools, maxSteps, tuning, signal: o.signal, usage: o.usage, stepPrefix: o.stepPrefix, record,
         from: stored.length > 0 ? resumePoint(stored) : undefined, ...(o.onStep ? { onStep: o.onStep } : {}), ...(o.emit ? { emit: o.emit } : {}),
       });
+      // A member that went on from its stored steps reports the tool calls it made before too.
+      return stored.length > 0 ? { ...result, toolCalls: [...finishedToolCalls(stored), ...result.toolCalls] } : result;
     } finally {
       await offered.close().catch(() => undefined);
     }

@@ -5,23 +5,42 @@
 // read back only when its run is resumed.
 import { HandedOver } from '../failures.ts';
 import type { AiCalls } from '../calls.ts';
-import type { RecordedMessage } from '../agents/loop.ts';
+import type { LoopToolCall, RecordedMessage } from '../agents/loop.ts';
 import type { StoredMessage } from './conversation.ts';
 
+/** A member's stored step: what the model reads again, and how a tool call went. */
+export type MemberMessage = StoredMessage & { is_error: boolean; latency_ms: number | null };
 /** A delegation's steps so far, and where its next ones go. */
-export type MemberCheckpoint = { stored: StoredMessage[]; record: (m: RecordedMessage) => Promise<void> };
+export type MemberCheckpoint = { stored: MemberMessage[]; record: (m: RecordedMessage) => Promise<void> };
 /** A delegation's checkpoint by its name within the run (a delegation id, or a sub-agent call's idempotency key). */
 export type MemberCheckpoints = (delegation: string) => Promise<MemberCheckpoint>;
 
 export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orchestration'; id: string; runner: string; resumed: boolean }): MemberCheckpoints {
   return async (delegation) => ({
     stored: run.resumed
-      ? await calls.asService<StoredMessage>('select role, content, tool_calls, tool_call_id from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
+      ? await calls.asService<MemberMessage>('select role, content, tool_calls, tool_call_id, is_error, latency_ms from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
       : [],
     record: async (m) => {
       const [row] = await calls.asService<{ ok: boolean }>('select ai.record_member_message($1, $2, $3, $4, $5) as ok', [run.kind, run.id, run.runner, delegation, JSON.stringify(m)]);
       // Another process carries the run now (this one was taken for dead): it stops, storing nothing more.
       if (!row?.ok) throw new HandedOver(run.id);
     },
+  });
+}
+
+/** The tool calls a member finished before its run resumed, as its loop reports them (a delegation's record lists them all). */
+export function finishedToolCalls(stored: MemberMessage[]): LoopToolCall[] {
+  const results = new Map(stored.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m]));
+  return stored.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls : [])).flatMap((call): LoopToolCall[] => {
+    const done = results.get(call.id);
+    if (!done) return [];
+    let args: unknown;
+    try {
+      args = call.arguments ? JSON.parse(call.arguments) : {};
+    } catch {
+      args = call.arguments;
+    }
+    const content = done.content ?? '';
+    return [{ id: call.id, name: call.name, arguments: args, ok: !done.is_error, ...(done.is_error ? { error: content.replace(/^Error: /, '') } : { result: content }), latency_ms: done.latency_ms ?? 0 }];
   });
 }
