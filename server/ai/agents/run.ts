@@ -19,7 +19,7 @@ import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import { runLoop, type Emit, type LoopResult, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
-import type { AgentRow } from './store.ts';
+import { AGENT, type AgentRow } from './store.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
@@ -126,7 +126,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     member,
     /** The agent as the caller sees it (404 otherwise). */
     agent: async (caller: RequestContext, id: string): Promise<AgentRow> => {
-      const [row] = await calls.as<AgentRow>(caller, 'select id, owner_id, name, model, system_prompt, settings, created_at, updated_at from ai.agents where id = $1', [id]);
+      const [row] = await calls.as<AgentRow>(caller, `select ${AGENT} from ai.agents where id = $1`, [id]);
       if (!row) throw aiErrors.notFound('Agent');
       return row;
     },

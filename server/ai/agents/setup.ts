@@ -9,7 +9,7 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import type { HookRow } from './hook-runner.ts';
-import type { AgentRow } from './store.ts';
+import { AGENT, type AgentRow } from './store.ts';
 
 export type ToolRow = {
   tool_id: string | null; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; config_override: Record<string, unknown>;
@@ -40,7 +40,7 @@ export const agentSetup = (calls: AiCalls) => async (caller: RequestContext, age
  */
 export const agentForRun = (calls: AiCalls) => async (caller: RequestContext, agentId: string): Promise<{ agent: AgentRow; setup: AgentSetup } | undefined> => {
   const [row] = await calls.as<AgentRow & AgentSetup>(caller,
-    `select a.id, a.owner_id, a.name, a.model, a.system_prompt, a.settings, a.created_at, a.updated_at, ${SETUP} from ai.agents a where a.id = $1`, [agentId]);
+    `select ${AGENT}, ${SETUP} from ai.agents where id = $1`, [agentId]);
   if (!row) return undefined;
   const { hooks, tools, kbs, mcp, ...agent } = row;
   return { agent, setup: { hooks, tools, kbs, mcp } };

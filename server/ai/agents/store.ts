@@ -10,7 +10,8 @@ export type AgentRow = { id: string; owner_id: string | null; name: string; mode
 export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; tool_id: string | null; sub_agent_id: string | null; config_override: Record<string, unknown>; created_at: Date };
 export type AgentFields = { name?: string | undefined; model?: string | null | undefined; system_prompt?: string | null | undefined; settings?: Record<string, unknown> | undefined };
 
-const AGENT = 'id, owner_id, name, model, system_prompt, settings, created_at, updated_at';
+/** An agent's columns as AgentRow has them. */
+export const AGENT = 'id, owner_id, name, model, system_prompt, settings, created_at, updated_at';
 const ASSIGNMENT = 'id, agent_id, tool_name, tool_type, tool_id, sub_agent_id, config_override, created_at';
 
 export function agentStore(calls: AiCalls) {

@@ -20,7 +20,7 @@ import { aiErrors } from '../errors.ts';
 import { HandedOver } from '../failures.ts';
 import type { RunLifetime } from '../lifetime.ts';
 import { delegateToolName, runLoop, type Emit, type LoopResult, type LoopTool, type ToolOutcome } from '../agents/loop.ts';
-import type { AgentRow } from '../agents/store.ts';
+import { AGENT, type AgentRow } from '../agents/store.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
@@ -62,7 +62,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
         skip(`entities of type ${entity.entity_type} do not run in a coordinator`);
         continue;
       }
-      const [agent] = await calls.as<AgentRow>(caller, 'select id, owner_id, name, model, system_prompt, settings, created_at, updated_at from ai.agents where id::text = $1', [entity.entity_ref_id]);
+      const [agent] = await calls.as<AgentRow>(caller, `select ${AGENT} from ai.agents where id::text = $1`, [entity.entity_ref_id]);
       if (!agent) {
         skip('the agent is gone or not visible to the caller');
         continue;
