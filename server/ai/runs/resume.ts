@@ -119,37 +119,55 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
  * (memberRepeats).
  */
 export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
-  const top = stored.filter((e) => e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed');
+  const top = stored.filter(isRunsOwn);
   const calls = new Set(top.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
   const results = new Set(top.filter((e) => e.type === 'tool_result' && calls.has(e.id)).map((e) => e.id));
-  const once = new Set(top.flatMap((e) => (e.type === 'delegation_started' ? [`d:${e.delegation_id}`] : e.type === 'approval_resolved' ? [`a:${e.approval_id}`] : e.type === 'entity_skipped' ? [`s:${e.entity_id}`] : [])));
+  const once = new Set(top.flatMap((e) => onceKey(e) ?? []));
   const inner = new Map<string, Event[]>();
-  for (const e of stored) {
-    if (e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed') continue;
-    inner.set(e.delegation_id, [...(inner.get(e.delegation_id) ?? []), e]);
-  }
+  for (const e of stored) if (!isRunsOwn(e)) inner.set(e.delegation_id!, [...(inner.get(e.delegation_id!) ?? []), e]);
   const members = new Map([...inner].map(([id, events]) => [id, memberRepeats(events)]));
-  let streamed = top.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join('');
+  const text = unstreamed(top.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join(''));
   return (event) => {
-    if (event.type === 'delegation_started' || event.delegation_id === undefined || event.type === 'delegation_completed') {
+    if (isRunsOwn(event)) {
       if (event.type === 'tool_call' && event.step === step && calls.delete(event.id)) return;
       if (event.type === 'tool_result' && results.delete(event.id)) return;
-      const key = event.type === 'delegation_started' ? `d:${event.delegation_id}` : event.type === 'approval_resolved' ? `a:${event.approval_id}` : event.type === 'entity_skipped' ? `s:${event.entity_id}` : undefined;
+      const key = onceKey(event);
       if (key && once.delete(key)) return;
-      if (event.type === 'content_delta' && event.step === step + 1 && streamed) {
-        if (streamed.startsWith(event.delta)) return void (streamed = streamed.slice(event.delta.length));
-        const rest = event.delta.startsWith(streamed) ? event.delta.slice(streamed.length) : event.delta;
-        streamed = '';
-        if (rest) emit({ ...event, delta: rest });
-        return;
-      }
-      return emit(event);
+      if (event.type !== 'content_delta' || event.step !== step + 1) return emit(event);
+      const rest = text(event.delta);
+      if (rest) emit({ ...event, delta: rest });
+      return;
     }
     // A member's event inside a delegation that goes on: dropped when followers have it already.
-    const repeat = members.get(event.delegation_id);
+    const repeat = members.get(event.delegation_id!); // defined: not the run's own
     if (!repeat) return emit(event);
     const rest = repeat(event);
     if (rest) emit(rest);
+  };
+}
+
+/** The run's own events (a delegation's start and end among them), as against its members'. */
+const isRunsOwn = (e: { type?: string; delegation_id?: string | undefined }) => e.delegation_id === undefined || e.type === 'delegation_started' || e.type === 'delegation_completed';
+
+/** What names an event told once in a run: a delegation's start, an approval's answer, a member skipped. */
+const onceKey = (e: Event): string | undefined =>
+  e.type === 'delegation_started' ? `d:${e.delegation_id}` : e.type === 'approval_resolved' ? `a:${e.approval_id}` : e.type === 'entity_skipped' ? `s:${e.entity_id}` : undefined;
+
+/**
+ * A model's text streamed again after a crash, without the part followers
+ * have (`streamed`): each delta answers what is left to send ('' when all
+ * of it was streamed already). Once the text differs, everything is sent.
+ */
+function unstreamed(streamed: string): (delta: string) => string {
+  return (delta) => {
+    if (!streamed) return delta;
+    if (streamed.startsWith(delta)) {
+      streamed = streamed.slice(delta.length);
+      return '';
+    }
+    const rest = delta.startsWith(streamed) ? delta.slice(streamed.length) : delta;
+    streamed = '';
+    return rest;
   };
 }
 
@@ -165,18 +183,14 @@ function memberRepeats(stored: Event[]): (event: Parameters<Emit>[0]) => Paramet
   const calls = new Set(stored.filter((e) => e.type === 'tool_call' && e.step === last).map((e) => e.id));
   const results = new Set(stored.filter((e, i) => e.type === 'tool_result' && i > firstOfLast && calls.has(e.id)).map((e) => e.id));
   const others = stored.filter((e) => e.type !== 'tool_call' && e.type !== 'tool_result' && e.type !== 'delegation_delta').map(sameness);
-  let streamed = '';
-  for (const e of stored) streamed = e.type === 'tool_call' || e.type === 'tool_result' ? '' : e.type === 'delegation_delta' ? streamed + (e.delta ?? '') : streamed;
+  const lastTool = stored.findLastIndex((e) => e.type === 'tool_call' || e.type === 'tool_result');
+  const text = unstreamed(stored.slice(lastTool + 1).filter((e) => e.type === 'delegation_delta').map((e) => e.delta ?? '').join(''));
   return (event) => {
     const e = event as Event;
     if (e.type === 'tool_call') return e.step === last && calls.delete(e.id) ? undefined : event;
     if (e.type === 'tool_result') return results.delete(e.id) ? undefined : event;
     if (e.type === 'delegation_delta') {
-      const delta = e.delta ?? '';
-      if (!streamed) return event;
-      if (streamed.startsWith(delta)) return void (streamed = streamed.slice(delta.length));
-      const rest = delta.startsWith(streamed) ? delta.slice(streamed.length) : delta;
-      streamed = '';
+      const rest = text(e.delta ?? '');
       return rest ? { ...event, delta: rest } : undefined;
     }
     const at = others.indexOf(sameness(event));
