@@ -42,28 +42,38 @@ export function keySource(stored: StoredKeyRead, config: Config): KeySource {
   return async (provider) => (await stored(provider)) ?? byProvider[provider].platformKey;
 }
 
-/** The provider-key rows in SQL (sql/0022), as the caller: grants let only the service role write. */
-function keyStore(calls: AiCalls, masterKey: string) {
+/**
+ * The provider-key rows in SQL (sql/0022), as the caller: grants let only the
+ * service role write. After a change it tells `changed` (this server's
+ * router forgets the keys it kept; other replicas hear the trigger's notice).
+ */
+function keyStore(calls: AiCalls, masterKey: string, changed: () => void) {
   return {
     list: (req: Request) => calls.call<KeyRecord>(req, `select ${RECORD} from ai.provider_keys order by array_position(array['openai','anthropic','gemini','openrouter'], provider)`, []),
     /** 403 before any vendor call for a caller who may not change project configuration. */
     requireService: (req: Request) => calls.call(req, 'select ai.require_service()', []),
     /** Stores all of `keys` or none, answering the records. */
-    putAll: (req: Request, keys: Array<{ provider: Provider; key: string; valid: boolean }>) =>
-      calls.transaction(req, async (c) => {
+    putAll: async (req: Request, keys: Array<{ provider: Provider; key: string; valid: boolean }>) => {
+      const rows = await calls.transaction(req, async (c) => {
         const out: Array<KeyRecord & { inserted: boolean }> = [];
         for (const k of keys) out.push((await c.query<KeyRecord & { inserted: boolean }>('select * from ai.put_provider_key($1, $2, $3, $4)', [k.provider, k.key, k.valid, masterKey])).rows[0]!);
         return out;
-      }),
-    remove: (req: Request, provider: Provider) => calls.call(req, 'delete from ai.provider_keys where provider = $1', [provider]),
+      });
+      changed();
+      return rows;
+    },
+    remove: async (req: Request, provider: Provider) => {
+      await calls.call(req, 'delete from ai.provider_keys where provider = $1', [provider]);
+      changed();
+    },
   };
 }
 
-/** changed: told after this server changed a key (its router forgets the keys it kept at once; other replicas by NOTIFY). */
+/** changed: told after this server changed a key (keyStore). */
 export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: string, changed: () => void): Router {
   const r = express.Router();
   const byProvider = vendors(config);
-  const keys = keyStore(calls, masterKey);
+  const keys = keyStore(calls, masterKey, changed);
   const check = (provider: Provider, key: string): Promise<Verdict> => validateKey(byProvider[provider], key, config.AI_KEY_VALIDATION_TIMEOUT_MS);
   const record = ({ inserted: _i, ...row }: KeyRecord & { inserted?: boolean }) => row;
 
@@ -89,7 +99,6 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     const verdict = await check(provider, body.api_key);
     if (verdict.outcome === 'rejected') throw aiErrors.keyRejected({ [provider]: verdict.reason });
     const [row] = await keys.putAll(req, [{ provider, key: body.api_key, valid: verdict.outcome === 'accepted' }]);
-    changed();
     res.status(row!.inserted ? 201 : 200).json(record(row!));
   }));
 
@@ -102,7 +111,6 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     const rejected = Object.fromEntries(verdicts.flatMap(([p, , v]) => (v.outcome === 'rejected' ? [[p, v.reason]] : [])));
     if (Object.keys(rejected).length > 0) throw aiErrors.keyRejected(rejected);
     const rows = await keys.putAll(req, verdicts.map(([provider, key, v]) => ({ provider, key, valid: v.outcome === 'accepted' })));
-    changed();
     res.json(rows.map(record));
   }));
 
@@ -110,7 +118,6 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     const provider = req.params.provider;
     if (!isProvider(provider)) throw aiErrors.unknownProvider(String(provider));
     await keys.remove(req, provider);
-    changed();
     res.status(204).end();
   }));
 
