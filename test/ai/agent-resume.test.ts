@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
+import { startVendorServer, type Step, type VendorServer } from '../helpers/openai-server.ts';
 import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
@@ -154,107 +154,89 @@ describe('an agent run whose process is killed', () => {
     assert.deepEqual(record, { status: 'completed', resumes: 1 });
   });
 
-  it('resumes an orchestration with a delegation in flight: the delegation goes on under its id from its member\'s last step', async () => {
-    const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'records desk', model: 'gpt-4.1-mini' }), 201)).id;
-    await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: agentId, role_description: 'Records numbers', position: 1 }), 201);
-    const teamScript = () => vendor.script(
-      { toolCalls: [{ id: 'd1', name: 'delegate_to_recorder', arguments: { task: 'Record 1 and 2' } }] },
-      ...memberScript(),
-      { text: 'The desk recorded them.' },
-    );
-    const memberScript = () => [
-      { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] },
-      { toolCalls: [{ id: 'm2', name: 'record', arguments: { n: 2 } }] },
-      { text: 'Recorded 1 and 2.' },
-    ];
+  /** The recorder as a delegated member: it records 1, then 2, then answers. */
+  const memberScript = () => [
+    { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] },
+    { toolCalls: [{ id: 'm2', name: 'record', arguments: { n: 2 } }] },
+    { text: 'Recorded 1 and 2.' },
+  ];
+  /**
+   * A streamed run (POST `path`) whose model delegates to the recorder with
+   * `delegate`, then answers `answer`: once uninterrupted, then on a process
+   * killed while the member's second call is at its receiver, resumed by the
+   * live server. Checks what both kinds of delegation share: the replay
+   * equals the uninterrupted run (beside `same`'s differences), only the
+   * member's call in flight is made again, with its key, and the member and
+   * its lead read the same conversations after the crash. Answers the run id.
+   */
+  const delegationCrash = async (o: { path: string; delegate: Step; answer: string; table: 'agent_runs' | 'orchestration_runs'; events: (runId: string) => string; same: (es: Event[]) => unknown }) => {
+    const lead = () => vendor.script(o.delegate, ...memberScript(), { text: o.answer });
     vendor.reset();
-    teamScript();
-    calls.length = 0;
-    const whole = numberedEvents<Event>(await (await post(ann, `/orchestrations/${team}/run/stream`, { message: 'Record 1 and 2' })).text()).map((e) => e.event);
+    lead();
+    const whole = numberedEvents<Event>(await (await post(ann, o.path, { message: 'Record 1 and 2' })).text()).map((e) => e.event);
     assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
-    // The coordinator's first call, the member's three, the coordinator's answer.
+    // The lead's first call, the member's three, the lead's answer.
     const wholeChats = vendor.chats().map((c) => JSON.stringify(c.body.messages));
     assert.equal(wholeChats.length, 5);
     calls.length = 0;
 
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     vendor.reset();
-    teamScript();
+    lead();
     hangOn = 2;
     const second = new Promise<void>((r) => (arrived = r));
-    const stream = sseStream<Event>(await fetch(`${dying.url}/api/orchestrations/${team}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1 and 2' }) }));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api${o.path}`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1 and 2' }) }));
     const start = await untilEvent(stream, 'start');
     await second;
     await dying.kill();
     await stream.return(undefined).catch(() => undefined);
-    // The member goes on from its second step: only its answer and the coordinator's are left to make.
+    // The member goes on from its second step: only its answer and the lead's are left to make.
     vendor.reset();
-    vendor.script(memberScript().at(-1)!, { text: 'The desk recorded them.' });
+    vendor.script(memberScript().at(-1)!, { text: o.answer });
     const runId = start.run_id as string;
-    await ended('orchestration_runs', runId);
+    await ended(o.table, runId);
 
-    const events = numberedEvents<Event>(await (await call(ann, `/orchestrations/runs/${runId}/events`)).text()).map((e) => e.event);
+    const events = numberedEvents<Event>(await (await call(ann, o.events(runId))).text()).map((e) => e.event);
     assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
-    const ids = (es: Event[]) => es.map(({ delegation_id: _d, ...e }) => (e.type === 'delegation_completed' ? { ...e, id: undefined, usage: undefined } : e.type === 'usage' ? { type: 'usage' } : e));
-    assert.deepEqual(ids(gist(events)), ids(gist(whole)), 'the replay equals an uninterrupted run');
+    assert.deepEqual(o.same(gist(events)), o.same(gist(whole)), 'the replay equals an uninterrupted run');
     assert.deepEqual(calls.map((c) => c.n), [1, 2, 2], 'only the member\'s call in flight is made again');
     assert.equal(calls[1]!.key, calls[2]!.key, 'with the same key');
-    assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats.slice(3), 'the member and the coordinator read the same conversations, byte for byte');
+    assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats.slice(3), 'the member and its lead read the same conversations, byte for byte');
+    return runId;
+  };
+  const storedRoles = async (column: 'agent_run_id' | 'orchestration_run_id', runId: string) =>
+    (await api.adminPool.query<{ role: string }>(`select role from ai.member_messages where ${column} = $1 order by id`, [runId])).rows.map((r) => r.role);
+
+  it('resumes an orchestration with a delegation in flight: the delegation goes on under its id from its member\'s last step', async () => {
+    const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'records desk', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: agentId, role_description: 'Records numbers', position: 1 }), 201);
+    // A delegation's id and its record's usage differ between two runs.
+    const same = (es: Event[]) => es.map(({ delegation_id: _d, ...e }) => (e.type === 'delegation_completed' ? { ...e, id: undefined, usage: undefined } : e.type === 'usage' ? { type: 'usage' } : e));
+    const runId = await delegationCrash({
+      path: `/orchestrations/${team}/run/stream`, delegate: { toolCalls: [{ id: 'd1', name: 'delegate_to_recorder', arguments: { task: 'Record 1 and 2' } }] },
+      answer: 'The desk recorded them.', table: 'orchestration_runs', events: (id) => `/orchestrations/runs/${id}/events`, same,
+    });
     const delegations = (await api.adminPool.query<{ status: string; steps: number; calls: Array<{ id: string; ok: boolean; result: string; arguments: unknown }> }>(
       'select status, steps, tool_calls as calls from ai.orchestration_delegations where run_id = $1', [runId])).rows;
     assert.deepEqual(delegations.map((d) => ({ ...d, calls: d.calls.map(({ id, ok, result, arguments: a }) => ({ id, ok, result, arguments: a })) })),
       [{ status: 'completed', steps: 3, calls: [{ id: 'm1', ok: true, result: '{"recorded":1}', arguments: { n: 1 } }, { id: 'm2', ok: true, result: '{"recorded":2}', arguments: { n: 2 } }] }],
       'one delegation, under its id, with every tool call its member made, before the crash and after');
-    const coordinator = (await api.adminPool.query<{ step: string }>(`select step from ai.usage where run_id = $1 and step like 'step-%' order by id`, [runId])).rows.map((r) => r.step);
-    assert.deepEqual(coordinator, ['step-1', 'step-2'], 'the coordinator\'s model calls charged once');
-    const member = (await api.adminPool.query<{ step: string }>(`select split_part(step, '/', 2) as step from ai.usage where run_id = $1 and step like '%/step-%' order by id`, [runId])).rows.map((r) => r.step);
-    assert.deepEqual(member, ['step-1', 'step-2', 'step-3'], 'the member\'s model calls charged once');
-    const stored = (await api.adminPool.query<{ role: string }>('select role from ai.member_messages where orchestration_run_id = $1 order by id', [runId])).rows.map((r) => r.role);
-    assert.deepEqual(stored, ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its steps stored as it made them');
+    const steps = (await api.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [runId])).rows.map((r) => r.step.replace(/^[0-9a-f-]{36}\//, 'member/'));
+    assert.deepEqual(steps, ['step-1', 'member/step-1', 'member/step-2', 'member/step-3', 'step-2'], 'each model call charged once');
+    assert.deepEqual(await storedRoles('orchestration_run_id', runId), ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its member\'s steps stored as it made them');
   });
 
   it('resumes an agent run with a sub-agent in flight: the sub-agent goes on from its last step, each of its model calls charged once', async () => {
     const lead = (await json<{ id: string }>(await post(ann, '/agents', { name: 'lead', model: 'gpt-4.1-mini' }), 201)).id;
     await json(await post(ann, `/agents/${lead}/tools`, { agent_id: agentId }), 201);
-    const memberScript = () => [
-      { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] },
-      { toolCalls: [{ id: 'm2', name: 'record', arguments: { n: 2 } }] },
-      { text: 'Recorded 1 and 2.' },
-    ];
-    const leadScript = () => vendor.script({ toolCalls: [{ id: 's1', name: 'delegate_to_recorder', arguments: { task: 'Record 1 and 2' } }] }, ...memberScript(), { text: 'The recorder did it.' });
-    vendor.reset();
-    leadScript();
-    const whole = numberedEvents<Event>(await (await post(ann, `/agents/${lead}/run/stream`, { message: 'Have 1 and 2 recorded' })).text()).map((e) => e.event);
-    assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
-    const wholeChats = vendor.chats().map((c) => JSON.stringify(c.body.messages));
-    calls.length = 0;
-
-    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
-    vendor.reset();
-    leadScript();
-    hangOn = 2;
-    const second = new Promise<void>((r) => (arrived = r));
-    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${lead}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Have 1 and 2 recorded' }) }));
-    const start = await untilEvent(stream, 'start');
-    await second;
-    await dying.kill();
-    await stream.return(undefined).catch(() => undefined);
-    vendor.reset();
-    vendor.script(memberScript().at(-1)!, { text: 'The recorder did it.' });
-    const runId = start.run_id as string;
-    await ended('agent_runs', runId);
-
-    const events = numberedEvents<Event>(await (await call(ann, `/agents/${lead}/runs/${runId}/events`)).text()).map((e) => e.event);
-    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
-    const usage = (es: Event[]) => es.map((e) => (e.type === 'usage' ? { type: 'usage' } : e));
-    assert.deepEqual(usage(gist(events)), usage(gist(whole)), 'the replay equals an uninterrupted run');
-    assert.deepEqual(calls.map((c) => c.n), [1, 2, 2], 'only the sub-agent\'s call in flight is made again');
-    assert.equal(calls[1]!.key, calls[2]!.key, 'with the same key');
-    assert.deepEqual(vendor.chats().map((c) => JSON.stringify(c.body.messages)), wholeChats.slice(3), 'the sub-agent and the lead read the same conversations, byte for byte');
+    const runId = await delegationCrash({
+      path: `/agents/${lead}/run/stream`, delegate: { toolCalls: [{ id: 's1', name: 'delegate_to_recorder', arguments: { task: 'Record 1 and 2' } }] },
+      answer: 'The recorder did it.', table: 'agent_runs', events: (id) => `/agents/${lead}/runs/${id}/events`,
+      same: (es) => es.map((e) => (e.type === 'usage' ? { type: 'usage' } : e)),
+    });
     const steps = (await api.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [runId])).rows.map((r) => r.step);
     assert.deepEqual(steps, ['step-1', 's1/step-1', 's1/step-2', 's1/step-3', 'step-2'], 'each model call charged once');
-    const stored = (await api.adminPool.query<{ role: string }>('select role from ai.member_messages where agent_run_id = $1 order by id', [runId])).rows.map((r) => r.role);
-    assert.deepEqual(stored, ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its steps stored beside the run');
+    assert.deepEqual(await storedRoles('agent_run_id', runId), ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its steps stored beside the run');
   });
 
   it('stops writing when another process has taken its run (it was taken for dead): nothing more stored, the record left to the other', async () => {
