@@ -108,6 +108,23 @@ describe('model router and usage ledger', () => {
     assert.equal(await call(), 'answered');
   });
 
+  it('forgets the keys it kept when its listener reconnects (notices sent meanwhile are lost)', async () => {
+    const call = () => p.ai.models.chat({ model: 'gpt-4.1-mini', messages: hello, context: ctx() }).then(() => 'answered', (err: ApiError) => `refused ${err.status}`);
+    assert.equal(await call(), 'answered');
+    await p.adminPool.query('alter table ai.provider_keys disable trigger provider_keys_changed');
+    try {
+      await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [FLAKY_KEY, p.keys.aiMasterKey]);
+    } finally {
+      await p.adminPool.query('alter table ai.provider_keys enable trigger provider_keys_changed');
+    }
+    assert.equal(await call(), 'answered', 'kept: nobody told it');
+    const { rowCount } = await p.adminPool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'pgbase:provider-keys' and datname = current_database()`);
+    assert.equal(rowCount, 1, 'this server\'s key listener');
+    assert.notEqual(await eventually('the reconnected listener to forget', call, (o) => o !== 'answered', { tries: 100, everyMs: 100 }), 'answered');
+    await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [GOOD_KEY, p.keys.aiMasterKey]);
+    assert.equal(await eventually('the good key to be used again', call, (o) => o === 'answered'), 'answered');
+  });
+
   it('passes tools, tuning and response format, and returns tool calls and usage', async () => {
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'call_a', name: 'lookup', arguments: { city: 'Oslo' } }] });
