@@ -48,6 +48,22 @@ export type LoopInput = {
 
 export type LoopResult = { output: string; stop: 'answered' | 'max_steps'; steps: number; toolCalls: LoopToolCall[] };
 
+/** A tool call's outcome as the model reads it (and as it is stored): its output, or its error marked as one. */
+export const toolMessage = (outcome: ToolOutcome): string => (outcome.ok ? outcome.output : `Error: ${outcome.error}`);
+/** A tool call's arguments as the model sent them (JSON text), parsed; undefined when they are not JSON. */
+export function argumentsOf(raw: string): unknown {
+  try {
+    return raw ? JSON.parse(raw) : {};
+  } catch {
+    return undefined;
+  }
+}
+/** A finished tool call as a run reports it. */
+export const loopToolCall = (call: { id: string; name: string }, args: unknown, outcome: ToolOutcome, latencyMs: number): LoopToolCall =>
+  ({ id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latencyMs });
+/** A stored tool message back as its outcome. */
+export const outcomeOf = (content: string, isError: boolean): ToolOutcome => (isError ? { ok: false, error: content.replace(/^Error: /, '') } : { ok: true, output: content });
+
 /** The tool a member is delegated to by: `delegate_to_<name>`, as function names allow. */
 export function delegateToolName(agentName: string): string {
   return `delegate_to_${agentName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
@@ -130,13 +146,8 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
     const key = idempotencyKey('tool', runKey, `${input.stepPrefix ?? ''}step-${steps}/${n}`, call.id);
     emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
     const began = Date.now();
-    let args: unknown;
+    let args = argumentsOf(call.arguments);
     let outcome: ToolOutcome;
-    try {
-      args = call.arguments ? JSON.parse(call.arguments) : {};
-    } catch {
-      args = undefined;
-    }
     if (args === undefined) outcome = { ok: false, error: `The arguments of ${call.name} are not valid JSON` };
     else if (!tool) outcome = { ok: false, error: `Unknown tool ${call.name}: it is not available to this agent` };
     else {
@@ -158,8 +169,8 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
     }
     if (args === undefined) args = call.arguments;
     const latency = Date.now() - began;
-    const content = outcome.ok ? outcome.output : `Error: ${outcome.error}`;
-    const done = { id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency };
+    const content = toolMessage(outcome);
+    const done = loopToolCall(call, args, outcome, latency);
     toolCalls.push(done);
     emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency });
     messages.push({ role: 'tool', tool_call_id: call.id, content });

@@ -5,7 +5,7 @@
 // read back only when its run is resumed.
 import { HandedOver } from '../failures.ts';
 import type { AiCalls } from '../calls.ts';
-import type { LoopToolCall, RecordedMessage } from '../agents/loop.ts';
+import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage } from '../agents/loop.ts';
 import type { StoredMessage } from './conversation.ts';
 
 /** A member's stored step: what the model reads again, and how a tool call went. */
@@ -34,13 +34,7 @@ export function finishedToolCalls(stored: MemberMessage[]): LoopToolCall[] {
   return stored.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls : [])).flatMap((call): LoopToolCall[] => {
     const done = results.get(call.id);
     if (!done) return [];
-    let args: unknown;
-    try {
-      args = call.arguments ? JSON.parse(call.arguments) : {};
-    } catch {
-      args = call.arguments;
-    }
-    const content = done.content ?? '';
-    return [{ id: call.id, name: call.name, arguments: args, ok: !done.is_error, ...(done.is_error ? { error: content.replace(/^Error: /, '') } : { result: content }), latency_ms: done.latency_ms ?? 0 }];
+    // Arguments that were not JSON are reported as sent, as the loop reports them.
+    return [loopToolCall(call, argumentsOf(call.arguments) ?? call.arguments, outcomeOf(done.content ?? '', done.is_error), done.latency_ms ?? 0)];
   });
 }
