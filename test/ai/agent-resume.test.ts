@@ -277,6 +277,10 @@ describe('an agent run whose process is killed', () => {
     const after = (await api.adminPool.query<{ status: string; roles: string[] }>(
       `select d.status, array(select m.role from ai.member_messages m where m.orchestration_run_id = d.run_id order by m.id) as roles from ai.orchestration_delegations d where d.run_id = $1`, [run!.id])).rows;
     assert.deepEqual(after, [{ status: 'running', roles: ['assistant'] }], 'the member\'s first step only; the delegation not failed');
+    // Nor is an end of the delegation told to its followers: the other process will tell the real one.
+    await new Promise((r) => setTimeout(r, 200)); // the run's events gather briefly before they are stored
+    const told = (await api.adminPool.query<{ type: string; id: string | null }>(`select event ->> 'type' as type, event ->> 'id' as id from ai.run_events where orchestration_run_id = $1 order by seq`, [run!.id])).rows;
+    assert.ok(!told.some((e) => e.type === 'delegation_completed' || (e.type === 'tool_result' && e.id === 'd1')), JSON.stringify(told));
     await api.adminPool.query(`update ai.orchestration_runs set status = 'cancelled' where id = $1`, [run!.id]);
   });
 

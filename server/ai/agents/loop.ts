@@ -5,6 +5,7 @@
 // caller's, through `fire` and `record`.
 import { randomUUID } from 'node:crypto';
 import { idempotencyKey } from '../runtime/net/idempotency.ts';
+import { HandedOver } from '../failures.ts';
 import { toolCallSpan } from '../../telemetry/genai.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
@@ -158,7 +159,8 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
         try {
           outcome = await tool.call(args, signal, call.id, key);
         } catch (err) {
-          if (signal.aborted) throw err;
+          // Stopped, or the run is another process's now (a delegation's member could not store its step): no result.
+          if (signal.aborted || err instanceof HandedOver) throw err;
           outcome = { ok: false, error: (err as Error).message };
         }
         // A call cut off by a cancel or the server's stop is not a result: nothing is stored, the run ends
