@@ -12,7 +12,7 @@
 //      events, as runs store them) against the same loop storing nothing.
 // The model is the tests' scripted OpenAI-compatible vendor, answering at once.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,12 +90,14 @@ try {
 
   // 3. The loop, with and without its checkpoints.
   const calls = aiCalls(platform.requestPool);
-  const events = runEventLog(calls, log);
+  // The bench's loop is its run's runner: its checkpoints and events are taken (sql/0077).
+  const runner = randomUUID();
+  const events = runEventLog(calls, log, runner);
   const tool: LoopTool = { chat: { type: 'function', function: { name: 'noop', description: 'Does nothing', parameters: { type: 'object' } } }, call: async () => ({ ok: true, output: 'done' }) };
   const loop = async (stored: boolean): Promise<number> => {
     const { rows: [run] } = await platform.adminPool.query<{ session_id: string; id: string; runner: string }>(
       `with s as (insert into ai.sessions (agent_id, title) values ($1, 'bench') returning id)
-       insert into ai.agent_runs (session_id, agent_id, input, runner) select id, $1, 'go', gen_random_uuid() from s returning session_id, id, runner`, [agent.id]);
+       insert into ai.agent_runs (session_id, agent_id, input, runner) select id, $1, 'go', $2 from s returning session_id, id, runner`, [agent.id, runner]);
     vendor.script(...Array.from({ length: STEPS - 1 }, (_, n) => ({ toolCalls: [{ id: `c${n}`, name: 'noop', arguments: {} }] })), { text: 'done' });
     const recorder = events.recorder('agent', () => undefined, { runId: run!.id });
     const t0 = performance.now();

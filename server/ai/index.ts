@@ -145,7 +145,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
   // Runs' events kept and numbered, and their cancels, across replicas (runs/).
   const watch = runWatch({ calls, adminUrl: opts.adminUrl, log });
-  const runServices = { log: runEventLog(calls, log), watch, stop: stopping.signal };
+  const runServices = { log: runEventLog(calls, log, opts.runnerId), watch, stop: stopping.signal };
   const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId, watch });
   const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));

@@ -128,6 +128,45 @@ describe('an agent run whose process is killed', () => {
     assert.equal(record.runner, api.realtime.nodeId, 'carried on by the live server');
   });
 
+  it('tells followers a result the crash kept from them: a stored tool result whose event was lost is sent after the resume, not run again', async () => {
+    // Two calls in one step: the first finishes, the second is in flight at the crash.
+    const twoInOne = () => vendor.script(
+      { toolCalls: [{ id: 'c1', name: 'record', arguments: { n: 1 } }] },
+      { toolCalls: [{ id: 'c2', name: 'record', arguments: { n: 2 } }, { id: 'c3', name: 'record', arguments: { n: 3 } }] },
+      { text: 'All three are recorded.' },
+    );
+    vendor.reset();
+    twoInOne();
+    const whole = numberedEvents<Event>(await (await post(ann, `/agents/${agentId}/run/stream`, { message: 'Record 1, 2 and 3' })).text()).map((e) => e.event);
+    assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
+    calls.length = 0;
+
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    vendor.reset();
+    twoInOne();
+    hangOn = 3;
+    const third = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) }));
+    const runId = (await untilEvent(stream, 'start')).run_id as string;
+    await third;
+    await dying.kill();
+    await stream.return(undefined).catch(() => undefined);
+    // The crash came after c2's result was stored and before its event was: what a kill between the two leaves.
+    const stored = await api.adminPool.query(`select 1 from ai.session_messages where run_id = $1 and role = 'tool' and tool_call_id = 'c2'`, [runId]);
+    assert.equal(stored.rowCount, 1, 'c2\'s result is stored');
+    const lost = await api.adminPool.query(`delete from ai.run_events where agent_run_id = $1 and seq >= (select seq from ai.run_events
+      where agent_run_id = $1 and event ->> 'type' = 'tool_result' and event ->> 'id' = 'c2')`, [runId]);
+    assert.ok(lost.rowCount! >= 1);
+    await ended('agent_runs', runId);
+
+    const replay = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text());
+    const events = replay.map((e) => e.event);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.deepEqual(replay.map((e) => e.id), replay.map((_, i) => i + 1), 'numbered on without a gap');
+    assert.deepEqual(gist(events), gist(whole), 'the replay equals an uninterrupted run: c2\'s result told once, after the resume');
+    assert.deepEqual(calls.map((c) => c.n), [1, 2, 3, 3], 'c2 is not run again; only the call in flight is');
+  });
+
   it('is handed over when its server stops for a deploy (SIGTERM): another server finishes it, nothing failed', async () => {
     vendor.reset();
     script();
@@ -239,6 +278,14 @@ describe('an agent run whose process is killed', () => {
     assert.deepEqual(await storedRoles('agent_run_id', runId), ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its steps stored beside the run');
   });
 
+  /** Hands a run to another live process (a node with a fresh heartbeat, so the sweep leaves it alone), as when this one was taken for dead. */
+  const takeOver = async (table: 'agent_runs' | 'orchestration_runs', runId: string) => {
+    const other = '77777777-7777-4777-8777-777777777777';
+    await api.adminPool.query('insert into realtime.nodes (id) values ($1) on conflict (id) do update set seen_at = now()', [other]);
+    await api.adminPool.query(`update ai.${table} set runner = $2 where id = $1`, [runId, other]);
+    return other;
+  };
+
   it('stops writing when another process has taken its run (it was taken for dead): nothing more stored, the record left to the other', async () => {
     vendor.reset();
     script();
@@ -248,14 +295,19 @@ describe('an agent run whose process is killed', () => {
     const answer = post(ann, `/agents/${agentId}/run`, { message: 'Record 1, 2 and 3' });
     await first;
     const { rows: [run] } = await api.adminPool.query<{ id: string }>(`select id from ai.agent_runs where agent_id = $1 and status = 'running' order by started_at desc limit 1`, [agentId]);
-    const other = '77777777-7777-4777-8777-777777777777';
-    await api.adminPool.query('update ai.agent_runs set runner = $2 where id = $1', [run!.id, other]);
+    const told = () => api.adminPool.query<{ type: string }>(`select event ->> 'type' as type from ai.run_events where agent_run_id = $1 order by seq`, [run!.id]).then((r) => r.rows.map((e) => e.type));
+    // What it told before it was taken for dead is stored (a JSON run's events gather for 50 ms first).
+    await eventually('the call\'s event to be stored', told, (types) => types.includes('tool_call'));
+    const other = await takeOver('agent_runs', run!.id);
     receiver.closeAllConnections(); // the call in flight fails: the run goes on to store its result, and may not
     const res = await answer;
     assert.equal(res.status, 503, await res.text());
     const after = (await api.adminPool.query<{ status: string; runner: string; tool_messages: number }>(
       `select status, runner, (select count(*)::int from ai.session_messages m where m.run_id = r.id and m.role = 'tool') as tool_messages from ai.agent_runs r where r.id = $1`, [run!.id])).rows[0]!;
     assert.deepEqual(after, { status: 'running', runner: other, tool_messages: 0 }, 'nothing written after the other process took it');
+    // Nor told: the call's failure was never stored, so no follower reads a result the other process will not have.
+    await new Promise((r) => setTimeout(r, 200)); // the run's events gather briefly before they are stored
+    assert.deepEqual(await told(), ['start', 'tool_call'], 'no tool_result event');
     await api.adminPool.query(`update ai.agent_runs set status = 'cancelled' where id = $1`, [run!.id]);
   });
 
@@ -270,7 +322,9 @@ describe('an agent run whose process is killed', () => {
     const answer = post(ann, `/orchestrations/${team}/run`, { message: 'Record 1' });
     await first;
     const { rows: [run] } = await api.adminPool.query<{ id: string }>(`select id from ai.orchestration_runs where orchestration_id = $1 and status = 'running'`, [team]);
-    await api.adminPool.query('update ai.orchestration_runs set runner = $2 where id = $1', [run!.id, '77777777-7777-4777-8777-777777777777']);
+    // What it told before it was taken for dead is stored (its events gather for 50 ms first).
+    await eventually('the member\'s call to be told', () => api.adminPool.query(`select 1 from ai.run_events where orchestration_run_id = $1 and event ->> 'id' = 'm1'`, [run!.id]), (r) => r.rowCount === 1);
+    await takeOver('orchestration_runs', run!.id);
     receiver.closeAllConnections(); // the member's call fails: it goes on to store its result, and may not
     const res = await answer;
     assert.equal(res.status, 503, await res.text());

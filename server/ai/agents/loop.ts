@@ -77,7 +77,13 @@ const allow = async (): Promise<HookVerdict> => ({ decision: 'allow' });
  * the tool calls of its last step that have no stored result (run now, in
  * their places), or its stored answer when only the run's end was lost.
  */
-export type LoopResume = { steps: number; pending: Array<{ n: number; call: ChatResult['toolCalls'][number] }>; answered?: string };
+export type LoopResume = {
+  steps: number;
+  pending: Array<{ n: number; call: ChatResult['toolCalls'][number] }>;
+  /** The last step's calls with a stored result: reported again, in order, before the pending ones run (followers drop what they have). */
+  done: Array<{ call: ChatResult['toolCalls'][number]; outcome: ToolOutcome; latency_ms: number }>;
+  answered?: string;
+};
 
 export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const { models, messages, emit, signal } = input;
@@ -91,6 +97,10 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     steps = input.from.steps;
     if (input.from.answered !== undefined) return { output: input.from.answered, stop: 'answered', steps, toolCalls };
     input.onStep?.(steps);
+    for (const { call, outcome, latency_ms } of input.from.done) {
+      emit?.(toolCallEvent(call, steps));
+      emit?.(toolResultEvent(call, outcome, latency_ms));
+    }
     await runCalls(input.from.pending, steps);
   }
   while (steps < input.maxSteps) {
@@ -145,7 +155,7 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
     const tool = tools.find((t) => t.chat.function.name === call.name);
     // The call's place in the run (step, position, the model's id): the same on a repeat, its own otherwise.
     const key = idempotencyKey('tool', runKey, `${input.stepPrefix ?? ''}step-${steps}/${n}`, call.id);
-    emit?.({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments, step: steps });
+    emit?.(toolCallEvent(call, steps));
     const began = Date.now();
     let args = argumentsOf(call.arguments);
     let outcome: ToolOutcome;
@@ -173,10 +183,16 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
     const latency = Date.now() - began;
     const content = toolMessage(outcome);
     const done = loopToolCall(call, args, outcome, latency);
-    toolCalls.push(done);
-    emit?.({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latency });
-    messages.push({ role: 'tool', tool_call_id: call.id, content });
+    // Stored before it is told: a result followers saw is one a resumed run has (and does not run again).
     await record({ role: 'tool', content, tool_call_id: call.id, name: call.name, is_error: !outcome.ok, latency_ms: latency });
+    toolCalls.push(done);
+    messages.push({ role: 'tool', tool_call_id: call.id, content });
+    emit?.(toolResultEvent(call, outcome, latency));
     return done;
   }
 }
+
+type ToolCallAsked = ChatResult['toolCalls'][number];
+const toolCallEvent = (call: ToolCallAsked, step: number) => ({ type: 'tool_call' as const, id: call.id, name: call.name, arguments: call.arguments, step });
+const toolResultEvent = (call: ToolCallAsked, outcome: ToolOutcome, latencyMs: number) =>
+  ({ type: 'tool_result' as const, id: call.id, name: call.name, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latencyMs });

@@ -30,13 +30,16 @@ const runIdOf = (kind: RunKind, event: Record<string, unknown>): string | undefi
 
 export type RunEventLog = ReturnType<typeof runEventLog>;
 
-export function runEventLog(calls: AiCalls, log: Logger) {
+/** runnerId: this process's, the only one whose events a run it carries takes (sql/0077). */
+export function runEventLog(calls: AiCalls, log: Logger, runnerId: string) {
   return {
     /**
      * Where a run's events go: stored in order, each then handed to `write`
      * with its number (events before the run has an id, such as a refusal
      * before it began, are handed on with none). An event that could not be
      * stored is not handed on: a client never sees what could be forgotten.
+     * Once another process holds the run (this one was taken for dead), its
+     * events are refused, and nothing more is stored or handed on.
      */
     recorder: (kind: RunKind, write: (seq: number | null, event: object) => void, opts: { lingerMs?: number; runId?: string } = {}) => {
       // A resumed run has its id already; a new one learns it from its first event.
@@ -44,6 +47,7 @@ export function runEventLog(calls: AiCalls, log: Logger) {
       let lingering: NodeJS.Timeout | undefined;
       let queue: object[] = [];
       let writing: Promise<void> | undefined;
+      let refused = false;
       // Whatever piled up while the last batch was being stored goes in one statement (ai.append_run_events).
       const pump = async () => {
         while (queue.length > 0) {
@@ -54,9 +58,15 @@ export function runEventLog(calls: AiCalls, log: Logger) {
             for (const event of batch) write(null, event);
             continue;
           }
+          if (refused) continue;
           try {
-            const [row] = await calls.asService<{ first: number }>('select ai.append_run_events($1, $2, $3) as first', [kind, id, JSON.stringify(batch)]);
-            batch.forEach((event, i) => write(row!.first + i, event));
+            const [row] = await calls.asService<{ first: number | null }>('select ai.append_run_events($1, $2, $3, $4) as first', [kind, id, runnerId, JSON.stringify(batch)]);
+            if (row?.first == null) {
+              refused = true;
+              log.info({ run: id, events: batch.length }, 'run events refused: another process carries the run');
+              continue;
+            }
+            batch.forEach((event, i) => write(row.first! + i, event));
           } catch (err) {
             log.warn({ run: id, events: batch.length, error: (err as Error).message }, 'run events were not stored');
           }

@@ -22,7 +22,7 @@ import { detachedLifetime } from '../lifetime.ts';
 import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import { recordedRun, type RunEventLog } from './events.ts';
-import type { StoredMessage } from '../sessions/conversation.ts';
+import type { StoredStep } from '../sessions/conversation.ts';
 import type { StoredRun } from '../sessions/session-run.ts';
 import type { Emit } from '../agents/events.ts';
 import type { AgentRunner } from '../agents/run.ts';
@@ -33,7 +33,7 @@ import { Parked } from '../failures.ts';
 export type ResumedKind = 'agent' | 'orchestration';
 const Caller = z.object({ role: z.enum(['anon', 'authenticated', 'service_role']), claims: z.record(z.string(), z.unknown()) });
 type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string; entity_id?: string };
-type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; traceparent: string | null; messages: StoredMessage[]; events: Event[] };
+type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; traceparent: string | null; messages: StoredStep[]; events: Event[] };
 
 const SHAPE = {
   agent: { table: 'ai.agent_runs', owner: 'agent_id', messages: 'run_id', events: 'agent_run_id' },
@@ -48,7 +48,7 @@ const SHAPE = {
 const storedRun = (kind: ResumedKind) => {
   const s = SHAPE[kind];
   return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes, r.traceparent,
-    (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) order by m.id), '[]')
+    (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id, 'is_error', m.is_error, 'latency_ms', m.latency_ms) order by m.id), '[]')
        from ai.session_messages m where m.${s.messages} = r.id) as messages,
     (select coalesce(json_agg(e.event order by e.seq), '[]') from ai.run_events e
       where e.${s.events} = r.id and (e.event ->> 'type' <> 'content_delta'

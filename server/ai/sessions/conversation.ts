@@ -10,6 +10,8 @@ import type { ChatMessage } from '../providers/router.ts';
 
 /** A stored message as conversations keep them (sessions and the copilot's). */
 export type StoredMessage = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
+/** A run's stored step as a resume reads it: what the model reads again, and how a tool call went. */
+export type StoredStep = StoredMessage & { is_error: boolean; latency_ms: number | null };
 
 /** A stored message as the model reads it: assistant tool calls and tool results included. */
 export function chatMessageOf(m: StoredMessage): ChatMessage {

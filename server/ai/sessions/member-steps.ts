@@ -6,10 +6,10 @@
 import { HandedOver } from '../failures.ts';
 import type { AiCalls } from '../calls.ts';
 import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage } from '../agents/loop.ts';
-import type { StoredMessage } from './conversation.ts';
+import type { StoredStep } from './conversation.ts';
 
-/** A member's stored step: what the model reads again, and how a tool call went. */
-export type MemberMessage = StoredMessage & { is_error: boolean; latency_ms: number | null };
+/** A member's stored step. */
+export type MemberMessage = StoredStep;
 /** A delegation's steps so far, and where its next ones go. */
 export type MemberCheckpoint = { stored: MemberMessage[]; record: (m: RecordedMessage) => Promise<void> };
 /** A delegation's checkpoint by its name within the run (a delegation id, or a sub-agent call's idempotency key). */
