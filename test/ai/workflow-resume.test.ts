@@ -29,6 +29,8 @@ describe('a workflow run whose process is killed', () => {
   const calls: Array<{ path: string; key: string }> = [];
   let hang = false;
   let arrived: () => void = () => undefined;
+  /** The slow call's answer, held while it hangs. */
+  let held: http.ServerResponse | undefined;
   const { json, post, put, api: call, headers } = aiApi(() => api);
 
   before(async () => {
@@ -39,6 +41,7 @@ describe('a workflow run whose process is killed', () => {
         calls.push({ path, key: req.headers['idempotency-key'] as string });
         if (path === '/slow' && hang) {
           hang = false;
+          held = res;
           arrived();
           return;
         }
@@ -120,6 +123,30 @@ describe('a workflow run whose process is killed', () => {
     assert.deepEqual(logs.map((l) => `${l.block_id}:${l.status}`), ['start:succeeded', 'fast:succeeded', 'check:succeeded', 'never:skipped', 'slow:succeeded', 'answer:succeeded']);
     const execution = await json<{ status: string }>(await call(ann, `/workflows/${w.id}/executions/${executionId}`), 200);
     assert.equal(execution.status, 'succeeded');
+  });
+
+  it('tells nothing more once another process has taken its run (it was taken for dead): a block that settles late is neither logged nor told', async () => {
+    const w = await slowChain('taken chain');
+    hang = true;
+    const atSlow = new Promise<void>((r) => (arrived = r));
+    const answer = post(ann, `/workflows/${w.id}/execute/stream`, { variables: {} });
+    await atSlow;
+    const { rows: [execution] } = await api.adminPool.query<{ id: string }>(`select id from ai.workflow_executions where workflow_id = $1 and status = 'running'`, [w.id]);
+    const told = () => api.adminPool.query<{ type: string; block_id: string | null }>(`select event ->> 'type' as type, event ->> 'block_id' as block_id from ai.run_events where execution_id = $1 order by seq`, [execution!.id])
+      .then((r) => r.rows.map((e) => `${e.type}${e.block_id ? `:${e.block_id}` : ''}`));
+    await eventually('the slow block\'s start to be told', told, (t) => t.includes('block_started:slow'));
+    // Another live process has the run now (a node with a fresh heartbeat: the sweep leaves it alone).
+    const other = '77777777-7777-4777-8777-7777777777f1';
+    await api.adminPool.query('insert into realtime.nodes (id) values ($1) on conflict (id) do update set seen_at = now()', [other]);
+    await api.adminPool.query('update ai.workflow_executions set runner = $2 where id = $1', [execution!.id, other]);
+    held!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ from: '/slow', ok: true }));
+    const events = numberedEvents<Event>(await (await answer).text()).map((e) => e.event);
+    assert.ok(!events.some((e) => e.type === 'run_completed' || e.type === 'error'), `no end told from here: ${JSON.stringify(events.at(-1))}`);
+    const logs = (await api.adminPool.query<{ block_id: string }>('select block_id from ai.workflow_block_logs where execution_id = $1 order by id', [execution!.id])).rows.map((l) => l.block_id);
+    assert.ok(!logs.includes('slow'), `the late block is not logged: ${logs.join(',')}`);
+    const stored = await told();
+    assert.equal(stored.at(-1), 'block_started:slow', `nothing told after the takeover: ${stored.join(',')}`);
+    await api.adminPool.query(`update ai.workflow_executions set status = 'cancelled' where id = $1`, [execution!.id]);
   });
 
   it('is handed over when its server stops for a deploy (SIGTERM): the block in flight is not logged as failed, another server finishes the run', async () => {

@@ -99,9 +99,9 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
     const skip = async (id: string) => {
       state.set(id, 'skipped');
       const block = byId.get(id)!;
-      opts.emit({ type: 'block_skipped', block_id: id, block_type: block.type });
       const now = new Date();
       await opts.record({ block_id: id, block_type: block.type, status: 'skipped', input: null, output: null, error: null, attempts: 0, logs: [], started_at: now, finished_at: now, taken: null, path });
+      opts.emit({ type: 'block_skipped', block_id: id, block_type: block.type });
     };
 
     /** A block in its span (`block {id}`), which a failure marks failed. */
@@ -148,8 +148,10 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         if (handler.ownsDownstream) for (const id of descendants(outgoing.get(block.id) ?? [])) if (scope.has(id)) state.set(id, 'done');
         state.set(block.id, 'done');
         finished.push(block.id);
-        opts.emit({ type: 'block_completed', block_id: block.id, block_type: block.type, output: result.output, duration_ms: Date.now() - started.getTime() });
-        await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: new Date(), taken: result.take ?? null, path });
+        // Stored before it is told: a block followers saw settle is one a resumed run does not run again.
+        const finishedAt = new Date();
+        await opts.record({ block_id: block.id, block_type: block.type, status: 'succeeded', input, output: result.output, error: null, attempts, logs, started_at: started, finished_at: finishedAt, taken: result.take ?? null, path });
+        opts.emit({ type: 'block_completed', block_id: block.id, block_type: block.type, output: result.output, duration_ms: finishedAt.getTime() - started.getTime() });
       } catch (err) {
         // Its log could not be written because another process carries the run now: stop, writing nothing.
         if (err instanceof HandedOver) {
@@ -162,8 +164,8 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         const message = signal.aborted ? 'The run was stopped' : (err as Error).message;
         failSpan(span, err, signal.aborted ? 'stopped' : 'block_failed');
         const continued = block.config.on_error === 'continue' && !signal.aborted;
-        opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
         await opts.record({ block_id: block.id, block_type: block.type, status: 'failed', input, output: continued ? { error: message } : null, error: message, attempts, logs, started_at: started, finished_at: new Date(), taken: null, path });
+        opts.emit({ type: 'block_failed', block_id: block.id, block_type: block.type, error: message, continued });
         if (!continued) {
           failure ??= new Failure(`Block "${block.id}" (${block.type}) failed: ${message}`, { blockId: block.id });
           return;
