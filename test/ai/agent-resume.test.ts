@@ -263,6 +263,11 @@ describe('an agent run whose process is killed', () => {
     const steps = (await api.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [runId])).rows.map((r) => r.step.replace(/^[0-9a-f-]{36}\//, 'member/'));
     assert.deepEqual(steps, ['step-1', 'member/step-1', 'member/step-2', 'member/step-3', 'step-2'], 'each model call charged once');
     assert.deepEqual(await storedRoles('orchestration_run_id', runId), ['assistant', 'tool', 'assistant', 'tool', 'assistant'], 'its member\'s steps stored as it made them');
+    // GET of the run shows them: the delegation's model calls and tool calls, before the crash and after, each once.
+    type Node = { name: string; children: Node[] };
+    const { timeline } = await json<{ timeline: Node }>(await call(ann, `/orchestrations/runs/${runId}`), 200);
+    const delegation = timeline.children[0]!.children.find((c) => c.name === 'execute_tool delegate_to_recorder')!.children[0]!;
+    assert.deepEqual(delegation.children.map((c) => c.name), ['chat gpt-4.1-mini', 'execute_tool record', 'chat gpt-4.1-mini', 'execute_tool record', 'chat gpt-4.1-mini']);
   });
 
   it('resumes an agent run with a sub-agent in flight: the sub-agent goes on from its last step, each of its model calls charged once', async () => {

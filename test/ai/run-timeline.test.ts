@@ -2,7 +2,8 @@
 // agent run, an orchestration run and a workflow execution includes its span
 // tree, built from what the run stored: each step with its start, duration,
 // model, tokens, cost and error; tool calls with their approvals; a
-// delegation with its member's model calls; a block with its model calls.
+// delegation (or a sub-agent's call) with its member's model calls and tool
+// calls (sql/0078); a block with its model calls.
 // (Tracing is off here: the timeline needs none.)
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -67,20 +68,41 @@ describe('run timelines', () => {
     assert.equal(step1.tokens_in + step2.tokens_in, t.tokens_in, 'the steps\' tokens add up to the run\'s');
   });
 
-  it('an orchestration run: a delegation under its tool call, with the member\'s model calls', async () => {
-    const member = (await json<{ id: string }>(await post(ann, '/agents', { name: 'helper', model: 'gpt-4.1-mini' }), 201)).id;
+  /** The helper: an agent with the store tool (its calls fail), which each delegation below hands a task to. */
+  let helper: string;
+  const helperScript = () => [{ toolCalls: [{ id: 'h1', name: 'store', arguments: { x: 2 } }] }, { text: 'Helped.' }];
+
+  it('an orchestration run: a delegation under its tool call, with the member\'s model calls and tool calls', async () => {
+    helper = (await json<{ id: string }>(await post(ann, '/agents', { name: 'helper', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/agents/${helper}/tools`, { tool_name: 'store' }), 201);
     const team = (await json<{ id: string }>(await post(ann, '/orchestrations', { name: 'timed team', model: 'gpt-4.1' }), 201)).id;
-    await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: member, role_description: 'Helps', position: 1 }), 201);
+    await json(await post(ann, `/orchestrations/${team}/entities`, { entity_type: 'agent', entity_ref_id: helper, role_description: 'Helps', position: 1 }), 201);
     vendor.reset();
-    vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_helper', arguments: { task: 'help' } }] }, { text: 'Helped.' }, { text: 'Done.' });
+    vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_helper', arguments: { task: 'help' } }] }, ...helperScript(), { text: 'Done.' });
     const body = await json<{ run_id: string }>(await post(ann, `/orchestrations/${team}/run`, { message: 'Go' }), 200);
     const run = await json<{ timeline: Node }>(await api(ann, `/orchestrations/runs/${body.run_id}`), 200);
     assert.deepEqual(shape(run.timeline), { 'orchestration run': [
-      { 'step 1': ['chat gpt-4.1', { 'execute_tool delegate_to_helper': [{ 'delegation helper': ['chat gpt-4.1-mini'] }] }] },
+      { 'step 1': ['chat gpt-4.1', { 'execute_tool delegate_to_helper': [{ 'delegation helper': ['chat gpt-4.1-mini', 'execute_tool store', 'chat gpt-4.1-mini'] }] }] },
       { 'step 2': ['chat gpt-4.1'] },
     ] });
     const delegation = run.timeline.children[0]!.children[1]!.children[0]!;
     assert.deepEqual([delegation.kind, delegation.status, delegation.tokens_in > 0], ['delegation', 'completed', true]);
+    const memberTool = delegation.children[1]!;
+    assert.deepEqual([memberTool.kind, memberTool.ok, memberTool.error], ['tool_call', false, 'store answered HTTP 500: {"error":"full"}']);
+    assert.ok(memberTool.duration_ms >= 25 && Date.parse(memberTool.start) >= Date.parse(delegation.children[0]!.start), `the member's call in its place (${memberTool.duration_ms} ms)`);
+  });
+
+  it('an agent run with a sub-agent: the sub-agent\'s model calls and tool calls under the call that delegated', async () => {
+    const lead = (await json<{ id: string }>(await post(ann, '/agents', { name: 'timed lead', model: 'gpt-4.1' }), 201)).id;
+    await json(await post(ann, `/agents/${lead}/tools`, { agent_id: helper }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 's1', name: 'delegate_to_helper', arguments: { task: 'help' } }] }, ...helperScript(), { text: 'Done.' });
+    const body = await json<{ run_id: string }>(await post(ann, `/agents/${lead}/run`, { message: 'Go' }), 200);
+    const run = await json<{ timeline: Node }>(await api(ann, `/agents/${lead}/runs/${body.run_id}`), 200);
+    assert.deepEqual(shape(run.timeline), { 'agent run': [
+      { 'step 1': ['chat gpt-4.1', { 'execute_tool delegate_to_helper': ['chat gpt-4.1-mini', 'execute_tool store', 'chat gpt-4.1-mini'] }] },
+      { 'step 2': ['chat gpt-4.1'] },
+    ] });
   });
 
   it('a workflow execution: run > block, an agent block with its model calls, a failed block with its error', async () => {

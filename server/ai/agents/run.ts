@@ -223,7 +223,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const tag = { delegation_id: callId, agent_id: sub.id, agent_name: sub.name };
       emit?.({ type: 'delegation_started', ...tag, task });
       try {
-        const checkpoint = await run.members(key);
+        const checkpoint = await run.members(key, callId);
         const result = await member(caller, sub, task, { signal: s, usage: run.usage, stepPrefix: `${callId}/`, emit: delegationEvents(emit, callId), checkpoint });
         emit?.({ type: 'delegation_completed', ...tag, ok: true, output: result.output, stop_reason: result.stop, steps: result.steps });
         return { ok: true, output: result.output };

@@ -12,16 +12,20 @@ import type { StoredStep } from './conversation.ts';
 export type MemberMessage = StoredStep;
 /** A delegation's steps so far, and where its next ones go. */
 export type MemberCheckpoint = { stored: MemberMessage[]; record: (m: RecordedMessage) => Promise<void> };
-/** A delegation's checkpoint by its name within the run (a delegation id, or a sub-agent call's idempotency key). */
-export type MemberCheckpoints = (delegation: string) => Promise<MemberCheckpoint>;
+/**
+ * A delegation's checkpoint by its name within the run (a delegation id, or a
+ * sub-agent call's idempotency key); callId: the run's tool call that
+ * delegated, kept with each step so the run's timeline finds them (sql/0078).
+ */
+export type MemberCheckpoints = (delegation: string, callId?: string) => Promise<MemberCheckpoint>;
 
 export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orchestration'; id: string; runner: string; resumed: boolean }): MemberCheckpoints {
-  return async (delegation) => ({
+  return async (delegation, callId) => ({
     stored: run.resumed
       ? await calls.asService<MemberMessage>('select role, content, tool_calls, tool_call_id, is_error, latency_ms from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
       : [],
     record: async (m) => {
-      const [row] = await calls.asService<{ ok: boolean }>('select ai.record_member_message($1, $2, $3, $4, $5) as ok', [run.kind, run.id, run.runner, delegation, JSON.stringify(m)]);
+      const [row] = await calls.asService<{ ok: boolean }>('select ai.record_member_message($1, $2, $3, $4, $5) as ok', [run.kind, run.id, run.runner, delegation, JSON.stringify(callId ? { ...m, call_id: callId } : m)]);
       // Another process carries the run now (this one was taken for dead): it stops, storing nothing more.
       if (!row?.ok) throw new HandedOver(run.id);
     },
