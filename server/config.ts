@@ -150,6 +150,7 @@ const schema = z.object({
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  AI_RUN_PLACEMENT: z.enum(['request', 'worker']).default('request').describe('where agent and orchestration runs are carried: in the process that took the request (its first token sooner), or by whichever process runs the worker (the request only begins the run and follows its events; sql/0079)'),
   AI_APPROVAL_PARK_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(10_000).describe('how long an agent run waits on an approval in its process before it lets go of it: then it is a row and a job until the answer or the deadline (sql/0068)'),
   AI_RUN_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000).describe('how often a server looks for agent, orchestration and workflow runs whose process died: each is resumed by a worker, a run that died three times is failed (sql/0067, 0069)'),
   WORKER_RECLAIM_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000).describe('how often a worker process releases the jobs of processes that died (sql/0066); with REALTIME_NODE_REAP_MS it bounds how long such a job waits'),

@@ -12,7 +12,8 @@
 //   running for another process (runs/resume.ts): not an end either.
 // - Parked: the run waits on a person and its process let go of it
 //   (agents/approvals.ts); a worker takes it up again on the answer. Not an
-//   end: its record stays open, and a client follows its events.
+//   end: its record stays open, and a client follows its events. ForWorker,
+//   a Parked: the run was only begun here, a worker carries it.
 
 /** Which isolation limit ended a run in a worker thread. */
 export type Limit = 'memory' | 'time' | 'quiet' | 'crash';
@@ -69,8 +70,23 @@ export class HandedOver extends LeftRunning {
 
 /** The run waits on a person, parked: no process carries it until the answer or the deadline (sql/0068). */
 export class Parked extends LeftRunning {
-  readonly spanOutcome = 'parked';
-  constructor(runId: string) {
-    super(runId, 'The run waits for an approval; a worker carries it on after the answer', 'Parked');
+  readonly spanOutcome: string = 'parked';
+  constructor(runId: string, message = 'The run waits for an approval; a worker carries it on after the answer', name = 'Parked') {
+    super(runId, message, name);
+  }
+}
+
+/**
+ * The run was begun here and is carried by a worker (AI_RUN_PLACEMENT=worker,
+ * sql/0079): whoever catches it stores the events pushed so far, then lets
+ * go of the run (`handOff`: false when it was cancelled meanwhile) and
+ * follows it as it follows a parked run.
+ */
+export class ForWorker extends Parked {
+  override readonly spanOutcome = 'to_worker';
+  readonly handOff: () => Promise<boolean>;
+  constructor(runId: string, handOff: () => Promise<boolean>) {
+    super(runId, 'The run is carried by a worker', 'ForWorker');
+    this.handOff = handOff;
   }
 }

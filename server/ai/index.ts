@@ -74,7 +74,7 @@ export type AiJobs = {
   /** A workflow run whose process died, carried on from the blocks it had settled (ai.resume_abandoned_executions). */
   resumeWorkflow: (executionId: string) => Promise<void>;
   /** An agent or orchestration run whose process died (or that parked on an approval), carried on from its checkpoints. */
-  resumeRun: (kind: ResumedKind, runId: string) => Promise<void>;
+  resumeRun: (kind: ResumedKind, runId: string, how?: { begin?: boolean }) => Promise<void>;
   extractSource: (payload: { source_id: string; run: number }, attempt: Attempt) => Promise<void>;
   indexSource: (payload: { indexed_source_id: string; run: number }, attempt: Attempt) => Promise<void>;
   buildBm25: (payload: { knowledge_base_id: string }) => Promise<void>;
@@ -145,7 +145,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
   // Runs' events kept and numbered, and their cancels, across replicas (runs/).
   const watch = runWatch({ calls, adminUrl: opts.adminUrl, log });
-  const runServices = { log: runEventLog(calls, log, opts.runnerId), watch, stop: stopping.signal };
+  const runServices = { log: runEventLog(calls, log, opts.runnerId), watch, stop: stopping.signal, inWorker: config.AI_RUN_PLACEMENT === 'worker' };
   const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId, watch });
   const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));

@@ -28,11 +28,12 @@ export function aiTasks(jobs: AiJobs): TaskList {
       helpers.logger.info(`workflow run ${execution_id} resumed`);
       await jobs.resumeWorkflow(execution_id);
     },
-    // ai.queue_run_resume (the sweep: a run whose process died; a parked run's answer or deadline)
+    // ai.queue_run_resume (the sweep: a run whose process died; a parked run's answer or deadline);
+    // ai.hand_run_to_worker (begin: a run begun by a request, AI_RUN_PLACEMENT=worker)
     ai_run_resume: async (payload, helpers) => {
-      const { kind, run_id } = z.object({ kind: z.enum(['agent', 'orchestration']), run_id: id }).parse(payload);
-      helpers.logger.info(`${kind} run ${run_id} resumed`);
-      await jobs.resumeRun(kind, run_id);
+      const { kind, run_id, begin } = z.object({ kind: z.enum(['agent', 'orchestration']), run_id: id, begin: z.boolean().optional() }).parse(payload);
+      helpers.logger.info(`${kind} run ${run_id} ${begin ? 'carried' : 'resumed'}`);
+      await jobs.resumeRun(kind, run_id, { begin: begin ?? false });
     },
     // ai.queue_extraction
     ai_source_extract: async (payload, helpers) => {

@@ -12,7 +12,7 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import type { Response } from 'express';
 import { followEvents, recordedRun, type RunServices } from '../runs/events.ts';
-import { Parked } from '../failures.ts';
+import { ForWorker, Parked } from '../failures.ts';
 import type { LoopToolCall } from './loop.ts';
 import type { RunResult } from './run.ts';
 
@@ -38,28 +38,31 @@ function endedWith(event: Record<string, unknown>): ApiError {
   return aiErrors.endedWith(typeof code === 'string' ? code : undefined, typeof error === 'string' ? error : 'The run failed', details);
 }
 
-export function parkedRuns(calls: AiCalls) {
-  return {
-    /**
-     * An agent run answered as JSON (POST …/run), its events kept
-     * (recordedRun); when it parks on an approval, the answer comes once a
-     * worker has carried it to its end: its events are followed until then
-     * (or until the client leaves), and the answer read back.
-     */
-    jsonRun: async (res: Response, services: RunServices & { caller: RequestContext }, run: (push: (event: object) => void) => Promise<RunResult>): Promise<RunResult> => {
-      try {
-        return await recordedRun(services.log, 'agent', run);
-      } catch (err) {
-        if (!(err instanceof Parked)) throw err;
-        const left = new AbortController();
-        res.once('close', () => left.abort());
-        const last = await followEvents({ ...services, kind: 'agent', runId: err.runId }, 0, () => undefined, left.signal);
-        if (last?.type !== 'complete') throw last ? endedWith(last) : aiErrors.stoppedBeforeEnd(err.runId);
-        return result(calls, services.caller, err.runId);
-      }
-    },
-  };
+/**
+ * A run answered as JSON (POST …/run), its events kept (recordedRun). When it
+ * leaves this process before its end (parked on an approval, or begun here
+ * for a worker to carry: ForWorker, let go of once its first events are
+ * stored), the answer comes once a worker has carried it to its end: its
+ * events are followed until then (or until the client leaves), and
+ * `answer` reads it back.
+ */
+export async function jsonRun<R>(res: Response, services: RunServices & { caller: RequestContext }, kind: 'agent' | 'orchestration',
+  run: (push: (event: object) => void) => Promise<R>, answer: (runId: string) => Promise<R>): Promise<R> {
+  try {
+    return await recordedRun(services.log, kind, run);
+  } catch (err) {
+    if (!(err instanceof Parked)) throw err;
+    if (err instanceof ForWorker && !(await err.handOff())) throw Object.assign(aiErrors.runCancelled(), { details: { run_id: err.runId } });
+    const left = new AbortController();
+    res.once('close', () => left.abort());
+    const last = await followEvents({ ...services, kind, runId: err.runId }, 0, () => undefined, left.signal);
+    if (last?.type !== 'complete') throw last ? endedWith(last) : aiErrors.stoppedBeforeEnd(err.runId);
+    return answer(err.runId);
+  }
 }
+
+/** An agent run's answer, read back once a worker carried it to its end. */
+export const agentAnswer = (calls: AiCalls, caller: RequestContext) => (runId: string) => result(calls, caller, runId);
 
 async function result(calls: AiCalls, caller: RequestContext, runId: string): Promise<RunResult> {
   const [row] = await calls.as<{ session_id: string; output: string; stop_reason: RunResult['stop_reason']; steps: number; tokens_in: number; tokens_out: number; cost_usd: number; messages: ToolMessage[] }>(caller,

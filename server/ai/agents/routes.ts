@@ -17,7 +17,7 @@ import type { AgentRunner } from './run.ts';
 import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
-import { parkedRuns } from './parked.ts';
+import { agentAnswer, jsonRun } from './parked.ts';
 import { delegateToolName } from './loop.ts';
 
 // Only these persist; temperature, max_tokens and friends belong in settings.
@@ -45,7 +45,6 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
   const { stop } = runs;
   const r = express.Router();
   const agents = agentStore(calls);
-  const parked = parkedRuns(calls);
 
   r.get('/', route(async (req, res) => {
     res.json(await agents.list(req));
@@ -130,8 +129,8 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const caller = contextOf(req);
     const { agent, setup } = await runner.forRun(caller, id);
     const life = runLifetime(res, stop, { detached: true });
-    res.json(await parked.jsonRun(res, { ...runs, caller }, (push) =>
-      runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true, setup })));
+    res.json(await jsonRun(res, { ...runs, caller }, 'agent', (push) =>
+      runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true, inWorker: runs.inWorker, setup }), agentAnswer(calls, caller)));
   }));
 
   // The same run as server-sent events, `data: {type, ...}` as workflow streams
@@ -145,7 +144,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const { agent, setup } = await runner.forRun(caller, id);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
-    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { durable: true, setup }));
+    await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { durable: true, inWorker: runs.inWorker, setup }));
   }));
 
   // The run's events, numbered: from the first, or after Last-Event-ID / ?after=; then new ones until the run ends.

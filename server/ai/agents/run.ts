@@ -46,9 +46,10 @@ type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSi
 /**
  * How a run goes: its model's text streamed (with emit; default yes);
  * durable: its events are kept and it can resume, so it may park on a long
- * approval wait and a server's stop hands it over instead of failing it.
+ * approval wait and a server's stop hands it over instead of failing it;
+ * inWorker: a durable run only begun here, then carried by a worker (sql/0079).
  */
-type TurnHow = { streamModel?: boolean; durable?: boolean; setup?: AgentSetup | undefined };
+type TurnHow = { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined };
 /** checkpoint: where the member stores its steps, and those it stored before its run resumed (it goes on from them). */
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void; checkpoint: MemberCheckpoint };
 
@@ -146,7 +147,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     /** `durable`: the run may park on a long approval wait (Parked is thrown then) and is handed over when the server stops (HandedOver). */
     run: (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: TurnHow = {}): Promise<RunResult> => {
       const turn = agentTurn(caller, agent, input.message, life, emit, how);
-      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false }, life, emit, turn.body, turn.after));
+      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false, inWorker: how.inWorker ?? false }, life, emit, turn.body, turn.after));
     },
     /** Carries on a run whose process died (runs/resume.ts), from its stored steps; its events go on where they stopped. */
     resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
@@ -186,7 +187,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const base = { agent_id: agent.id, session_id: run.sessionId, run_id: run.runId };
       fire = (event, extra = {}) => (hooks.length === 0 ? Promise.resolve({ decision: 'allow' }) : firing.fire(hooks, { event, ...base, ...extra }, signal));
       // A resumed run told its hooks it started before it stopped.
-      if (!run.resumed) await fire('OnRunStart', { message });
+      if (!run.resumed || run.resumed.first) await fire('OnRunStart', { message });
       const { model, maxSteps, tuning } = await agentTuning(agent, settings);
       const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegation(caller, run, emit, (event, extra) => fire(event, extra)), (r) => retrievals.push(r), setup);
       try {

@@ -7,7 +7,8 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
-import { followRun, recordedRun, type RunServices } from '../runs/events.ts';
+import { followRun, type RunServices } from '../runs/events.ts';
+import { jsonRun } from '../agents/parked.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
@@ -141,7 +142,10 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
     // Its events are kept as a stream's are (GET /runs/{run_id}/events), without the model's text streamed.
     const life = runLifetime(res, stop, { detached: true });
-    res.json(await recordedRun(runs.log, 'orchestration', (push) => runner.run(contextOf(req), orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true })));
+    const caller = contextOf(req);
+    res.json(await jsonRun(res, { ...runs, caller }, 'orchestration', (push) =>
+      runner.run(caller, orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true, inWorker: runs.inWorker }),
+    (runId) => runner.answer(caller, runId)));
   }));
 
   // The same as server-sent events: start, entity_skipped, content_delta, tool_call, delegation_started,
@@ -154,7 +158,8 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await requireSession(calls, caller, sessionId);
-    await streamRun(res, stop, { log: runs.log, kind: 'orchestration' }, (life, send) => runner.run(caller, orchestration, { message: body.message, sessionId }, life, send, { durable: true }));
+    await streamRun(res, stop, { log: runs.log, kind: 'orchestration', follow: { ...runs, caller } }, (life, send) =>
+      runner.run(caller, orchestration, { message: body.message, sessionId }, life, send, { durable: true, inWorker: runs.inWorker }));
   }));
 
   hookRoutes(r, calls, secrets, { table: 'ai.orchestration_hooks', column: 'orchestration_id', label: 'Orchestration', get: store.get, requireOwn: store.requireOwn, strict: true });

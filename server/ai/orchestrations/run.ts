@@ -124,12 +124,14 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
   /** The run's answer: its loop's end, its delegations, its totals. */
   const answer = async (caller: RequestContext, running: Promise<SessionRunDone<LoopResult>>) => {
     const done = await running;
-    const delegations = await calls.as<DelegationRow>(caller, 'select * from ai.orchestration_delegations where run_id = $1 order by started_at, id', [done.run_id]);
     const { result } = done;
-    return {
-      session_id: done.session_id, run_id: done.run_id, status: 'completed' as const, output: result.output, stop_reason: result.stop, steps: result.steps,
-      delegations: delegations.map(delegationView), usage: done.usage,
-    };
+    return answerOf(caller, { session_id: done.session_id, run_id: done.run_id, output: result.output, stop_reason: result.stop, steps: result.steps, usage: done.usage });
+  };
+  type Ended = { session_id: string; run_id: string; output: string; stop_reason: LoopResult['stop']; steps: number; usage: { tokens_in: number; tokens_out: number; cost_usd: number } };
+  const answerOf = async (caller: RequestContext, ended: Ended) => {
+    const delegations = await calls.as<DelegationRow>(caller, 'select * from ai.orchestration_delegations where run_id = $1 order by started_at, id', [ended.run_id]);
+    const { usage, ...rest } = ended;
+    return { ...rest, status: 'completed' as const, delegations: delegations.map(delegationView), usage };
   };
 
   return {
@@ -141,9 +143,17 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     },
     /** Runs to the end; with `emit`: start, entity_skipped, content_delta, tool_call, delegation_started, delegation_*, tool_result, usage, complete. */
     /** `durable` (its events are kept): a server's stop hands it over (HandedOver) instead of failing it. */
-    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean } = {}) =>
-      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false },
+    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined } = {}) =>
+      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false, inWorker: how.inWorker ?? false },
         life, emit, coordinator(caller, orchestration, input.message, emit, how))),
+    /** A completed run's answer, read back (a run a worker carried to its end: agents/parked.ts jsonRun). */
+    answer: async (caller: RequestContext, runId: string) => {
+      const [row] = await calls.as<Omit<Ended, 'usage'> & { tokens_in: number; tokens_out: number; cost_usd: number }>(caller,
+        'select session_id, id as run_id, output, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd from ai.orchestration_runs where id = $1', [runId]);
+      if (!row) throw aiErrors.notFound('Run');
+      const { tokens_in, tokens_out, cost_usd, ...ended } = row;
+      return answerOf(caller, { ...ended, usage: { tokens_in, tokens_out, cost_usd } });
+    },
     /** Carries on a run whose process died (runs/resume.ts), from its stored steps. */
     resume: (caller: RequestContext, orchestration: OrchestrationRow, stored: StoredRun, life: RunLifetime, emit?: Emit) =>
       answer(caller, opts.sessionRun.resume(caller, { kind: 'orchestration', orchestrationId: orchestration.id }, stored, life, emit, coordinator(caller, orchestration, stored.input, emit, {}))),

@@ -247,5 +247,9 @@ export async function followEvents(deps: FollowedRun, cursor: number, write: (se
   return last;
 }
 
-/** What a run's routes need: its event log, the watch over every replica's runs, and the server's stop. */
-export type RunServices = { log: RunEventLog; watch: RunWatch; stop: AbortSignal };
+/**
+ * What a run's routes need: its event log, the watch over every replica's
+ * runs, the server's stop, and whether runs are carried by the workers
+ * (AI_RUN_PLACEMENT=worker: a route only begins a run, then follows it).
+ */
+export type RunServices = { log: RunEventLog; watch: RunWatch; stop: AbortSignal; inWorker?: boolean };

@@ -65,7 +65,8 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
     throw err;
   };
 
-  return async (kind: ResumedKind, runId: string): Promise<void> => {
+  /** begin: a run begun in the process that took its request, carried here from its first step (sql/0079): no `resumed` event. */
+  return async (kind: ResumedKind, runId: string, how: { begin?: boolean } = {}): Promise<void> => {
     // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
     if (deps.stop.aborted) throw new Error('The server is stopping; another worker resumes this run');
     const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
@@ -80,9 +81,12 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
       const caller = Caller.safeParse(row!.caller);
       if (!caller.success) return cannot(kind, runId, 'who it acts as is not readable');
       const who: RequestContext = caller.data;
-      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from, traceparent: row!.traceparent };
+      // Begun elsewhere and never carried yet (a run that began carrying stored a step, or was resumed, is a resume).
+      const first = how.begin === true && steps.length === 0 && row!.resumes === 0;
+      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from, traceparent: row!.traceparent, first };
       const life = detachedLifetime(deps.stop);
       const emit = (): Emit => {
+        if (first) return push as Emit;
         push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
         return unrepeated(row!.events, from.steps, push as Emit);
       };

@@ -22,7 +22,7 @@ import { messageRecorder, type StoredMessage } from './conversation.ts';
 import { memberCheckpoints, type MemberCheckpoints } from './member-steps.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
-import { HandedOver, Parked } from '../failures.ts';
+import { ForWorker, HandedOver, Parked } from '../failures.ts';
 import type { RunWatch } from '../runs/watch.ts';
 import { contextFrom, inSpan } from '../../telemetry/spans.ts';
 
@@ -38,8 +38,12 @@ export type SessionRunContext = {
   signal: AbortSignal;
   /** Told as each step starts (a failed run records how far it got). */
   onStep: (step: number) => void;
-  /** A resumed run: the messages it stored after the user's (its steps so far), and where its loop picks up. */
-  resumed?: { messages: StoredMessage[]; from: LoopResume } | undefined;
+  /**
+   * A resumed run: the messages it stored after the user's (its steps so far),
+   * and where its loop picks up; `first`: a run a worker carries from its
+   * beginning (begun in the process that took its request: AI_RUN_PLACEMENT=worker).
+   */
+  resumed?: { messages: StoredMessage[]; from: LoopResume; first?: boolean } | undefined;
 };
 
 /** A run that ended: its ids, its body's result, its totals. */
@@ -57,10 +61,12 @@ export type SessionRunInput = {
   system: string | null;
   /** A run that can resume (its events are kept): the server's stop hands it over instead of failing it. */
   durable?: boolean;
+  /** Only begun here, then carried by a worker (ForWorker is thrown once it has begun); a durable run only. */
+  inWorker?: boolean;
 };
 
 /** A run taken up again after its process died (runs/resume.ts): its record and what it stored. */
-export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume; traceparent: string | null };
+export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume; traceparent: string | null; first?: boolean };
 
 /** A run span's attributes: what a user searches a trace by. */
 function runAttributes(owner: RunOwner, runId: string) {
@@ -140,6 +146,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const sessionId = await records.begin(caller, owner, runId, input.sessionId, message, deps.runnerId, history);
       emit?.({ type: 'start', session_id: sessionId, run_id: runId });
       for (const e of early) emit?.(e);
+      // Begun: a worker carries it from here (sql/0079), once the catcher has stored these events.
+      if (input.inWorker && input.durable) throw new ForWorker(runId, () => records.handToWorker(owner, runId, deps.runnerId));
       return { sessionId, history };
     }, body, after);
   };
@@ -151,7 +159,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const resume = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from } }), body, after, stored.traceparent);
+  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from, ...(stored.first ? { first: true } : {}) } }), body, after, stored.traceparent);
 
   return Object.assign(run, { resume });
 }

@@ -70,6 +70,9 @@ export function runRecords(calls: AiCalls) {
         select t.tokens_in, t.tokens_out, t.cost_usd::float8 as cost_usd from finished, ai.usage_totals($1) t`, [runId, output, stop, steps, sessionId]);
       return row!;
     },
+    /** Lets go of a run begun here for a worker to carry (sql/0079); false when it was cancelled meanwhile. */
+    handToWorker: async (owner: RunOwner, runId: string, runner: string): Promise<boolean> =>
+      (await calls.asService<{ ok: boolean }>('select ai.hand_run_to_worker($1, $2, $3) as ok', [owner.kind, runId, runner]))[0]?.ok ?? false,
     /** Ends the run (ai.finish_agent_run / ai.finish_orchestration_run: one guarded statement, totals from the ledger). */
     finish: (owner: RunOwner, runId: string, status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
       calls.asService(`select ai.finish_${owner.kind}_run($1, $2, $3, $4, $5, $6)`, [runId, status, output, error, stop, steps]),

@@ -126,20 +126,25 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       return run(row, variables, 'manual', storedActor(row), signal, () => undefined);
     },
 
-    /** Queues the draft as it is now for graphile-worker (job ai_workflow_run); answers the execution id at once. */
-    enqueue: async (req: Request, workflowId: string, variables: Record<string, unknown>): Promise<string> => {
-      const row = await recordExecution(req, workflowId, 'async', variables);
+    /**
+     * Queues the draft as it is now for graphile-worker (job ai_workflow_run);
+     * answers the execution id at once. `trigger`: how it was asked for (a
+     * sync or streamed run a worker carries: AI_RUN_PLACEMENT=worker).
+     */
+    enqueue: async (req: Request, workflowId: string, variables: Record<string, unknown>, trigger: 'manual' | 'stream' | 'async' = 'async'): Promise<string> => {
+      const row = await recordExecution(req, workflowId, trigger, variables);
       await calls.asService('select ai.enqueue_execution($1)', [row.id]);
       return row.id;
     },
 
     /** The worker's half of an async run. A run cancelled while queued never starts. */
     runQueued: async (executionId: string, signal: AbortSignal, emit: (e: object) => void = () => undefined): Promise<void> => {
-      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string }>(
-        'select id, workflow_id, graph, version, variables, user_id, acts_as, status, traceparent from ai.workflow_executions where id = $1', [executionId]);
+      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string; trigger: string }>(
+        'select id, workflow_id, graph, version, variables, user_id, acts_as, status, trigger, traceparent from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
-      await run(row, row.variables, 'manual', storedActor(row), signal, emit).catch((err: unknown) => {
+      // A webhook's run starts at its webhook block (queued by the webhook route when runs are the workers').
+      await run(row, row.variables, row.trigger === 'webhook' ? 'webhook' : 'manual', storedActor(row), signal, emit).catch((err: unknown) => {
         if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
       });
     },
@@ -194,7 +199,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
      * live arm window is used (one guarded statement) and the draft runs,
      * else 403.
      */
-    webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal, emit: (e: RunEvent) => void = () => undefined) => {
+    webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal, emit: (e: RunEvent) => void = () => undefined, how: { inWorker?: boolean } = {}) => {
       const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null }>(
         `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version
            from ai.workflow_blocks b join ai.workflows w on w.id = b.workflow_id
@@ -206,6 +211,11 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };
       // The run acts as the workflow's owner (the project for a project workflow), recorded as its user.
       const [row] = await calls.asService<Execution>('select * from ai.record_webhook_execution($1, $2, $3)', [hook.workflow_id, JSON.stringify(variables), version]);
+      // Carried by a worker (AI_RUN_PLACEMENT=worker): queued; the route follows it to its end.
+      if (how.inWorker) {
+        await calls.asService('select ai.enqueue_execution($1)', [row!.id]);
+        return { outcome: 'queued' as const, executionId: row!.id };
+      }
       return { outcome: 'run' as const, result: run({ ...row!, workflow_id: hook.workflow_id }, variables, 'webhook', storedActor(row!), signal, emit) };
     },
   };

@@ -16,6 +16,8 @@ import { runLifetime } from '../lifetime.ts';
 import { jsonBody } from '../body.ts';
 import { recordedRun, type RunServices } from '../runs/events.ts';
 import { runFailure } from './runs.ts';
+import { carriedRun } from './carried.ts';
+import { PROJECT_CALLER } from '../actor.ts';
 
 
 /** The webhook route's bodies: 401 is only {error: "Unauthorized"}; a timeout is {error, code: execution_timeout, execution_id}. */
@@ -49,12 +51,22 @@ export function webhookRoutes(runs: WorkflowRuns, events: RunServices): Router {
     const variables = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     // The caller leaving does not stop the run; its events are kept as a stream's are.
     const signal = runLifetime(res, events.stop, { detached: true }).signal;
+    const call = (emit?: Parameters<WorkflowRuns['webhook']>[4]) => runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, signal, emit, { inWorker: events.inWorker ?? false }).then((c) => {
+      if (c.outcome === 'not_found') throw aiErrors.workflowNotFound();
+      if (c.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
+      if (c.outcome === 'inactive') throw aiErrors.webhookInactive();
+      return c;
+    });
+    if (events.inWorker) {
+      // Queued for a worker (AI_RUN_PLACEMENT=worker): answered once it ends; the secret said who may follow it, the project.
+      const queued = await call();
+      if (queued.outcome !== 'queued') throw new Error('a webhook run meant for a worker was carried here');
+      return void res.json(await carriedRun(res, { ...events, caller: PROJECT_CALLER }, queued.executionId));
+    }
     res.json(await recordedRun(events.log, 'workflow', async (emit) => {
-      const call = await runs.webhook(webhookId.toLowerCase(), sameSecret(secret), variables, signal, emit);
-      if (call.outcome === 'not_found') throw aiErrors.workflowNotFound();
-      if (call.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
-      if (call.outcome === 'inactive') throw aiErrors.webhookInactive();
-      return call.result;
+      const ran = await call(emit);
+      if (ran.outcome !== 'run') throw new Error('a webhook run was queued, not carried here');
+      return ran.result;
     }, runFailure));
   }));
   return r;
