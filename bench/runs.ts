@@ -11,6 +11,9 @@
 //      that answers at once) with every step stored (messages and numbered
 //      events, as runs store them) against the same loop storing nothing.
 // The model is the tests' scripted OpenAI-compatible vendor, answering at once.
+// BENCH_RUN_PLACEMENT=worker measures 1 and 2 with runs carried by the
+// platform's own worker (AI_RUN_PLACEMENT=worker, WORKER=in-process): the
+// request begins the run and follows its events, a job carries it.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -32,6 +35,7 @@ const exec = promisify(execFile);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const STEPS = 10;
+const IN_WORKER = process.env.BENCH_RUN_PLACEMENT === 'worker';
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 40);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 type Load = { count: number; errors: number; p50: number; p99: number; first_p50: number; seconds: number };
@@ -41,7 +45,8 @@ const vendor = await startVendorServer();
 const log = createLogger('warn');
 const platform = await startPlatform(loadConfig({
   DATABASE_URL: cluster.url, PORT: '0', PLATFORM_PORT: '0', HOST: '127.0.0.1', JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn',
-  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-bench-runs-')), WORKER: 'off', ...vendor.env,
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-bench-runs-')), ...vendor.env,
+  ...(IN_WORKER ? { AI_RUN_PLACEMENT: 'worker', WORKER: 'in-process', WORKER_CONCURRENCY: '8' } : { WORKER: 'off' }),
 }), { log });
 
 const load = async (spec: Record<string, unknown>): Promise<Load> => {
@@ -88,7 +93,7 @@ try {
     rows.firstDirect.push(ds.first_p50);
   }
 
-  // 3. The loop, with and without its checkpoints.
+  // 3. The loop, with and without its checkpoints (where the run is carried does not change it: not measured again).
   const calls = aiCalls(platform.requestPool);
   // The bench's loop is its run's runner: its checkpoints and events are taken (sql/0077).
   const runner = randomUUID();
@@ -109,10 +114,10 @@ try {
     await recorder.flush();
     return performance.now() - t0;
   };
-  for (let i = 0; i < 5; i++) await loop(i % 2 === 0);
   const on: number[] = [];
   const off: number[] = [];
-  for (let i = 0; i < LOOPS; i++) {
+  if (!IN_WORKER) for (let i = 0; i < 5; i++) await loop(i % 2 === 0);
+  for (let i = 0; i < (IN_WORKER ? 0 : LOOPS); i++) {
     on.push(await loop(true));
     off.push(await loop(false));
   }
@@ -120,11 +125,11 @@ try {
 
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   const perSecond = (x: number) => `${Math.round(x).toLocaleString('en')}/s`;
-  console.log(`# ${ROUNDS} rounds of ${SECONDS} s in turns, ${os.availableParallelism()} cores; loop: ${LOOPS} runs of ${STEPS} steps each way`);
+  console.log(`# ${ROUNDS} rounds of ${SECONDS} s in turns, ${os.availableParallelism()} cores; runs carried ${IN_WORKER ? 'by the worker (AI_RUN_PLACEMENT=worker)' : 'in the request'}; loop: ${LOOPS} runs of ${STEPS} steps each way`);
   console.log(`one run alone      POST /run p50 ${ms(median(rows.alone))} | the SDK call p50 ${ms(median(rows.direct1))} | platform cost ${ms(median(rows.alone) - median(rows.direct1))} per run`);
   console.log(`8 callers          POST /run ${perSecond(median(rows.run8))} | the SDK ${perSecond(median(rows.direct8))} | ratio ${(median(rows.run8) / median(rows.direct8)).toFixed(2)} (rounds: ${rows.run8.map((r, i) => (r / rows.direct8[i]!).toFixed(2)).join(' ')})`);
   console.log(`first token        POST /run/stream p50 ${ms(median(rows.first))} | the SDK streamed p50 ${ms(median(rows.firstDirect))} | difference ${ms(median(rows.first) - median(rows.firstDirect))}`);
-  console.log(`checkpoints        loop of ${STEPS} steps: stored ${ms(median(on))} | not stored ${ms(median(off))} | ${ms((median(on) - median(off)) / STEPS)} per step`);
+  if (!IN_WORKER) console.log(`checkpoints        loop of ${STEPS} steps: stored ${ms(median(on))} | not stored ${ms(median(off))} | ${ms((median(on) - median(off)) / STEPS)} per step`);
 } finally {
   await platform.stop();
   await vendor.close();
