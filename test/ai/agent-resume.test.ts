@@ -50,6 +50,23 @@ describe('an agent run whose process is killed', () => {
     { text: 'All three are recorded.' },
   );
 
+  /**
+   * Streams 'Record 1, 2 and 3' (as `scripted` scripts it) on a platform
+   * process of its own until the call recording `hang` is at its receiver;
+   * answers the stream and the run's id.
+   */
+  const runUntilCall = async (scripted: () => void, hang: number) => {
+    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
+    vendor.reset();
+    scripted();
+    hangOn = hang;
+    const atCall = new Promise<void>((r) => (arrived = r));
+    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) }));
+    const runId = (await untilEvent(stream, 'start')).run_id as string;
+    await atCall;
+    return { stream, runId };
+  };
+
   before(async () => {
     receiver = http.createServer((req, res) => {
       let body = '';
@@ -92,24 +109,15 @@ describe('an agent run whose process is killed', () => {
     const wholeChats = vendor.chats().map((c) => JSON.stringify(c.body.messages));
     calls.length = 0;
 
-    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
-    vendor.reset();
-    script();
-    hangOn = 3;
-    const third = new Promise<void>((r) => (arrived = r));
-    const res = await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) });
-    const stream = sseStream<Event>(res);
-    const start = await untilEvent(stream, 'start');
-    await third;
-    await dying.kill();
+    const { stream, runId } = await runUntilCall(script, 3);
+    await dying!.kill();
     await stream.return(undefined).catch(() => undefined);
-    const runId = start.run_id as string;
     await ended('agent_runs', runId);
 
     // Any replica follows it from the first event; the run goes on elsewhere.
     const replay = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text());
     const events = replay.map((e) => e.event);
-    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying!.output().slice(-2000)}`);
     assert.deepEqual(replay.map((e) => e.id), replay.map((_, i) => i + 1), 'numbered on without a gap');
     assert.deepEqual(events.find((e) => e.type === 'resumed'), { type: 'resumed', run_id: runId, step: 3, resumes: 1 }, 'the resume is marked, at the step it picked up');
     assert.deepEqual(gist(events), gist(whole), 'the replay equals an uninterrupted run');
@@ -141,15 +149,8 @@ describe('an agent run whose process is killed', () => {
     assert.equal(whole.at(-1)!.type, 'complete', JSON.stringify(whole.at(-1)));
     calls.length = 0;
 
-    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
-    vendor.reset();
-    twoInOne();
-    hangOn = 3;
-    const third = new Promise<void>((r) => (arrived = r));
-    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) }));
-    const runId = (await untilEvent(stream, 'start')).run_id as string;
-    await third;
-    await dying.kill();
+    const { stream, runId } = await runUntilCall(twoInOne, 3);
+    await dying!.kill();
     await stream.return(undefined).catch(() => undefined);
     // The crash came after c2's result was stored and before its event was: what a kill between the two leaves.
     const stored = await api.adminPool.query(`select 1 from ai.session_messages where run_id = $1 and role = 'tool' and tool_call_id = 'c2'`, [runId]);
@@ -161,32 +162,24 @@ describe('an agent run whose process is killed', () => {
 
     const replay = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text());
     const events = replay.map((e) => e.event);
-    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying!.output().slice(-2000)}`);
     assert.deepEqual(replay.map((e) => e.id), replay.map((_, i) => i + 1), 'numbered on without a gap');
     assert.deepEqual(gist(events), gist(whole), 'the replay equals an uninterrupted run: c2\'s result told once, after the resume');
     assert.deepEqual(calls.map((c) => c.n), [1, 2, 3, 3], 'c2 is not run again; only the call in flight is');
   });
 
   it('is handed over when its server stops for a deploy (SIGTERM): another server finishes it, nothing failed', async () => {
-    vendor.reset();
-    script();
     calls.length = 0;
-    dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
-    hangOn = 2;
-    const second = new Promise<void>((r) => (arrived = r));
-    const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) }));
-    const start = await untilEvent(stream, 'start');
-    await second;
+    const { stream, runId } = await runUntilCall(script, 2);
     const seen: Event[] = [];
-    const stopped = dying.stop();
+    const stopped = dying!.stop();
     // The stream ends without an error: the run was handed over, not failed.
     for (let r = await stream.next(); !r.done; r = await stream.next()) seen.push(r.value);
     await stopped;
     assert.ok(!seen.some((e) => e.type === 'error'), JSON.stringify(seen));
-    const runId = start.run_id as string;
     await ended('agent_runs', runId);
     const events = numberedEvents<Event>(await (await call(ann, `/agents/${agentId}/runs/${runId}/events`)).text()).map((e) => e.event);
-    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying.output().slice(-2000)}`);
+    assert.equal(events.at(-1)!.type, 'complete', `${JSON.stringify(events.at(-1))}\n${dying!.output().slice(-2000)}`);
     assert.deepEqual(calls.map((c) => c.n), [1, 2, 2, 3], 'the call in flight at the stop is made once more');
     assert.equal(calls[1]!.key, calls[2]!.key, 'with the same idempotency key');
     const record = (await api.adminPool.query<{ status: string; resumes: number }>('select status, resumes from ai.agent_runs where id = $1', [runId])).rows[0]!;
