@@ -167,6 +167,9 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       worker = await startWorker({ config, pool: adminPool, concurrency: config.WORKER_CONCURRENCY, log, ai: ai.jobs, nodeId: realtime.nodeId, ...(opts.extraTasks ? { extraTasks: opts.extraTasks } : {}) });
       health.worker = worker;
       cleanups.push(() => worker!.stop());
+    } else if (config.AI_RUN_PLACEMENT === 'worker') {
+      // Not an error (workers may run apart), but a run begun here waits until some process runs the worker.
+      log.info('AI_RUN_PLACEMENT=worker with WORKER=off: agent, orchestration and workflow runs wait for a worker process (npm run worker)');
     }
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
