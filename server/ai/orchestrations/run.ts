@@ -127,11 +127,14 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     const { result } = done;
     return answerOf(caller, { session_id: done.session_id, run_id: done.run_id, output: result.output, stop_reason: result.stop, steps: result.steps, usage: done.usage });
   };
+  /** A run's end as its answer names it (its loop's, or its record's when a worker carried it), with its delegations read. */
   type Ended = { session_id: string; run_id: string; output: string; stop_reason: LoopResult['stop']; steps: number; usage: { tokens_in: number; tokens_out: number; cost_usd: number } };
   const answerOf = async (caller: RequestContext, ended: Ended) => {
     const delegations = await calls.as<DelegationRow>(caller, 'select * from ai.orchestration_delegations where run_id = $1 order by started_at, id', [ended.run_id]);
-    const { usage, ...rest } = ended;
-    return { ...rest, status: 'completed' as const, delegations: delegations.map(delegationView), usage };
+    return {
+      session_id: ended.session_id, run_id: ended.run_id, status: 'completed' as const, output: ended.output, stop_reason: ended.stop_reason, steps: ended.steps,
+      delegations: delegations.map(delegationView), usage: ended.usage,
+    };
   };
 
   return {
