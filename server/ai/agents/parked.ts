@@ -1,4 +1,6 @@
-// The client of a run that parked on an approval (approvals.ts, sql/0068):
+// The client of a run that parked on an approval (approvals.ts, sql/0068),
+// or that a worker carries from its start (AI_RUN_PLACEMENT=worker, sql/0079;
+// agent and orchestration runs alike):
 // its request stays as it was (a stream goes on, a JSON answer still comes),
 // but the run itself is carried on by whichever worker resumes it, so the
 // request follows the run's stored events instead of the run. A stream

@@ -3,6 +3,8 @@
 // EXECUTION_TIMEOUT carry the execution_id. {error, error_code}. A client
 // that goes away does not stop the run: its events are kept (GET
 // …/executions/{eid}/events) and POST …/cancel stops it from any replica.
+// With AI_RUN_PLACEMENT=worker a run is queued for a worker and the request
+// follows its events (workflows/carried.ts).
 // Executions and per-block logs are listed for the user who ran them.
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
@@ -43,7 +45,6 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     const signal = runLifetime(res, stop, { detached: true }).signal;
     res.json(await recordedRun(deps.events.log, 'workflow', (emit) => deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal, emit }), runFailure));
   }));
-
 
   // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
   // event of type error on this 200 (only a timeout carries error_code). A
