@@ -15,24 +15,8 @@ import { aiErrors } from '../errors.ts';
 import type { Response } from 'express';
 import { followEvents, recordedRun, type RunServices } from '../runs/events.ts';
 import { ForWorker, Parked } from '../failures.ts';
-import type { LoopToolCall } from './loop.ts';
+import { finishedToolCalls, type MemberMessage } from '../sessions/member-steps.ts';
 import type { RunResult } from './run.ts';
-
-type ToolMessage = { role: 'assistant' | 'tool'; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null; name: string | null; content: string | null; is_error: boolean; latency_ms: number | null };
-
-/** The run's tool calls as its answer lists them, from its stored messages (a call with its result). */
-function toolCallsOf(messages: ToolMessage[]): LoopToolCall[] {
-  const asked = new Map(messages.flatMap((m) => (m.role === 'assistant' ? m.tool_calls ?? [] : [])).map((c) => [c.id, c]));
-  return messages.filter((m) => m.role === 'tool').map((m) => {
-    const call = asked.get(m.tool_call_id ?? '');
-    let args: unknown = call?.arguments;
-    try {
-      args = call?.arguments ? JSON.parse(call.arguments) : {};
-    } catch { /* kept as the model wrote it */ }
-    const text = m.content ?? '';
-    return { id: m.tool_call_id ?? '', name: m.name ?? call?.name ?? '', arguments: args, ok: !m.is_error, ...(m.is_error ? { error: text.replace(/^Error: /, '') } : { result: text }), latency_ms: m.latency_ms ?? 0 };
-  });
-}
 
 /** The error a run ended with, as its last event says it. */
 function endedWith(event: Record<string, unknown>): ApiError {
@@ -67,15 +51,15 @@ export async function jsonRun<R>(res: Response, services: RunServices & { caller
 export const agentAnswer = (calls: AiCalls, caller: RequestContext) => (runId: string) => result(calls, caller, runId);
 
 async function result(calls: AiCalls, caller: RequestContext, runId: string): Promise<RunResult> {
-  const [row] = await calls.as<{ session_id: string; output: string; stop_reason: RunResult['stop_reason']; steps: number; tokens_in: number; tokens_out: number; cost_usd: number; messages: ToolMessage[] }>(caller,
+  const [row] = await calls.as<{ session_id: string; output: string; stop_reason: RunResult['stop_reason']; steps: number; tokens_in: number; tokens_out: number; cost_usd: number; messages: MemberMessage[] }>(caller,
     `select r.session_id, r.output, r.stop_reason, r.steps, r.tokens_in, r.tokens_out, r.cost_usd::float8 as cost_usd,
-            coalesce((select json_agg(json_build_object('role', m.role, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id, 'name', m.name,
+            coalesce((select json_agg(json_build_object('role', m.role, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id,
                        'content', m.content, 'is_error', m.is_error, 'latency_ms', m.latency_ms) order by m.id)
                         from ai.session_messages m where m.run_id = r.id and (m.role = 'tool' or m.tool_calls is not null)), '[]') as messages
        from ai.agent_runs r where r.id = $1`, [runId]);
   const r = row!;
   return {
     session_id: r.session_id, run_id: runId, status: 'completed', output: r.output, stop_reason: r.stop_reason, steps: r.steps,
-    tool_calls: toolCallsOf(r.messages), usage: { tokens_in: r.tokens_in, tokens_out: r.tokens_out, cost_usd: r.cost_usd },
+    tool_calls: finishedToolCalls(r.messages), usage: { tokens_in: r.tokens_in, tokens_out: r.tokens_out, cost_usd: r.cost_usd },
   };
 }

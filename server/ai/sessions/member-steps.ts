@@ -32,7 +32,11 @@ export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orches
   });
 }
 
-/** The tool calls a member finished before its run resumed, as its loop reports them (a delegation's record lists them all). */
+/**
+ * The tool calls stored steps record as finished, as a loop reports them: a
+ * member's before its run resumed (a delegation's record lists them all), or
+ * a run's own when its answer is read back (agents/parked.ts).
+ */
 export function finishedToolCalls(stored: MemberMessage[]): LoopToolCall[] {
   const results = new Map(stored.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m]));
   return stored.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls : [])).flatMap((call): LoopToolCall[] => {
