@@ -149,9 +149,9 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const turn = agentTurn(caller, agent, input.message, life, emit, how);
       return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false, inWorker: how.inWorker ?? false }, life, emit, turn.body, turn.after));
     },
-    /** Carries on a run whose process died (runs/resume.ts), from its stored steps; its events go on where they stopped. */
-    resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit): Promise<RunResult> => {
-      const turn = agentTurn(caller, agent, stored.input, life, emit, { durable: true });
+    /** Carries on a run whose process died (runs/resume.ts), from its stored steps; its events go on where they stopped. `setup`: read with the agent (forRun). */
+    resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit, setup?: AgentSetup): Promise<RunResult> => {
+      const turn = agentTurn(caller, agent, stored.input, life, emit, { durable: true, setup });
       return turn.answer(opts.sessionRun.resume(caller, { kind: 'agent', agentId: agent.id }, stored, life, emit, turn.body, turn.after));
     },
   };

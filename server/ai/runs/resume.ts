@@ -69,6 +69,8 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
   return async (kind: ResumedKind, runId: string, how: { begin?: boolean } = {}): Promise<void> => {
     // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
     if (deps.stop.aborted) throw new Error('The server is stopping; another worker resumes this run');
+    // The claim commits before what the run stored is read (not one statement): an event the process taken
+    // for dead stored before the claim is read back, one after it is refused (sql/0077).
     const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
     // Ended, cancelled, or another process has it already.
     if (!claim?.ok) return;
@@ -91,9 +93,10 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
         return unrepeated(row!.events, from.steps, push as Emit);
       };
       if (kind === 'agent') {
-        const agent = row!.owner ? await deps.agents.agent(who, row!.owner).catch(() => undefined) : undefined;
-        if (!agent) return cannot(kind, runId, 'its agent was deleted');
-        await deps.agents.resume(who, agent, stored, life, emit());
+        // The agent with the setup its run needs, in one read (as a route reads it).
+        const found = row!.owner ? await deps.agents.forRun(who, row!.owner).catch(() => undefined) : undefined;
+        if (!found) return cannot(kind, runId, 'its agent was deleted');
+        await deps.agents.resume(who, found.agent, stored, life, emit(), found.setup);
       } else {
         const team = row!.owner ? await deps.orchestrations.orchestration(who, row!.owner).catch(() => undefined) : undefined;
         if (!team) return cannot(kind, runId, 'its orchestration was deleted');
