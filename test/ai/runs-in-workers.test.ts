@@ -5,7 +5,8 @@
 // from its first step. The request follows the run's stored events: a
 // stream sends the same events an in-request run sends (no `resumed`), a JSON
 // answer has the same shape, the run's OnRunStart hooks fire once, and its
-// record names the worker's process as its runner. Workflow runs (sync,
+// record names the worker's process as its runner; a run waiting on an
+// approval parks in the worker and goes on after the answer. Workflow runs (sync,
 // streamed, webhook) are queued for the worker and answered the same way.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -41,7 +42,8 @@ describe('runs carried by the workers (AI_RUN_PLACEMENT=worker)', () => {
     vendor = await startVendorServer();
     const ai = { ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' };
     api = await startTestPlatform({ ...ai, LOG_LEVEL: 'warn', WORKER: 'off', AI_RUN_PLACEMENT: 'worker' });
-    worker = await startWorkerCli(api, ai);
+    // The worker lets go of a run waiting on an approval after 300 ms (it parks: a row and a job).
+    worker = await startWorkerCli(api, { ...ai, AI_APPROVAL_PARK_AFTER_MS: '300' });
     await storeOpenAiKey(api);
     ann = (await signUp(api, 'ann-in-workers@example.com')).access_token;
     agentId = (await json<{ id: string }>(await post(ann, '/agents', { name: 'recorder', model: 'gpt-4.1-mini' }), 201)).id;
@@ -102,6 +104,27 @@ describe('runs carried by the workers (AI_RUN_PLACEMENT=worker)', () => {
     for (let r = await stream.next(); !r.done; r = await stream.next()) rest.push(r.value);
     assert.deepEqual(rest.map((e) => [e.type, e.error_code]), [['hook', undefined], ['error', 'RUN_CANCELLED']], 'its OnRunStart hook, then the cancel');
     assert.equal((await runnerOf('agent_runs', runId)).status, 'cancelled');
+  });
+
+  it('parks a run a worker carries on its approval and carries it on after the answer, the server\'s stream following throughout', async () => {
+    const asker = (await json<{ id: string }>(await post(ann, '/agents', { name: 'asker', model: 'gpt-4.1-mini' }), 201)).id;
+    await json(await post(ann, `/agents/${asker}/tools`, { tool_name: 'record' }), 201);
+    await json(await post(ann, `/agents/${asker}/hooks`, { event: 'PreToolUse', type: 'approval', config: { message: 'May I?', timeout: 3600 } }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'a1', name: 'record', arguments: { n: 4 } }] }, { text: 'Recorded four.' });
+    tool.calls.length = 0;
+    const stream = sseStream<Event>(await post(ann, `/agents/${asker}/run/stream`, { message: 'Record 4' }));
+    const asked = await untilEvent(stream, 'approval_requested');
+    const runId = asked.run_id as string;
+    await eventually('the worker to park the run', () => runnerOf('agent_runs', runId), (r) => r.status === 'waiting_approval' && r.runner === null, { tries: 400 });
+    await json(await post(ann, `/agents/${asker}/runs/${runId}/approvals/${asked.approval_id}`, { decision: 'approve' }), 200);
+    const rest: Event[] = [];
+    for (let r = await stream.next(); !r.done; r = await stream.next()) rest.push(r.value);
+    assert.deepEqual(types(rest), ['resumed', 'approval_resolved', 'hook', 'tool_result', 'content_delta', 'usage', 'complete'], JSON.stringify(rest));
+    assert.equal(rest.at(-1)!.output, 'Recorded four.');
+    assert.deepEqual(tool.calls.map((c) => c.n), [4], 'the tool ran once, after the answer');
+    const done = await runnerOf('agent_runs', runId);
+    assert.deepEqual([done.status, done.byServer], ['completed', false]);
   });
 
   it('carries an orchestration run in a worker: its JSON answer with its delegation, and its stream', async () => {
