@@ -26,15 +26,21 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
   const byProvider = vendors(config);
   const { withPolicy, classify } = retryPolicy(opts);
 
+  // One SDK client per vendor while its key stays the same (a client holds no connection of its own; building one per call showed in profiles).
+  const clients = new Map<string, { key: string; client: OpenAI }>();
   /** The vendor, its model id and an SDK client with the key in force. */
   const connect = async (model: string) => {
     const routed = routeModel(model);
     if (!routed) throw aiErrors.badModel(model);
     const key = await keys(routed.provider);
     if (!key) throw aiErrors.noProviderKey(routed.provider);
-    // The SDK's own retries and logging are off: this router retries, and logs only what is safe to log.
-    const client = new OpenAI({ apiKey: key, baseURL: byProvider[routed.provider].openAiBase, maxRetries: 0, timeout: config.AI_PROVIDER_TIMEOUT_MS, logLevel: 'off' });
-    return { ...routed, client };
+    let kept = clients.get(routed.provider);
+    if (kept?.key !== key) {
+      // The SDK's own retries and logging are off: this router retries, and logs only what is safe to log.
+      kept = { key, client: new OpenAI({ apiKey: key, baseURL: byProvider[routed.provider].openAiBase, maxRetries: 0, timeout: config.AI_PROVIDER_TIMEOUT_MS, logLevel: 'off' }) };
+      clients.set(routed.provider, kept);
+    }
+    return { ...routed, client: kept.client };
   };
 
   const tuning = (s: ChatSettings | undefined) => ({
