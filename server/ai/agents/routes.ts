@@ -17,7 +17,8 @@ import type { AgentRunner } from './run.ts';
 import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
-import { agentAnswer, jsonRun } from './parked.ts';
+import { agentAnswer } from './run-answer.ts';
+import { jsonRun } from '../runs/json-run.ts';
 import { delegateToolName } from './loop.ts';
 
 // Only these persist; temperature, max_tokens and friends belong in settings.

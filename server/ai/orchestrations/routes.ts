@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
 import { followRun, type RunServices } from '../runs/events.ts';
-import { jsonRun } from '../agents/parked.ts';
+import { jsonRun } from '../runs/json-run.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { contextOf, type AiCalls } from '../calls.ts';

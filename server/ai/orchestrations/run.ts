@@ -149,7 +149,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined } = {}) =>
       answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false, inWorker: how.inWorker ?? false },
         life, emit, coordinator(caller, orchestration, input.message, emit, how))),
-    /** A completed run's answer, read back (a run a worker carried to its end: agents/parked.ts jsonRun). */
+    /** A completed run's answer, read back (a run a worker carried to its end: runs/json-run.ts). */
     answer: async (caller: RequestContext, runId: string) => {
       const [row] = await calls.as<Omit<Ended, 'usage'> & { tokens_in: number; tokens_out: number; cost_usd: number }>(caller,
         'select session_id, id as run_id, output, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd from ai.orchestration_runs where id = $1', [runId]);

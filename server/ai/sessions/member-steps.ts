@@ -35,7 +35,7 @@ export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orches
 /**
  * The tool calls stored steps record as finished, as a loop reports them: a
  * member's before its run resumed (a delegation's record lists them all), or
- * a run's own when its answer is read back (agents/parked.ts).
+ * a run's own when its answer is read back (agents/run-answer.ts).
  */
 export function finishedToolCalls(stored: MemberMessage[]): LoopToolCall[] {
   const results = new Map(stored.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m]));

@@ -1,0 +1,43 @@
+// A run answered as JSON (POST …/run of an agent or an orchestration) that
+// leaves the request's process before its end: it parked on an approval
+// (agents/approvals.ts, sql/0068), or it was begun here for a worker to
+// carry (AI_RUN_PLACEMENT=worker, sql/0079). Its request stays as it was: it
+// follows the run's stored events to the last one and answers what a run
+// carried in the request would have (read back by `answer`), or the error
+// the run ended with. (A stream does the same in lifetime.ts, streamRun.)
+import type { Response } from 'express';
+import type { RequestContext } from '../../../db/as-role.ts';
+import type { ApiError } from '../../errors.ts';
+import { aiErrors } from '../errors.ts';
+import { ForWorker, Parked } from '../failures.ts';
+import { followEvents, recordedRun, type RunServices } from './events.ts';
+
+/** The error a run ended with, as its last event says it. */
+function endedWith(event: Record<string, unknown>): ApiError {
+  const { type: _t, error, error_code: code, ...details } = event;
+  return aiErrors.endedWith(typeof code === 'string' ? code : undefined, typeof error === 'string' ? error : 'The run failed', details);
+}
+
+/**
+ * A run answered as JSON (POST …/run), its events kept (recordedRun). When it
+ * leaves this process before its end (parked on an approval, or begun here
+ * for a worker to carry: ForWorker, let go of once its first events are
+ * stored), the answer comes once a worker has carried it to its end: its
+ * events are followed until then (or until the client leaves), and
+ * `answer` reads it back.
+ */
+export async function jsonRun<R>(res: Response, services: RunServices & { caller: RequestContext }, kind: 'agent' | 'orchestration',
+  run: (push: (event: object) => void) => Promise<R>, answer: (runId: string) => Promise<R>): Promise<R> {
+  try {
+    return await recordedRun(services.log, kind, run);
+  } catch (err) {
+    if (!(err instanceof Parked)) throw err;
+    if (err instanceof ForWorker && !(await err.handOff())) throw Object.assign(aiErrors.runCancelled(), { details: { run_id: err.runId } });
+    const left = new AbortController();
+    res.once('close', () => left.abort());
+    const last = await followEvents({ ...services, kind, runId: err.runId }, 0, () => undefined, left.signal);
+    if (last?.type !== 'complete') throw last ? endedWith(last) : aiErrors.stoppedBeforeEnd(err.runId);
+    return answer(err.runId);
+  }
+}
+
