@@ -1,7 +1,7 @@
-// What a resumed run's followers already have of a delegation in flight
-// (runs/resume.ts unrepeated): the member goes on from its last stored step,
-// so the tool calls of that step, their results and the text it streamed
-// before the crash are not sent again; what is new is.
+// What a resumed run's followers already have (runs/resume.ts unrepeated),
+// of a delegation in flight and of the run itself: each goes on from its last
+// stored step, so the tool calls of that step, their results and the text
+// streamed before the crash are not sent again; what is new is.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { unrepeated } from '../../server/ai/runs/resume.ts';
@@ -44,5 +44,20 @@ describe('a delegation in flight, as a resumed run reports it', () => {
     const stored = [started, call('m1', 1)];
     const other = { ...call('m1', 1), delegation_id: 'del-2' };
     assert.deepEqual(follow(stored, 1, [other]), [other]);
+  });
+});
+
+describe('the run\'s own last step, as a resumed run reports it', () => {
+  const own = (e: E) => { const { delegation_id: _d, ...rest } = e; return rest as E; };
+  it('sends a stored result again only when followers never had it, even when an earlier step used the same call id', () => {
+    // Step 1's c1 was told with its result; step 2 reused the id, and its result was stored but its event lost.
+    const stored = [call('c1', 1), result('c1'), call('c1', 2)].map(own);
+    const sent = follow(stored, 2, [call('c1', 2), result('c1')].map(own));
+    assert.deepEqual(sent.map((e) => e.type), ['tool_result'], 'step 2\'s call repeats; its result is new (step 1\'s result is not its)');
+  });
+
+  it('drops a call and its result that followers have, once each', () => {
+    const stored = [call('c1', 2), result('c1')].map(own);
+    assert.deepEqual(follow(stored, 2, [call('c1', 2), result('c1'), call('c2', 2)].map(own)).map((e) => e.id), ['c2']);
   });
 });

@@ -127,8 +127,7 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
  */
 export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
   const top = stored.filter(isRunsOwn);
-  const calls = new Set(top.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
-  const results = new Set(top.filter((e) => e.type === 'tool_result' && calls.has(e.id)).map((e) => e.id));
+  const told = toldTools(top, step);
   const once = new Set(top.flatMap((e) => onceKey(e) ?? []));
   const inner = new Map<string, Event[]>();
   for (const e of stored) if (!isRunsOwn(e)) inner.set(e.delegation_id!, [...(inner.get(e.delegation_id!) ?? []), e]);
@@ -136,8 +135,7 @@ export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
   const text = unstreamed(top.filter((e) => e.type === 'content_delta' && e.step === step + 1).map((e) => e.delta ?? '').join(''));
   return (event) => {
     if (isRunsOwn(event)) {
-      if (event.type === 'tool_call' && event.step === step && calls.delete(event.id)) return;
-      if (event.type === 'tool_result' && results.delete(event.id)) return;
+      if (told(event)) return;
       const key = onceKey(event);
       if (key && once.delete(key)) return;
       if (event.type !== 'content_delta' || event.step !== step + 1) return emit(event);
@@ -151,6 +149,20 @@ export function unrepeated(stored: Event[], step: number, emit: Emit): Emit {
     const rest = repeat(event);
     if (rest) emit(rest);
   };
+}
+
+/**
+ * The tool calls of `step` followers already have, and the results told for
+ * them after: a resumed loop reports that step's calls again (those it runs
+ * again, and those whose results it stored), each dropped once. Answers
+ * whether an event is such a repeat.
+ */
+function toldTools(events: Event[], step: number): (e: { type?: string; step?: number; id?: string }) => boolean {
+  const firstOfStep = events.findIndex((e) => e.type === 'tool_call' && e.step === step);
+  const calls = new Set(events.filter((e) => e.type === 'tool_call' && e.step === step).map((e) => e.id));
+  // Results after the step's first call only: a model may reuse a call id in a later step.
+  const results = new Set(events.filter((e, i) => e.type === 'tool_result' && i > firstOfStep && calls.has(e.id)).map((e) => e.id));
+  return (e) => (e.type === 'tool_call' && e.step === step ? calls.delete(e.id) : e.type === 'tool_result' ? results.delete(e.id) : false);
 }
 
 /** The run's own events (a delegation's start and end among them), as against its members'. */
@@ -185,17 +197,13 @@ function unstreamed(streamed: string): (delta: string) => string {
  * call cut off), and any other event told already.
  */
 function memberRepeats(stored: Event[]): (event: Parameters<Emit>[0]) => Parameters<Emit>[0] | undefined {
-  const last = Math.max(0, ...stored.filter((e) => e.type === 'tool_call').map((e) => e.step ?? 0));
-  const firstOfLast = stored.findIndex((e) => e.type === 'tool_call' && e.step === last);
-  const calls = new Set(stored.filter((e) => e.type === 'tool_call' && e.step === last).map((e) => e.id));
-  const results = new Set(stored.filter((e, i) => e.type === 'tool_result' && i > firstOfLast && calls.has(e.id)).map((e) => e.id));
+  const told = toldTools(stored, Math.max(0, ...stored.filter((e) => e.type === 'tool_call').map((e) => e.step ?? 0)));
   const others = stored.filter((e) => e.type !== 'tool_call' && e.type !== 'tool_result' && e.type !== 'delegation_delta').map(sameness);
   const lastTool = stored.findLastIndex((e) => e.type === 'tool_call' || e.type === 'tool_result');
   const text = unstreamed(stored.slice(lastTool + 1).filter((e) => e.type === 'delegation_delta').map((e) => e.delta ?? '').join(''));
   return (event) => {
     const e = event as Event;
-    if (e.type === 'tool_call') return e.step === last && calls.delete(e.id) ? undefined : event;
-    if (e.type === 'tool_result') return results.delete(e.id) ? undefined : event;
+    if (e.type === 'tool_call' || e.type === 'tool_result') return told(e) ? undefined : event;
     if (e.type === 'delegation_delta') {
       const rest = text(e.delta ?? '');
       return rest ? { ...event, delta: rest } : undefined;
