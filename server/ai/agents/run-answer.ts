@@ -6,14 +6,15 @@
 // its tool calls.
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
-import { finishedToolCalls, type MemberMessage } from '../sessions/member-steps.ts';
+import { finishedToolCalls } from '../sessions/member-steps.ts';
+import type { StoredStep } from '../sessions/conversation.ts';
 import type { RunResult } from './run.ts';
 
 /** An agent run's answer, read back once a worker carried it to its end. */
 export const agentAnswer = (calls: AiCalls, caller: RequestContext) => (runId: string) => result(calls, caller, runId);
 
 async function result(calls: AiCalls, caller: RequestContext, runId: string): Promise<RunResult> {
-  const [row] = await calls.as<{ session_id: string; output: string; stop_reason: RunResult['stop_reason']; steps: number; tokens_in: number; tokens_out: number; cost_usd: number; messages: MemberMessage[] }>(caller,
+  const [row] = await calls.as<{ session_id: string; output: string; stop_reason: RunResult['stop_reason']; steps: number; tokens_in: number; tokens_out: number; cost_usd: number; messages: StoredStep[] }>(caller,
     `select r.session_id, r.output, r.stop_reason, r.steps, r.tokens_in, r.tokens_out, r.cost_usd::float8 as cost_usd,
             coalesce((select json_agg(json_build_object('role', m.role, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id,
                        'content', m.content, 'is_error', m.is_error, 'latency_ms', m.latency_ms) order by m.id)

@@ -8,10 +8,8 @@ import type { AiCalls } from '../calls.ts';
 import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage } from '../agents/loop.ts';
 import type { StoredStep } from './conversation.ts';
 
-/** A member's stored step. */
-export type MemberMessage = StoredStep;
 /** A delegation's steps so far, and where its next ones go. */
-export type MemberCheckpoint = { stored: MemberMessage[]; record: (m: RecordedMessage) => Promise<void> };
+export type MemberCheckpoint = { stored: StoredStep[]; record: (m: RecordedMessage) => Promise<void> };
 /**
  * A delegation's checkpoint by its name within the run (a delegation id, or a
  * sub-agent call's idempotency key); callId: the run's tool call that
@@ -22,7 +20,7 @@ export type MemberCheckpoints = (delegation: string, callId?: string) => Promise
 export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orchestration'; id: string; runner: string; resumed: boolean }): MemberCheckpoints {
   return async (delegation, callId) => ({
     stored: run.resumed
-      ? await calls.asService<MemberMessage>('select role, content, tool_calls, tool_call_id, is_error, latency_ms from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
+      ? await calls.asService<StoredStep>('select role, content, tool_calls, tool_call_id, is_error, latency_ms from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
       : [],
     record: async (m) => {
       const [row] = await calls.asService<{ ok: boolean }>('select ai.record_member_message($1, $2, $3, $4, $5) as ok', [run.kind, run.id, run.runner, delegation, JSON.stringify(callId ? { ...m, call_id: callId } : m)]);
@@ -37,7 +35,7 @@ export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orches
  * member's before its run resumed (a delegation's record lists them all), or
  * a run's own when its answer is read back (agents/run-answer.ts).
  */
-export function finishedToolCalls(stored: MemberMessage[]): LoopToolCall[] {
+export function finishedToolCalls(stored: StoredStep[]): LoopToolCall[] {
   const results = new Map(stored.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m]));
   return stored.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls : [])).flatMap((call): LoopToolCall[] => {
     const done = results.get(call.id);

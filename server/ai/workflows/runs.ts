@@ -31,6 +31,8 @@ export const runFailure = (e: ApiError): object => {
   return { type: 'error', error: e.message, ...(e.code === 'EXECUTION_TIMEOUT' ? { error_code: 'EXECUTION_TIMEOUT' } : {}), ...(executionId ? { execution_id: executionId } : {}) };
 };
 export type RunResult = { execution_id: string; status: 'succeeded'; output: unknown };
+/** Where a recorded run starts, by its trigger: a webhook's at its webhook block, any other at its starter. */
+const entryOf = (trigger: string): 'webhook' | 'manual' => (trigger === 'webhook' ? 'webhook' : 'manual');
 /** `traceparent`: read where a worker carries the run on (async, resumed), so its span joins the trace it was started in. */
 type Execution = { id: string; workflow_id?: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string; traceparent?: string | null };
 
@@ -144,7 +146,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       if (!row || row.status !== 'queued') return;
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
       // A webhook's run starts at its webhook block (queued by the webhook route when runs are the workers').
-      await run(row, row.variables, row.trigger === 'webhook' ? 'webhook' : 'manual', storedActor(row), signal, emit).catch((err: unknown) => {
+      await run(row, row.variables, entryOf(row.trigger), storedActor(row), signal, emit).catch((err: unknown) => {
         if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
       });
     },
@@ -182,7 +184,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
           : b.status === 'failed' ? { type: 'block_failed', block_id: b.block_id, block_type: b.block_type, error: b.error ?? '', continued: true }
             : { type: 'block_completed', block_id: b.block_id, block_type: b.block_type, output: b.output, duration_ms: 0 },
       ]);
-      await run(row!, row!.variables, row!.trigger === 'webhook' ? 'webhook' : 'manual', storedActor(row!), signal, unrepeated, { settled: row!.settled, resumes: row!.resumes, untold })
+      await run(row!, row!.variables, entryOf(row!.trigger), storedActor(row!), signal, unrepeated, { settled: row!.settled, resumes: row!.resumes, untold })
         .catch((err: unknown) => {
           if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
         });
