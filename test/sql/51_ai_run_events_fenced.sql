@@ -3,7 +3,7 @@
 -- the claim); once another process has claimed it, the one taken for dead
 -- is refused (null, nothing stored). For every kind of run.
 begin;
-select plan(10);
+select plan(12);
 
 insert into auth.users (id, email) values ('00000000-0000-0000-0000-0000000000a1', 'a@example.com');
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000a1');
@@ -11,6 +11,7 @@ insert into ai.agents (id, name) values ('00000000-0000-0000-0000-00000000a9e1',
 insert into ai.sessions (id, agent_id) values ('00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1');
 insert into ai.agent_runs (id, session_id, agent_id, input, runner)
   values ('00000000-0000-0000-0000-0000000072a1', '00000000-0000-0000-0000-000000005e51', '00000000-0000-0000-0000-00000000a9e1', 'go', '00000000-0000-0000-0000-00000000000a');
+insert into ai.orchestration_runs (id, input, runner) values ('00000000-0000-0000-0000-0000000000c1', 'team', '00000000-0000-0000-0000-00000000000a');
 select throws_ok($$ select ai.append_run_events('agent', '00000000-0000-0000-0000-0000000072a1', '00000000-0000-0000-0000-00000000000a', '[{}]') $$, '42501', null, 'not callable by a user');
 
 select tests.authenticate_as_service_role();
@@ -32,6 +33,8 @@ select is((select array_agg(event ->> 'type' order by seq) from ai.run_events wh
 
 select is(ai.append_run_events('workflow', '00000000-0000-0000-0000-0000000e0e01', '00000000-0000-0000-0000-00000000000b', '[{"type": "block_started"}]'), null, 'a workflow run refuses another process''s events too');
 select is(ai.append_run_events('workflow', '00000000-0000-0000-0000-0000000e0e01', '00000000-0000-0000-0000-00000000000a', '[{"type": "block_started"}]'), 1, 'and takes its runner''s');
+select is(ai.append_run_events('orchestration', '00000000-0000-0000-0000-0000000000c1', '00000000-0000-0000-0000-00000000000b', '[{"type": "start"}]'), null, 'an orchestration run refuses another process''s events');
+select is(ai.append_run_events('orchestration', '00000000-0000-0000-0000-0000000000c1', '00000000-0000-0000-0000-00000000000a', '[{"type": "start"}]'), 1, 'and takes its runner''s');
 select is(ai.append_run_events('agent', '00000000-0000-0000-0000-0000000072ff', '00000000-0000-0000-0000-00000000000a', '[{}]'), null, 'a run that is gone takes nothing');
 
 select * from finish();
