@@ -23,7 +23,6 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/log.ts';
 import { startPlatform } from '../server/start.ts';
-import { PROJECT_CALLER } from '../server/ai/actor.ts';
 import { aiCalls } from '../server/ai/calls.ts';
 import { runLoop, type LoopTool } from '../server/ai/agents/loop.ts';
 import { messageRecorder } from '../server/ai/sessions/conversation.ts';
@@ -109,7 +108,7 @@ try {
     await runLoop({
       models: platform.ai.models, model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'go' }], tools: [tool], maxSteps: STEPS, tuning: {}, signal: new AbortController().signal,
       usage: { userId: null, feature: 'agent', runId: run!.id },
-      ...(stored ? { record: messageRecorder(calls, PROJECT_CALLER, run!.session_id, { column: 'run_id', id: run!.id, runner: run!.runner }), emit: recorder.push } : {}),
+      ...(stored ? { record: messageRecorder(calls, run!.session_id, { kind: 'agent', id: run!.id, runner: run!.runner }), chargesWithRecord: true, emit: recorder.push } : {}),
     });
     await recorder.flush();
     return performance.now() - t0;

@@ -23,6 +23,7 @@ describe('agent runs and sessions', () => {
   let hookServer: http.Server;
   let hookBase: string;
   const hookCalls: Array<{ path: string; body: Record<string, unknown> }> = [];
+  const ledgerAtHook: string[][] = [];
   const { api, json, post } = aiApi(() => p);
   const newAgent = async (token: string, body: Record<string, unknown>) => (await json<{ id: string }>(await post(token, '/agents', body), 201)).id;
 
@@ -31,8 +32,10 @@ describe('agent runs and sessions', () => {
     hookServer = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
+      req.on('end', async () => {
         hookCalls.push({ path: req.url!, body: JSON.parse(body) as Record<string, unknown> });
+        // What the ledger holds of the run while the hook runs.
+        if (req.url === '/ledger') ledgerAtHook.push((await p.adminPool.query<{ step: string }>('select step from ai.usage where run_id = $1 order by id', [JSON.parse(body).run_id])).rows.map((r) => r.step));
         const answer = req.url === '/rewrite' ? { decision: 'allow', arguments: { code: 'return 100' } } : req.url === '/deny' ? { decision: 'deny', reason: 'not today' } : {};
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       });
@@ -205,6 +208,26 @@ describe('agent runs and sessions', () => {
     assert.deepEqual([hookCalls[2]!.body.tool_name, hookCalls[2]!.body.arguments], ['code_execute', { code: 'return 1' }]);
     assert.equal(JSON.parse(hookCalls[3]!.body.result as string).result, 100, 'PostToolUse sees the result');
     assert.equal(hookCalls[5]!.body.response, 'It is 100.');
+  });
+
+  it('stores a model call\'s ledger row with the message of its answer, in one transaction; a PreResponse hook sees the call charged before it runs', async () => {
+    const agent = await newAgent(ann, { name: 'charged', model: 'gpt-4.1-mini' });
+    await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'c1', name: 'code_execute', arguments: { code: 'return 1' } }] }, { text: 'One.' });
+    const run = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'count' }), 200);
+    const together = async (runId: string) => (await p.adminPool.query<{ step: string; with_answer: boolean }>(
+      `select u.step, exists (select 1 from ai.session_messages m where m.run_id = u.run_id::uuid and m.role = 'assistant' and m.xmin = u.xmin) as with_answer
+         from ai.usage u where u.run_id = $1 order by u.id`, [runId])).rows.map((r) => [r.step, r.with_answer]);
+    assert.deepEqual(await together(run.run_id), [['step-1', true], ['step-2', true]], 'each call written in the transaction of the message that holds its answer');
+
+    await json(await post(ann, `/agents/${agent}/hooks`, { event: 'PreResponse', type: 'http', config: { url: `${hookBase}/ledger` } }), 201);
+    ledgerAtHook.length = 0;
+    vendor.script({ text: 'Hooked.' });
+    const hooked = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'again' }), 200);
+    assert.deepEqual(ledgerAtHook, [['step-1']], 'charged before the hook ran (a hook may wait long, or the process die meanwhile)');
+    assert.deepEqual(await together(hooked.run_id), [['step-1', false]], 'so on its own');
+    assert.equal(hooked.output, 'Hooked.');
   });
 
   it('rule hooks deny a tool call by condition (the model reads why) and an http deny blocks too; a failing hook allows and is reported', async () => {

@@ -9,7 +9,7 @@ import { HandedOver } from '../failures.ts';
 import { toolCallSpan } from '../../telemetry/genai.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
-import type { UsageContext } from '../usage/ledger.ts';
+import type { UsageContext, UsageEntry, UsageTab } from '../usage/ledger.ts';
 import type { Emit } from './events.ts';
 import type { HookVerdict } from './hook-runner.ts';
 
@@ -21,8 +21,8 @@ export type FunctionTool = Extract<ChatTool, { type: 'function' }>;
 /** `key`: the call's idempotency key (runtime/net/idempotency.ts), for tools that call out. */
 export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string, key: string) => Promise<ToolOutcome> };
 export type LoopToolCall = { id: string; name: string; arguments: unknown; ok: boolean; result?: string; error?: string; latency_ms: number };
-/** A message as the run record keeps it. */
-export type RecordedMessage = { role: 'assistant' | 'tool'; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms: number };
+/** A message as the run record keeps it; `charges`: the ledger entries of the model call an assistant message answers (LoopInput.chargesWithRecord). */
+export type RecordedMessage = { role: 'assistant' | 'tool'; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms: number; charges?: UsageEntry[] };
 
 export type LoopInput = {
   models: ModelRouter;
@@ -41,6 +41,12 @@ export type LoopInput = {
   stream?: boolean;
   fire?: (event: string, extra: Record<string, unknown>) => Promise<HookVerdict>;
   record?: (message: RecordedMessage) => Promise<void>;
+  /**
+   * `record` stores an assistant message's `charges` in its own statement: a
+   * model call's ledger rows then cost no round trip of their own (sql/0080).
+   * Without it the router records them as each call ends.
+   */
+  chargesWithRecord?: boolean;
   /** Told as each step starts (a failed run records how far it got). */
   onStep?: (step: number) => void;
   /** A resumed run: `messages` already hold its stored steps; the loop goes on from here. */
@@ -113,32 +119,51 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
 
   /** One model call and its tool calls; the run's result when the model answered. */
   async function step(n: number): Promise<LoopResult | undefined> {
+    // The call's ledger rows go with the message that stores its answer; whatever that statement does not take is recorded on its own.
+    const tab = input.chargesWithRecord ? models.tab() : undefined;
     const request = {
       model: input.model, messages, settings: input.tuning, signal,
       ...(input.tools.length > 0 ? { tools: input.tools.map((t) => t.chat) } : {}),
-      context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${n}` },
+      context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${n}`, ...(tab ? { tab } : {}) },
     };
     const started = Date.now();
     let result: ChatResult | undefined;
-    if (emit && input.stream !== false) {
-      for await (const event of models.chatStream(request)) {
-        if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: n });
-        else if (event.type === 'done') result = event.result;
+    try {
+      if (emit && input.stream !== false) {
+        for await (const event of models.chatStream(request)) {
+          if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: n });
+          else if (event.type === 'done') result = event.result;
+        }
+        if (!result) throw new Error('the model stream ended without a result');
+      } else result = await models.chat(request);
+      const turnMs = Date.now() - started;
+      output = result.content ?? '';
+      if (result.toolCalls.length === 0) {
+        // A hook may take long (a person's approval): the call is charged before it runs.
+        if (input.fire) await tab?.flush();
+        await fire('PreResponse', { response: output });
+        await recordCharged({ role: 'assistant', content: output, latency_ms: turnMs }, tab);
+        messages.push({ role: 'assistant', content: output });
+        return { output, stop: 'answered', steps: n, toolCalls };
       }
-      if (!result) throw new Error('the model stream ended without a result');
-    } else result = await models.chat(request);
-    const turnMs = Date.now() - started;
-    output = result.content ?? '';
-    if (result.toolCalls.length === 0) {
-      await fire('PreResponse', { response: output });
-      await record({ role: 'assistant', content: output, latency_ms: turnMs });
-      messages.push({ role: 'assistant', content: output });
-      return { output, stop: 'answered', steps: n, toolCalls };
+      messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
+      await recordCharged({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs }, tab);
+    } finally {
+      await tab?.flush();
     }
-    messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) });
-    await record({ role: 'assistant', content: result.content, tool_calls: result.toolCalls, latency_ms: turnMs });
     await runCalls(result.toolCalls.map((call, position) => ({ n: position, call })), n);
     return undefined;
+  }
+
+  /** Stores a model call's answer with its ledger rows; rows a failed statement did not store stay on the tab (a run taken over still stored them). */
+  async function recordCharged(message: RecordedMessage, tab: UsageTab | undefined): Promise<void> {
+    const charges = tab?.take() ?? [];
+    try {
+      await record(charges.length > 0 ? { ...message, charges } : message);
+    } catch (err) {
+      if (!(err instanceof HandedOver)) tab?.putBack(charges);
+      throw err;
+    }
   }
 }
 

@@ -193,7 +193,9 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       try {
         const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
         const result = await runLoop({
-          models, model, messages, tools: offered.tools, maxSteps, tuning, signal, fire, record, usage: run.usage, onStep: run.onStep,
+          models, model, messages, tools: offered.tools, maxSteps, tuning, signal, record, chargesWithRecord: true, usage: run.usage, onStep: run.onStep,
+          // No hooks, no firing: the loop then stores a model call's ledger rows with its answer (loop.ts).
+          ...(hooks.length > 0 ? { fire } : {}),
           from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
         });
         toolCalls = result.toolCalls;

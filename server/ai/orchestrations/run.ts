@@ -116,7 +116,7 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     const model = orchestration.model || (await settings.string('AGENT_DEFAULT_MODEL'));
     const messages: ChatMessage[] = [{ role: 'system', content: systemOf(orchestration) }, ...run.history, { role: 'user', content: message }, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
     return runLoop({
-      models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, onStep: run.onStep, usage: run.usage,
+      models, model, messages, tools, maxSteps, tuning, signal: run.signal, record: run.record, chargesWithRecord: true, onStep: run.onStep, usage: run.usage,
       from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
     });
   };

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { aiErrors } from '../errors.ts';
-import type { Ledger } from '../usage/ledger.ts';
+import type { Ledger, UsageContext, UsageEntry } from '../usage/ledger.ts';
 import { endModelCallSpan, modelCallSpan } from '../../telemetry/genai.ts';
 import { traceHeaders } from '../../telemetry/spans.ts';
 import type { KeySource } from './keys.ts';
@@ -41,6 +41,13 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
       clients.set(routed.provider, kept);
     }
     return { ...routed, client: kept.client };
+  };
+
+  /** A call's ledger entry: held on the caller's tab when it has one (its next statement stores it), else recorded now. */
+  const charge = async ({ tab, ...context }: UsageContext, call: Omit<UsageEntry, keyof UsageContext>): Promise<void> => {
+    const entry = { ...context, ...call };
+    if (tab) tab.add(entry);
+    else await ledger.record(entry);
   };
 
   const tuning = (s: ChatSettings | undefined) => ({
@@ -78,7 +85,7 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
         throw err;
       } finally {
         endModelCallSpan(span, { ...usage, ...answered });
-        await ledger.record({ ...req.context, model: modelId, provider, kind: 'chat', tokensIn: usage.inputTokens, tokensOut: usage.outputTokens, latencyMs: Date.now() - started, ok });
+        await charge(req.context, { model: modelId, provider, kind: 'chat', tokensIn: usage.inputTokens, tokensOut: usage.outputTokens, latencyMs: Date.now() - started, ok });
       }
     });
 
@@ -135,7 +142,7 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
     } finally {
       const output = { role: 'assistant', content: content || null, ...(calls.size > 0 ? { tool_calls: [...calls.values()] } : {}) };
       endModelCallSpan(span, { ...usage, model: answeredModel, finishReason, output, error: failure ?? (ok ? undefined : new Error('the stream was not read to its end')) });
-      await ledger.record({ ...req.context, model: modelId, provider, kind: 'chat', tokensIn: usage.inputTokens, tokensOut: usage.outputTokens, latencyMs: Date.now() - started, ok });
+      await charge(req.context, { model: modelId, provider, kind: 'chat', tokensIn: usage.inputTokens, tokensOut: usage.outputTokens, latencyMs: Date.now() - started, ok });
     }
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
     yield { type: 'done', result: { content: content || null, toolCalls, usage, model: modelId, provider, finishReason } };
@@ -163,9 +170,9 @@ export function modelRouter(opts: { config: Config; keys: KeySource; ledger: Led
         throw err;
       } finally {
         endModelCallSpan(span, { inputTokens: tokens, outputTokens: 0, ...(ok ? { model } : { error: failure }) });
-        await ledger.record({ ...req.context, model: modelId, provider, kind: 'embedding', tokensIn: tokens, tokensOut: 0, latencyMs: Date.now() - started, ok });
+        await charge(req.context, { model: modelId, provider, kind: 'embedding', tokensIn: tokens, tokensOut: 0, latencyMs: Date.now() - started, ok });
       }
     });
 
-  return { chat, chatStream, embed, rerank: reranker(config, ledger) };
+  return { chat, chatStream, embed, rerank: reranker(config, ledger), tab: ledger.tab };
 }

@@ -1,7 +1,7 @@
 // What the model router takes and answers (router.ts): chat requests and
 // results, stream events, embeddings, reranking.
 import type OpenAI from 'openai';
-import type { UsageContext } from '../usage/ledger.ts';
+import type { UsageContext, UsageTab } from '../usage/ledger.ts';
 import type { Provider } from './vendors.ts';
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -41,4 +41,6 @@ export type ModelRouter = {
   embed: (req: EmbedRequest) => Promise<EmbedResult>;
   /** A hosted rerank endpoint (RERANK_API_URL) for models named rerank/<model>: a relevance score per document. */
   rerank: (req: RerankRequest) => Promise<number[]>;
+  /** A tab for one call's ledger entries, stored by the caller's next statement (usage/ledger.ts UsageTab). */
+  tab: () => UsageTab;
 };

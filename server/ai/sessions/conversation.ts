@@ -7,6 +7,7 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { HandedOver } from '../failures.ts';
 import type { ChatMessage } from '../providers/router.ts';
+import { chargeRow, chargesStored, type UsageEntry } from '../usage/ledger.ts';
 
 /** A stored message as conversations keep them (sessions and the copilot's). */
 export type StoredMessage = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
@@ -32,21 +33,26 @@ export async function requireSession(calls: AiCalls, caller: RequestContext, ses
   if ((await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
 }
 
-export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined; retrieved_context?: unknown[] | undefined };
+export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined; retrieved_context?: unknown[] | undefined; charges?: UsageEntry[] | undefined };
 
 /**
- * Stores a run's messages in its session as the caller, tied to the agent run
- * or orchestration run they belong to: only while `runner` (this process)
- * still carries the run. A process that was taken for dead (its heartbeat
- * stalled past REALTIME_NODE_REAP_MS) and whose run another process resumed
- * writes nothing more: HandedOver stops it, the record left as it is.
+ * Stores a run's messages in its session, tied to the agent run or
+ * orchestration run they belong to, with the ledger rows of the model call a
+ * message answers (its `charges`), in one statement (ai.record_run_message,
+ * sql/0080). Only while `runner` (this process) still carries the run: a
+ * process that was taken for dead (its heartbeat stalled past
+ * REALTIME_NODE_REAP_MS) and whose run another process resumed writes no
+ * message more (the charges are kept: the call was made). HandedOver stops
+ * it, the record left as it is. As the service role: the run's record binds
+ * session, run and process (ai.begin_run made it as the caller).
  */
-export function messageRecorder(calls: AiCalls, caller: RequestContext, sessionId: string, run: { column: 'run_id' | 'orchestration_run_id'; id: string; runner: string }) {
-  const table = run.column === 'run_id' ? 'ai.agent_runs' : 'ai.orchestration_runs';
+export function messageRecorder(calls: AiCalls, sessionId: string, run: { kind: 'agent' | 'orchestration'; id: string; runner: string }) {
   return async (m: NewMessage): Promise<void> => {
-    const stored = await calls.as(caller, `insert into ai.session_messages (session_id, ${run.column}, role, content, tool_calls, tool_call_id, name, is_error, latency_ms, retrieved_context)
-        select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 where exists (select 1 from ${table} r where r.id = $2 and r.runner = $11) returning 1`,
-      [sessionId, run.id, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null, m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), run.runner]);
-    if (stored.length === 0) throw new HandedOver(run.id);
+    const charges = m.charges ?? [];
+    const [row] = await calls.asService<{ stored: boolean; costs: number[] }>('select stored, costs from ai.record_run_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+      [run.kind, run.id, sessionId, run.runner, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null,
+        m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), charges.length > 0 ? JSON.stringify(charges.map(chargeRow)) : null]);
+    if (charges.length > 0) chargesStored(charges, row?.costs ?? []);
+    if (!row?.stored) throw new HandedOver(run.id);
   };
 }

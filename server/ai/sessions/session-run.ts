@@ -106,7 +106,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     try {
       const opened = await open();
       sessionId = opened.sessionId;
-      const record = messageRecorder(deps.calls, caller, sessionId, { column: owner.kind === 'agent' ? 'run_id' : 'orchestration_run_id', id: runId, runner: deps.runnerId });
+      const record = messageRecorder(deps.calls, sessionId, { kind: owner.kind, id: runId, runner: deps.runnerId });
       const members = memberCheckpoints(deps.calls, { kind: owner.kind, id: runId, runner: deps.runnerId, resumed: opened.resumed !== undefined });
       const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, members, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;

@@ -19,15 +19,46 @@ export type UsageContext = {
   runId?: string | null;
   /** The step of that run (a workflow block id, an agent turn), for per-step cost. */
   step?: string | null;
+  /** Where the call's entries wait for the caller's next statement instead of being recorded on their own (UsageTab). */
+  tab?: UsageTab | undefined;
 };
 
-export type UsageEntry = UsageContext & { model: string; provider: Provider | 'rerank'; kind: 'chat' | 'embedding' | 'rerank'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
+export type UsageEntry = Omit<UsageContext, 'tab'> & { model: string; provider: Provider | 'rerank'; kind: 'chat' | 'embedding' | 'rerank'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
 
 export type Ledger = {
   record: (entry: UsageEntry) => Promise<void>;
   /** Throws 402 when billing by credits and none are left. */
   checkCredits: () => Promise<void>;
+  /** A tab for one model call's entries (a run's step): see UsageTab. */
+  tab: () => UsageTab;
 };
+
+/**
+ * A model call's ledger entries held for the statement that stores the step
+ * answering it (a run's message: sql/0080), so a step is one round trip, not
+ * two. What that statement does not take (the call failed, a hook runs
+ * first, the statement failed) is recorded on its own by `flush`.
+ */
+export type UsageTab = {
+  add: (entry: UsageEntry) => void;
+  /** The entries held, handed to a statement that stores them. */
+  take: () => UsageEntry[];
+  /** Entries a statement took but could not store: held again. */
+  putBack: (entries: UsageEntry[]) => void;
+  /** Records what is still held, each on its own. */
+  flush: () => Promise<void>;
+};
+
+/** The ledger's fields of an entry, as sql/0080 reads a charge. */
+export const chargeRow = (e: UsageEntry) => ({
+  user_id: e.userId, feature: e.feature, run_id: e.runId ?? null, step: e.step ?? null, model: e.model, provider: e.provider, kind: e.kind,
+  tokens_in: e.tokensIn, tokens_out: e.tokensOut, latency_ms: e.latencyMs, ok: e.ok,
+});
+
+/** Entries another statement stored (sql/0080), counted as the ledger counts its own: with their prices, in order. */
+export function chargesStored(entries: UsageEntry[], costs: Array<number | null>): void {
+  entries.forEach((e, i) => countModelCall(e, Number(costs[i] ?? 0)));
+}
 
 /** The model-call metrics, moved where every call is recorded. */
 function countModelCall(e: UsageEntry, cost: number): void {
@@ -40,18 +71,32 @@ function countModelCall(e: UsageEntry, cost: number): void {
 }
 
 export function usageLedger(adminPool: pg.Pool, billing: 'off' | 'credits', log: Logger): Ledger {
+  const record = async (e: UsageEntry): Promise<void> => {
+    try {
+      const { rows } = await adminPool.query<{ cost: string | null }>('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) as cost', [
+        e.userId, e.feature, e.runId ?? null, e.step ?? null, e.model, e.provider, e.kind, e.tokensIn, e.tokensOut, e.latencyMs, e.ok,
+      ]);
+      countModelCall(e, Number(rows[0]?.cost ?? 0));
+    } catch (err) {
+      countModelCall(e, 0);
+      // A call that happened is never failed for its bookkeeping; the gap is logged.
+      log.error({ error: (err as Error).message, model: e.model, feature: e.feature, tokens_in: e.tokensIn, tokens_out: e.tokensOut }, 'usage not recorded');
+    }
+  };
   return {
-    record: async (e) => {
-      try {
-        const { rows } = await adminPool.query<{ cost: string | null }>('select ai.record_usage($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) as cost', [
-          e.userId, e.feature, e.runId ?? null, e.step ?? null, e.model, e.provider, e.kind, e.tokensIn, e.tokensOut, e.latencyMs, e.ok,
-        ]);
-        countModelCall(e, Number(rows[0]?.cost ?? 0));
-      } catch (err) {
-        countModelCall(e, 0);
-        // A call that happened is never failed for its bookkeeping; the gap is logged.
-        log.error({ error: (err as Error).message, model: e.model, feature: e.feature, tokens_in: e.tokensIn, tokens_out: e.tokensOut }, 'usage not recorded');
-      }
+    record,
+    tab: () => {
+      let held: UsageEntry[] = [];
+      return {
+        add: (e) => void held.push(e),
+        take: () => held.splice(0),
+        putBack: (entries) => {
+          held = [...entries, ...held];
+        },
+        flush: async () => {
+          for (const e of held.splice(0)) await record(e);
+        },
+      };
     },
     checkCredits: async () => {
       if (billing !== 'credits') return;
