@@ -230,6 +230,30 @@ describe('agent runs and sessions', () => {
     assert.equal(hooked.output, 'Hooked.');
   });
 
+  it('ends a run\'s record and stores its last events in one transaction, unless OnRunComplete hooks fire between the two', async () => {
+    const agent = await newAgent(ann, { name: 'ending', model: 'gpt-4.1-mini' });
+    const ending = async (runId: string) => (await p.adminPool.query<{ type: string; with_end: boolean }>(
+      `select e.event ->> 'type' as type, e.xmin = r.xmin as with_end from ai.run_events e join ai.agent_runs r on r.id = e.agent_run_id
+        where r.id = $1 and r.status = 'completed' order by e.seq`, [runId])).rows.map((r) => [r.type, r.with_end]);
+    vendor.reset();
+    vendor.script({ text: 'Bye.' });
+    const run = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'end' }), 200);
+    assert.deepEqual(await ending(run.run_id), [['start', true], ['usage', true], ['complete', true]], 'a JSON run\'s events gather until its end');
+    vendor.script({ text: 'Streamed bye.' });
+    const streamed = await events(await post(ann, `/agents/${agent}/run/stream`, { message: 'end' }));
+    assert.deepEqual(streamed.filter((e) => e.type !== 'content_delta').map((e) => e.type), ['start', 'usage', 'complete']);
+    assert.deepEqual(streamed.at(-2), { type: 'usage', tokens_in: 12, tokens_out: 5, cost_usd: streamed.at(-2)!.cost_usd });
+    assert.ok((streamed.at(-2)!.cost_usd as number) > 0);
+    const stored = await ending(streamed[0]!.run_id as string);
+    assert.ok(stored.some(([type]) => type === 'content_delta'));
+    assert.deepEqual(stored.filter(([type]) => type !== 'content_delta'), [['start', false], ['usage', true], ['complete', true]], 'a stream stores as it goes, and ends in one statement');
+
+    await json(await post(ann, `/agents/${agent}/hooks`, { event: 'OnRunComplete', type: 'http', config: { url: `${hookBase}/log/ended` } }), 201);
+    vendor.script({ text: 'Hooked bye.' });
+    const hooked = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'end' }), 200);
+    assert.deepEqual(await ending(hooked.run_id), [['start', false], ['hook', false], ['usage', false], ['complete', false]], 'the record ends before its hooks fire, the events after them');
+  });
+
   it('rule hooks deny a tool call by condition (the model reads why) and an http deny blocks too; a failing hook allows and is reported', async () => {
     const agent = await newAgent(ann, { name: 'guarded', model: 'gpt-4.1-mini' });
     await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);

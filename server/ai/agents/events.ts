@@ -28,4 +28,16 @@ export type AgentRunEvent = (
   | { type: 'complete'; session_id: string; run_id: string; output: string; stop_reason: StopReason; steps: number }
 ) & { delegation_id?: string };
 
-export type Emit = (event: AgentRunEvent) => void;
+/**
+ * Where a run's events go. `endWith`, when the events are kept (runs/events.ts
+ * recorder): the run's end and its last events stored in one statement
+ * (sessions/session-run.ts, sql/0081).
+ */
+export type Emit = ((event: AgentRunEvent) => void) & { endWith?: EndWith | undefined };
+/**
+ * How a run that keeps its events ends in one statement with its last ones:
+ * `end` stores the pending events (null: this process's are refused) and
+ * those it adds after them, and answers the number of the first (null:
+ * refused), the ones it added, and its own value.
+ */
+export type EndWith = <T>(end: (pending: object[] | null) => Promise<{ first: number | null; events: object[]; value: T }>) => Promise<T>;

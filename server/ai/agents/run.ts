@@ -199,7 +199,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
           from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
         });
         toolCalls = result.toolCalls;
-        return result;
+        return { ...result, endHooks: hooks.some((h) => h.event === 'OnRunComplete') };
       } finally {
         await offered.close().catch(() => undefined);
       }

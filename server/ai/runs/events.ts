@@ -14,6 +14,7 @@ import type { RunWatch } from './watch.ts';
 import { HandedOver, Parked } from '../failures.ts';
 import { metrics } from '../../telemetry/metrics.ts';
 import { aiErrors } from '../errors.ts';
+import type { EndWith } from '../agents/events.ts';
 
 export type RunKind = 'agent' | 'orchestration' | 'workflow';
 type Stored = { seq: number; event: { type?: string } & Record<string, unknown> };
@@ -85,12 +86,40 @@ export function runEventLog(calls: AiCalls, log: Logger, runnerId: string) {
         if (!opts.lingerMs) return kick();
         lingering ??= setTimeout(kick, opts.lingerMs);
       };
+      /**
+       * The run's end, stored with its last events in one statement (sql/0081):
+       * once what is being stored is, `end` gets the events not stored yet
+       * (null once this process's are refused) and answers the events it
+       * stored after them, numbered from `first` (null: refused), which are
+       * then written. An end that failed leaves its pending events queued.
+       */
+      const endWith: EndWith = async (end) => {
+        while (writing) await writing;
+        clearTimeout(lingering);
+        lingering = undefined;
+        const pending = queue;
+        queue = [];
+        const id = runId;
+        let ended: Awaited<ReturnType<typeof end>>;
+        try {
+          ended = await end(refused || !id ? null : pending);
+        } catch (err) {
+          queue = [...pending, ...queue];
+          throw err;
+        }
+        if (!id) for (const event of [...pending, ...ended.events]) write(null, event);
+        else if (ended.first == null) {
+          if (!refused) log.info({ run: id, events: pending.length + ended.events.length }, 'run events refused: another process carries the run');
+          refused = true;
+        } else [...pending, ...ended.events].forEach((event, i) => write(ended.first! + i, event));
+        return ended.value;
+      };
       return {
-        push: (event: object) => {
+        push: Object.assign((event: object) => {
           runId ??= runIdOf(kind, event as Record<string, unknown>);
           queue.push(event);
           if (!writing) later();
-        },
+        }, { endWith }),
         /** Resolves once every event pushed so far is stored and written. */
         flush: async () => {
           while (writing || queue.length > 0) {
@@ -132,10 +161,16 @@ export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push
   const recorder = log.recorder(kind, () => undefined, { lingerMs: 50, ...opts });
   // How the run ended, for /metrics: its last event says (a workflow job reports a failure without throwing).
   let last: { type?: unknown; error_code?: unknown } = {};
-  const push = (event: object) => {
+  const push = Object.assign((event: object) => {
     last = event;
     recorder.push(event);
-  };
+  }, {
+    endWith: (async (end) => {
+      const value = await recorder.push.endWith(end);
+      last = { type: 'complete' };
+      return value;
+    }) as EndWith,
+  });
   let ended = false;
   try {
     const result = await run(push);

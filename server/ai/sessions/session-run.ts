@@ -49,8 +49,8 @@ export type SessionRunContext = {
 /** A run that ended: its ids, its body's result, its totals. */
 export type SessionRunDone<T> = { session_id: string; run_id: string; result: T; usage: RunTotals };
 
-/** What a body answers: its loop's end. */
-export type SessionRunEnd = { output: string; stop: 'answered' | 'max_steps'; steps: number };
+/** What a body answers: its loop's end; endHooks: hooks fire when it ends (OnRunComplete), after its record does. */
+export type SessionRunEnd = { output: string; stop: 'answered' | 'max_steps'; steps: number; endHooks?: boolean };
 
 export type SessionRunInput = {
   owner: RunOwner;
@@ -110,10 +110,20 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const members = memberCheckpoints(deps.calls, { kind: owner.kind, id: runId, runner: deps.runnerId, resumed: opened.resumed !== undefined });
       const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, members, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
+      const complete = { type: 'complete' as const, session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps };
+      // Its events kept and no OnRunComplete hook between: the record's end and the last events are one statement.
+      if (emit?.endWith && !result.endHooks) {
+        const session = sessionId;
+        const usage = await emit.endWith(async (pending) => {
+          const done = await records.completeWithEvents(owner, runId, session, result.output, result.stop, steps, deps.runnerId, pending, complete);
+          return { first: done.first, events: [{ type: 'usage', ...done.totals }, complete], value: done.totals };
+        });
+        return { session_id: sessionId, run_id: runId, result, usage };
+      }
       const usage = await records.complete(owner, runId, sessionId, result.output, result.stop, steps);
       await after?.(result);
       emit?.({ type: 'usage', ...usage });
-      emit?.({ type: 'complete', session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps });
+      emit?.(complete);
       return { session_id: sessionId, run_id: runId, result, usage };
     } catch (caught) {
       // Parked on an approval, or carried on by another process: the record stays open for it.

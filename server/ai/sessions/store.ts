@@ -70,6 +70,18 @@ export function runRecords(calls: AiCalls) {
         select t.tokens_in, t.tokens_out, t.cost_usd::float8 as cost_usd from finished, ai.usage_totals($1) t`, [runId, output, stop, steps, sessionId]);
       return row!;
     },
+    /**
+     * The same end, with the run's last events stored in the same statement
+     * (sql/0081): `pending` (the events not stored yet; null: refused), its
+     * `usage` event and `complete`. Its totals, and the first event's number
+     * (null: refused, another process holds the run).
+     */
+    completeWithEvents: async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number, runner: string, pending: object[] | null, complete: object): Promise<{ totals: RunTotals; first: number | null }> => {
+      const [row] = await calls.asService<RunTotals & { first: number | null }>('select tokens_in, tokens_out, cost_usd, first from ai.complete_run_with_events($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+        [owner.kind, runId, sessionId, output, stop, steps, runner, pending === null ? null : JSON.stringify(pending), JSON.stringify(complete)]);
+      const { first, ...totals } = row!;
+      return { totals, first };
+    },
     /** Lets go of a run begun here for a worker to carry (sql/0079); false when it was cancelled meanwhile. */
     handToWorker: async (owner: RunOwner, runId: string, runner: string): Promise<boolean> =>
       (await calls.asService<{ ok: boolean }>('select ai.hand_run_to_worker($1, $2, $3) as ok', [owner.kind, runId, runner]))[0]?.ok ?? false,
