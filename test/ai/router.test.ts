@@ -74,18 +74,32 @@ describe('model router and usage ledger', () => {
     await failsWith(p.ai.models.chat({ model: 'openrouter/x/y', messages: hello, context: ctx() }), 402, 'provider_key_decrypt_failed');
   });
 
+  /**
+   * What a call answers after the openai key changed with the trigger off (nobody told): the
+   * kept good key answers. A notice of an earlier change may still be on its way on a loaded
+   * machine: it makes the router forget, rightly; then the good key is put back and the check made again.
+   */
+  const keptAfterSilentChange = async (call: () => Promise<string>): Promise<string> => {
+    let answer = '';
+    for (let tries = 0; answer !== 'answered' && tries < 5; tries++) {
+      await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [GOOD_KEY, p.keys.aiMasterKey]);
+      assert.equal(await eventually('the good key to be used', call, (o) => o === 'answered'), 'answered');
+      await p.adminPool.query('alter table ai.provider_keys disable trigger provider_keys_changed');
+      try {
+        await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [FLAKY_KEY, p.keys.aiMasterKey]);
+        answer = await call();
+      } finally {
+        await p.adminPool.query('alter table ai.provider_keys enable trigger provider_keys_changed');
+      }
+    }
+    return answer;
+  };
+
   it('keeps the keys it decrypted until they change: in SQL on any replica once the notice arrives, through its own API at once', async () => {
     const call = () => p.ai.models.chat({ model: 'gpt-4.1-mini', messages: hello, context: ctx() }).then(() => 'answered', (err: ApiError) => `refused ${err.status}`);
     const bearers = () => vendor.chats().map((c) => String(c.headers.authorization));
-    assert.equal(await call(), 'answered');
     // Kept: a change nobody is told of (the trigger off) is not seen, as no call reads the key again...
-    await p.adminPool.query('alter table ai.provider_keys disable trigger provider_keys_changed');
-    try {
-      await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [FLAKY_KEY, p.keys.aiMasterKey]);
-      assert.equal(await call(), 'answered', 'the kept key is used');
-    } finally {
-      await p.adminPool.query('alter table ai.provider_keys enable trigger provider_keys_changed');
-    }
+    assert.equal(await keptAfterSilentChange(call), 'answered', 'the kept key is used');
     // ...until the notice comes.
     await p.adminPool.query(`notify ai_provider_keys`);
     assert.notEqual(await eventually('the notice to be heard', call, (o) => o !== 'answered'), 'answered');
@@ -110,14 +124,7 @@ describe('model router and usage ledger', () => {
 
   it('forgets the keys it kept when its listener reconnects (notices sent meanwhile are lost)', async () => {
     const call = () => p.ai.models.chat({ model: 'gpt-4.1-mini', messages: hello, context: ctx() }).then(() => 'answered', (err: ApiError) => `refused ${err.status}`);
-    assert.equal(await call(), 'answered');
-    await p.adminPool.query('alter table ai.provider_keys disable trigger provider_keys_changed');
-    try {
-      await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [FLAKY_KEY, p.keys.aiMasterKey]);
-    } finally {
-      await p.adminPool.query('alter table ai.provider_keys enable trigger provider_keys_changed');
-    }
-    assert.equal(await call(), 'answered', 'kept: nobody told it');
+    assert.equal(await keptAfterSilentChange(call), 'answered', 'kept: nobody told it');
     const { rowCount } = await p.adminPool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'pgbase:provider-keys' and datname = current_database()`);
     assert.equal(rowCount, 1, 'this server\'s key listener');
     assert.notEqual(await eventually('the reconnected listener to forget', call, (o) => o !== 'answered', { tries: 100, everyMs: 100 }), 'answered');
