@@ -228,6 +228,13 @@ describe('agent runs and sessions', () => {
     assert.deepEqual(ledgerAtHook, [['step-1']], 'charged before the hook ran (a hook may wait long, or the process die meanwhile)');
     assert.deepEqual(await together(hooked.run_id), [['step-1', false]], 'so on its own');
     assert.equal(hooked.output, 'Hooked.');
+
+    // A call that failed has no answer to go with: it is recorded on its own, as failed.
+    vendor.script({ status: 500 });
+    const failed = await post(ann, `/agents/${agent}/run`, { message: 'fail' });
+    assert.equal(failed.status, 502);
+    const { run_id: failedRun } = (await failed.json()) as { run_id: string };
+    assert.deepEqual((await p.adminPool.query('select step, ok from ai.usage where run_id = $1', [failedRun])).rows, [{ step: 'step-1', ok: false }]);
   });
 
   it('ends a run\'s record and stores its last events in one transaction, unless OnRunComplete hooks fire between the two', async () => {
