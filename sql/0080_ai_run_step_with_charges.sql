@@ -30,10 +30,6 @@ begin
   if p_kind not in ('agent', 'orchestration') then
     raise exception 'unknown run kind %', p_kind using errcode = '22023';
   end if;
-  select coalesce(array_agg(ai.record_usage(nullif(c ->> 'user_id', '')::uuid, c ->> 'feature', c ->> 'run_id', c ->> 'step', c ->> 'model',
-           c ->> 'provider', c ->> 'kind', (c ->> 'tokens_in')::int, (c ->> 'tokens_out')::int, (c ->> 'latency_ms')::int, (c ->> 'ok')::boolean)::float8 order by n), '{}')
-    into costs
-    from jsonb_array_elements(coalesce(p_charges, '[]')) with ordinality as x(c, n);
   if p_kind = 'agent' then
     insert into ai.session_messages (session_id, run_id, role, content, tool_calls, tool_call_id, name, is_error, latency_ms, retrieved_context)
     select p_session, p_run, p_role, p_content, p_tool_calls, p_tool_call_id, p_name, coalesce(p_is_error, false), p_latency_ms, coalesce(p_retrieved, '[]')
@@ -44,6 +40,11 @@ begin
      where exists (select 1 from ai.orchestration_runs r where r.id = p_run and r.session_id = p_session and r.runner = p_runner);
   end if;
   stored := found;
+  -- Last: ai.record_usage updates the one credits row, locked until commit.
+  select coalesce(array_agg(ai.record_usage(nullif(c ->> 'user_id', '')::uuid, c ->> 'feature', c ->> 'run_id', c ->> 'step', c ->> 'model',
+           c ->> 'provider', c ->> 'kind', (c ->> 'tokens_in')::int, (c ->> 'tokens_out')::int, (c ->> 'latency_ms')::int, (c ->> 'ok')::boolean)::float8 order by n), '{}')
+    into costs
+    from jsonb_array_elements(coalesce(p_charges, '[]')) with ordinality as x(c, n);
   return next;
 end
 $$;
