@@ -1,7 +1,7 @@
 // Load generator for the benchmarks, run as a child process so it does not
 // share the server's event loop. Usage:
 //   node bench/load.ts <json spec>  where spec = {url, method, headers, bodies: [...], concurrency, seconds}
-// Prints {count, errors, statuses, p50, p99} (latencies in ms).
+// Prints {count, errors, statuses, p50, p99, cpu_ms} (latencies in ms; cpu_ms: this process's CPU).
 const spec = JSON.parse(process.argv[2]!) as {
   url: string; method: string; headers: Record<string, string>; bodies: string[]; concurrency: number; seconds: number;
   /** refresh: each worker feeds the refresh_token of one answer into its next request */
@@ -32,4 +32,6 @@ await Promise.all(
 );
 latencies.sort((a, b) => a - b);
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-process.stdout.write(JSON.stringify({ count: latencies.length, errors, statuses, p50: q(0.5), p99: q(0.99), seconds: spec.seconds }) + '\n');
+// cpu_ms: this process's own CPU (user and system), for benches that count every process's share.
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ count: latencies.length, errors, statuses, p50: q(0.5), p99: q(0.99), seconds: spec.seconds, cpu_ms: (cpu.user + cpu.system) / 1000 }) + '\n');

@@ -4,7 +4,7 @@
 //     the model called directly with the openai SDK: the floor a run is measured against
 //   {kind: "run-stream", url, headers, body, concurrency, seconds}
 //     POST …/run/stream through the platform, until its first content_delta
-// Prints {count, errors, p50, p99, first_p50} (ms; first_*: to the first token).
+// Prints {count, errors, p50, p99, first_p50, cpu_ms} (ms; first_*: to the first token; cpu_ms: this process's CPU).
 import OpenAI from 'openai';
 
 type Spec =
@@ -61,4 +61,5 @@ await Promise.all(Array.from({ length: spec.concurrency }, async () => {
   }
 }));
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
-process.stdout.write(JSON.stringify({ count: whole.length, errors, p50: q(whole, 0.5), p99: q(whole, 0.99), first_p50: q(first, 0.5), seconds: spec.seconds }) + '\n');
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ count: whole.length, errors, p50: q(whole, 0.5), p99: q(whole, 0.99), first_p50: q(first, 0.5), seconds: spec.seconds, cpu_ms: (cpu.user + cpu.system) / 1000 }) + '\n');

@@ -6,6 +6,9 @@
 //      concurrent callers;
 //   2. the first streamed token through POST …/run/stream against the first
 //      token of the same call streamed directly with the SDK;
+//      With the 8 callers, where the CPU goes: PostgreSQL's processes, this
+//      process (the platform and the vendor) and the load's, per run and per
+//      direct call (on 2 cores every process shares the same two).
 //   3. the checkpoint overhead per step: the agent loop (server/ai/agents/
 //      loop.ts, the real model router against the scripted vendor, a tool
 //      that answers at once) with every step stored (messages and numbered
@@ -14,9 +17,9 @@
 // BENCH_RUN_PLACEMENT=worker measures 1 and 2 with runs carried by the
 // platform's own worker (AI_RUN_PLACEMENT=worker, WORKER=in-process): the
 // request begins the run and follows its events, a job carries it.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -37,7 +40,29 @@ const STEPS = 10;
 const IN_WORKER = process.env.BENCH_RUN_PLACEMENT === 'worker';
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 40);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-type Load = { count: number; errors: number; p50: number; p99: number; first_p50: number; seconds: number };
+type Load = { count: number; errors: number; p50: number; p99: number; first_p50: number; seconds: number; cpu_ms: number };
+/** CPU used so far by every process named postgres (the bench's cluster: nothing else runs one here), in ms. */
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+const postgresCpu = (): number => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).reduce((sum, pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') return sum;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return sum; // gone meanwhile
+  }
+}, 0);
+const ownCpu = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+/** A load's CPU per request: PostgreSQL's, this process's (platform and vendor), the load's own. */
+const cpuOf = async (load: () => Promise<Load>) => {
+  const [pg0, own0] = [postgresCpu(), ownCpu()];
+  const r = await load();
+  return { r, postgres: (postgresCpu() - pg0) / r.count, own: (ownCpu() - own0) / r.count, load: r.cpu_ms / r.count };
+};
 
 const cluster = await startCluster();
 const vendor = await startVendorServer();
@@ -77,11 +102,14 @@ try {
   await jsonRuns(8);
 
   const rows = { alone: [] as number[], direct1: [] as number[], run8: [] as number[], direct8: [] as number[], first: [] as number[], firstDirect: [] as number[] };
+  const cpu = { run: [] as Array<{ postgres: number; own: number; load: number }>, direct: [] as Array<{ postgres: number; own: number; load: number }> };
   for (let i = 0; i < ROUNDS; i++) {
     const a = await jsonRuns(1);
     const d = await sdk(1);
-    const r8 = await jsonRuns(8);
-    const d8 = await sdk(8);
+    const { r: r8, ...runCpu } = await cpuOf(() => jsonRuns(8));
+    const { r: d8, ...directCpu } = await cpuOf(() => sdk(8));
+    cpu.run.push(runCpu);
+    cpu.direct.push(directCpu);
     const s = await runs(1);
     const ds = await sdk(1, true);
     rows.alone.push(a.p50);
@@ -127,6 +155,13 @@ try {
   console.log(`# ${ROUNDS} rounds of ${SECONDS} s in turns, ${os.availableParallelism()} cores; runs carried ${IN_WORKER ? 'by the worker (AI_RUN_PLACEMENT=worker)' : 'in the request'}; loop: ${LOOPS} runs of ${STEPS} steps each way`);
   console.log(`one run alone      POST /run p50 ${ms(median(rows.alone))} | the SDK call p50 ${ms(median(rows.direct1))} | platform cost ${ms(median(rows.alone) - median(rows.direct1))} per run`);
   console.log(`8 callers          POST /run ${perSecond(median(rows.run8))} | the SDK ${perSecond(median(rows.direct8))} | ratio ${(median(rows.run8) / median(rows.direct8)).toFixed(2)} (rounds: ${rows.run8.map((r, i) => (r / rows.direct8[i]!).toFixed(2)).join(' ')})`);
+  const cpuLine = (xs: typeof cpu.run) => {
+    const [pg, own, ld] = [median(xs.map((x) => x.postgres)), median(xs.map((x) => x.own)), median(xs.map((x) => x.load))];
+    const ms2 = (x: number) => `${x.toFixed(2)} ms`;
+    return { text: `PostgreSQL ${ms2(pg)} + this process ${ms2(own)} + load ${ms2(ld)} = ${ms2(pg + own + ld)}`, all: pg + own + ld };
+  };
+  const [runCpu, directCpu] = [cpuLine(cpu.run), cpuLine(cpu.direct)];
+  console.log(`CPU, 8 callers     a run: ${runCpu.text} | a direct call: ${directCpu.text} | ratio of CPU ${(directCpu.all / runCpu.all).toFixed(2)}`);
   console.log(`first token        POST /run/stream p50 ${ms(median(rows.first))} | the SDK streamed p50 ${ms(median(rows.firstDirect))} | difference ${ms(median(rows.first) - median(rows.firstDirect))}`);
   if (!IN_WORKER) console.log(`checkpoints        loop of ${STEPS} steps: stored ${ms(median(on))} | not stored ${ms(median(off))} | ${ms((median(on) - median(off)) / STEPS)} per step`);
 } finally {
