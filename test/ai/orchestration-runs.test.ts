@@ -144,6 +144,12 @@ describe('orchestration runs', () => {
     const again = await json<RunAnswer>(await post(ann, `/orchestrations/${team}/run`, { message: 'and now?', session_id: run.session_id }), 200);
     assert.equal(again.session_id, run.session_id);
     assert.deepEqual(vendor.chats().at(-1)!.body.messages.map((m: { role: string }) => m.role), ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'], 'the coordinator’s conversation continues');
+    // The coordinator's answer went in with its model call's ledger row; the run's end with its last events (sql/0080, sql/0081).
+    const { rows: [together] } = await p.adminPool.query<{ charged: boolean; ended: boolean }>(
+      `select exists (select 1 from ai.usage u join ai.session_messages m on m.orchestration_run_id = r.id and m.role = 'assistant' and m.xmin = u.xmin where u.run_id = r.id::text) as charged,
+              (select bool_and(e.xmin = r.xmin) from ai.run_events e where e.orchestration_run_id = r.id and e.event ->> 'type' in ('usage', 'complete')) as ended
+         from ai.orchestration_runs r where r.id = $1 and r.status = 'completed'`, [again.run_id]);
+    assert.deepEqual(together, { charged: true, ended: true });
     assert.equal((await post(bob, `/orchestrations/${team}/run`, { message: 'x' })).status, 404);
     assert.equal((await post(ann, `/orchestrations/${team}/run`, {})).status, 400);
     assert.equal((await post(ann, `/orchestrations/${team}/run/stream`, { message: 'x', session_id: '00000000-0000-0000-0000-000000000000' })).status, 404);
