@@ -259,6 +259,21 @@ describe('agent runs and sessions', () => {
     vendor.script({ text: 'Hooked bye.' });
     const hooked = await json<Run>(await post(ann, `/agents/${agent}/run`, { message: 'end' }), 200);
     assert.deepEqual(await ending(hooked.run_id), [['start', false], ['hook', false], ['usage', false], ['complete', false]], 'the record ends before its hooks fire, the events after them');
+
+    // An end that could not be stored loses none of the events waiting for it: they go before the run's error.
+    const plain = await newAgent(ann, { name: 'unending', model: 'gpt-4.1-mini' });
+    await p.adminPool.query('revoke execute on function ai.complete_run_with_events(text, uuid, uuid, text, text, int, uuid, jsonb, jsonb) from service_role');
+    try {
+      vendor.script({ text: 'Never ends.' });
+      const failed = await post(ann, `/agents/${plain}/run`, { message: 'end' });
+      assert.notEqual(failed.status, 200);
+      const { run_id: runId } = (await failed.json()) as { run_id: string };
+      const { rows } = await p.adminPool.query<{ type: string }>(`select e.event ->> 'type' as type from ai.run_events e where e.agent_run_id = $1 order by e.seq`, [runId]);
+      assert.deepEqual(rows.map((r) => r.type), ['start', 'error']);
+      assert.equal((await p.adminPool.query('select status from ai.agent_runs where id = $1', [runId])).rows[0].status, 'failed');
+    } finally {
+      await p.adminPool.query('grant execute on function ai.complete_run_with_events(text, uuid, uuid, text, text, int, uuid, jsonb, jsonb) to service_role');
+    }
   });
 
   it('rule hooks deny a tool call by condition (the model reads why) and an http deny blocks too; a failing hook allows and is reported', async () => {
