@@ -354,7 +354,9 @@ describe('an agent run whose process is killed', () => {
     const ended = await eventually('the run to end', async () => (await api.adminPool.query<{ status: string; error: string }>('select status, error from ai.agent_runs where id = $1', [runId])).rows[0]!,
       (r) => r.status !== 'running', { tries: 300 });
     assert.deepEqual(ended, { status: 'failed', error: 'The run cannot resume: its agent was deleted' });
-    const last = (await api.adminPool.query<{ event: Event }>('select event from ai.run_events where agent_run_id = $1 order by seq desc limit 1', [runId])).rows[0]!.event;
-    assert.equal(last.error_code, 'RUN_NOT_RESUMABLE');
+    // Its last event is stored just after its record ends (one statement later).
+    const last = await eventually('its last event', async () => (await api.adminPool.query<{ event: Event }>('select event from ai.run_events where agent_run_id = $1 order by seq desc limit 1', [runId])).rows[0]?.event,
+      (e) => e !== undefined);
+    assert.equal(last!.error_code, 'RUN_NOT_RESUMABLE');
   });
 });
