@@ -3,12 +3,12 @@
 //   1. the whole platform cost of a run: POST /api/agents/{id}/run with one
 //      model call, against the same call made directly with the openai SDK
 //      (both from a child process, bench/model-load.ts), alone and at 8
-//      concurrent callers;
+//      concurrent callers; with the 8 callers, where the CPU goes:
+//      PostgreSQL's processes, this process (the platform and the vendor)
+//      and the load's, per run and per direct call (on 2 cores every
+//      process shares the same two).
 //   2. the first streamed token through POST …/run/stream against the first
 //      token of the same call streamed directly with the SDK;
-//      With the 8 callers, where the CPU goes: PostgreSQL's processes, this
-//      process (the platform and the vendor) and the load's, per run and per
-//      direct call (on 2 cores every process shares the same two).
 //   3. the checkpoint overhead per step: the agent loop (server/ai/agents/
 //      loop.ts, the real model router against the scripted vendor, a tool
 //      that answers at once) with every step stored (messages and numbered
