@@ -28,8 +28,8 @@ export function aiTasks(jobs: AiJobs): TaskList {
       helpers.logger.info(`workflow run ${execution_id} resumed`);
       await jobs.resumeWorkflow(execution_id);
     },
-    // ai.queue_run_resume (the sweep: a run whose process died; a parked run's answer or deadline);
-    // ai.hand_run_to_worker (begin: a run begun by a request, AI_RUN_PLACEMENT=worker)
+    // ai.queue_run_resume (the sweep: a run whose process died; a parked run's answer or deadline;
+    // begin: a run begun by a request, AI_RUN_PLACEMENT=worker, through ai.hand_run_to_worker)
     ai_run_resume: async (payload, helpers) => {
       const { kind, run_id, begin } = z.object({ kind: z.enum(['agent', 'orchestration']), run_id: id, begin: z.boolean().optional() }).parse(payload);
       helpers.logger.info(`${kind} run ${run_id} ${begin ? 'carried' : 'resumed'}`);
