@@ -12,11 +12,11 @@ import { errorShape, route } from '../../../errors.ts';
 import { aiCodedShape, aiErrors } from '../../errors.ts';
 import { UUID, parse } from '../../parse.ts';
 import { runFailure, type WorkflowRuns } from '../runs.ts';
-import { carriedRun } from '../carried.ts';
+import { carriedRun, streamCarriedRun } from '../carried.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 import { runLifetime, streamRun } from '../../lifetime.ts';
-import { followRun, recordedRun, sseHead, streamFollowed, type RunServices } from '../../runs/events.ts';
+import { followRun, recordedRun, type RunServices } from '../../runs/events.ts';
 import { contextOf } from '../../calls.ts';
 
 export const ExecuteBody = z.object({
@@ -53,13 +53,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     const workflowId = workflowIdOf(req);
     const { variables } = executeBody(req.body);
     await deps.store.get(req, workflowId);
-    if (deps.events.inWorker) {
-      // Queued for a worker; the stream is its stored events, from the first (run_started) to the last.
-      const executionId = await deps.runs.enqueue(req, workflowId, variables, 'stream');
-      res.writeHead(200, sseHead);
-      await streamFollowed(res, { ...deps.events, caller: contextOf(req), kind: 'workflow', runId: executionId }, 0);
-      return void res.end();
-    }
+    if (deps.events.inWorker) return streamCarriedRun(res, { ...deps.events, caller: contextOf(req) }, await deps.runs.enqueue(req, workflowId, variables, 'stream'));
     await streamRun(res, stop, { log: deps.events.log, kind: 'workflow', failure: runFailure }, (life, send) =>
       deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal: life.signal, emit: send }));
   }));
