@@ -7,10 +7,9 @@
 // while it is held (an agent paused on an approval hook).
 import type { Response } from 'express';
 import { toApiError, type ApiError } from '../errors.ts';
-import { failureEvent, sseEvent, sseHead, streamFollowed, type RunEventLog, type RunKind, type RunServices } from './runs/events.ts';
+import { failureEvent, handOff, sseEvent, sseHead, streamFollowed, type RunEventLog, type RunKind, type RunServices } from './runs/events.ts';
 import type { RequestContext } from '../../db/as-role.ts';
 import { ForWorker, HandedOver, Parked } from './failures.ts';
-import { aiErrors } from './errors.ts';
 
 export type RunLifetime = {
   /** Aborts on an explicit cancel, when the server stops, or (a run that is not detached) when the client left while nothing held the run. */
@@ -83,13 +82,13 @@ export async function streamRun(
     // The server is stopping and the run goes on elsewhere: no last event from here.
     else if (!(err instanceof HandedOver)) recorder.push((events.failure ?? failureEvent)(toApiError(err)));
   }
-  await recorder.flush();
   // Begun for a worker to carry: let go of it once its first events are stored (a run cancelled meanwhile ends here).
-  if (parked instanceof ForWorker && !(await parked.handOff())) {
-    recorder.push({ ...(events.failure ?? failureEvent)(aiErrors.runCancelled()), run_id: parked.runId });
-    await recorder.flush();
+  const cancelled = parked instanceof ForWorker ? await handOff(recorder, parked) : null;
+  if (cancelled) {
+    recorder.push((events.failure ?? failureEvent)(cancelled));
     parked = undefined;
   }
+  await recorder.flush();
   // Parked on an approval, or carried by a worker: the stream follows the run's stored events.
   if (parked && events.follow && !life.gone()) await streamFollowed(res, { ...events.follow, kind: events.kind, runId: parked.runId }, sent);
   res.end();

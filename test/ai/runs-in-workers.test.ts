@@ -106,6 +106,32 @@ describe('runs carried by the workers (AI_RUN_PLACEMENT=worker)', () => {
     assert.equal((await runnerOf('agent_runs', runId)).status, 'cancelled');
   });
 
+  it('ends a run cancelled between its beginning and its hand-off here, with its cancel as its last event, JSON and streamed', async () => {
+    // The cancel lands as the run's first events are stored, before the server lets go of it (a trigger, for the test only).
+    await api.adminPool.query(`create function public.cancel_on_start() returns trigger language plpgsql as $$
+      begin
+        if new.event ->> 'type' = 'start' then
+          update ai.agent_runs set status = 'cancelled', finished_at = now() where id = new.agent_run_id and input = 'Cancel me';
+        end if;
+        return new;
+      end $$;
+      create trigger cancel_on_start after insert on ai.run_events for each row execute function public.cancel_on_start();`);
+    try {
+      const eventsOf = async (runId: string) => (await api.adminPool.query<{ type: string; code: string | null }>(
+        `select event ->> 'type' as type, event ->> 'error_code' as code from ai.run_events where agent_run_id = $1 order by seq`, [runId])).rows.map((r) => [r.type, r.code]);
+      const answer = await post(ann, `/agents/${agentId}/run`, { message: 'Cancel me' });
+      const body = (await answer.json()) as { error: string; run_id: string };
+      assert.deepEqual([answer.status, body.error], [409, 'The run was cancelled']);
+      assert.deepEqual(await eventsOf(body.run_id), [['start', null], ['error', 'RUN_CANCELLED']], 'its events end with the cancel');
+      const streamed = numberedEvents<Event>(await (await post(ann, `/agents/${agentId}/run/stream`, { message: 'Cancel me' })).text()).map((e) => e.event);
+      assert.deepEqual(streamed.map((e) => [e.type, e.error_code]), [['start', undefined], ['error', 'RUN_CANCELLED']]);
+      assert.deepEqual(await eventsOf(streamed[0]!.run_id as string), [['start', null], ['error', 'RUN_CANCELLED']]);
+      assert.equal((await runnerOf('agent_runs', streamed[0]!.run_id as string)).status, 'cancelled', 'no worker took it');
+    } finally {
+      await api.adminPool.query('drop trigger cancel_on_start on ai.run_events; drop function public.cancel_on_start()');
+    }
+  });
+
   it('parks a run a worker carries on its approval and carries it on after the answer, the server\'s stream following throughout', async () => {
     const asker = (await json<{ id: string }>(await post(ann, '/agents', { name: 'asker', model: 'gpt-4.1-mini' }), 201)).id;
     await json(await post(ann, `/agents/${asker}/tools`, { tool_name: 'record' }), 201);

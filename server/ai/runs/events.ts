@@ -11,7 +11,7 @@ import { toApiError, type ApiError } from '../../errors.ts';
 import { z } from 'zod';
 import { parse, queryInt } from '../parse.ts';
 import type { RunWatch } from './watch.ts';
-import { HandedOver, Parked } from '../failures.ts';
+import { ForWorker, HandedOver, Parked } from '../failures.ts';
 import { metrics } from '../../telemetry/metrics.ts';
 import { aiErrors } from '../errors.ts';
 import type { EndWith } from '../agents/events.ts';
@@ -148,6 +148,16 @@ export function runEventLog(calls: AiCalls, log: Logger, runnerId: string) {
   };
 }
 
+/**
+ * Lets go of a run begun here for a worker (ForWorker, sql/0079) once the
+ * events pushed so far are stored: null then; a run cancelled meanwhile
+ * stays here, and its cancel (with its id) is answered, to end its events with.
+ */
+export async function handOff(recorder: { flush: () => Promise<void> }, begun: ForWorker): Promise<ApiError | null> {
+  await recorder.flush();
+  return (await begun.handOff()) ? null : Object.assign(aiErrors.runCancelled(), { details: { run_id: begun.runId } });
+}
+
 /** A failed run's last event: its message, code and extra fields (the run's ids among them). */
 export const failureEvent = (e: ApiError): object => ({ type: 'error', error: e.message, ...(e.code ? { error_code: e.code } : {}), ...(e.details && typeof e.details === 'object' ? e.details : {}) });
 
@@ -179,6 +189,12 @@ export async function recordedRun<T>(log: RunEventLog, kind: RunKind, run: (push
   } catch (err) {
     // A parked or handed-over run has not ended: its last event comes from whichever worker carries it on.
     if (err instanceof HandedOver) throw aiErrors.stoppedBeforeEnd(err.runId);
+    const cancelled = err instanceof ForWorker ? await handOff(recorder, err) : null;
+    if (cancelled) {
+      push(failure(cancelled));
+      ended = true;
+      throw cancelled;
+    }
     if (!(err instanceof Parked)) {
       push(failure(toApiError(err)));
       ended = true;

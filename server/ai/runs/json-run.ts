@@ -9,7 +9,7 @@
 import type { Response } from 'express';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { aiErrors } from '../errors.ts';
-import { ForWorker, Parked } from '../failures.ts';
+import { Parked } from '../failures.ts';
 import { followEvents, isLast, recordedRun, type RunKind, type RunServices } from './events.ts';
 
 /**
@@ -42,8 +42,8 @@ export async function jsonRun<R>(res: Response, services: RunServices & { caller
   try {
     return await recordedRun(services.log, kind, run);
   } catch (err) {
+    // Parked, or handed to a worker (recordedRun let go of it): followed to its end.
     if (!(err instanceof Parked)) throw err;
-    if (err instanceof ForWorker && !(await err.handOff())) throw Object.assign(aiErrors.runCancelled(), { details: { run_id: err.runId } });
     await followToEnd(res, services, kind, err.runId);
     return answer(err.runId);
   }
