@@ -38,12 +38,25 @@ export function createPool({ connectionString, max, connectTimeoutMs, name, log 
   return pool;
 }
 
-/** Replaces user and password of a connection URL. */
+// A URL to a Unix socket may name no host (postgres://u@/db?host=/run/postgresql,
+// postgresql:///db?host=…): WHATWG URL refuses the first and keeps no
+// credentials on the second, so a stand-in host carries them while they are set.
+const HOSTLESS = /^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)(?=[/?#]|$)/i;
+const STAND_IN = 'pgbase-socket-host.invalid';
+
+/** Replaces user and password of a connection URL (a socket's, with no host, included). */
 export function withCredentials(connectionString: string, user: string, password: string): string {
-  const u = new URL(connectionString);
+  const hostless = HOSTLESS.exec(connectionString)?.[1];
+  const u = new URL(hostless ? hostless + STAND_IN + connectionString.slice(hostless.length) : connectionString);
   u.username = encodeURIComponent(user);
   u.password = encodeURIComponent(password);
-  return u.toString();
+  // node-pg reads user and password from the query before the URL's own: they would log in instead.
+  if (u.searchParams.has('user') || u.searchParams.has('password')) {
+    u.searchParams.delete('user');
+    u.searchParams.delete('password');
+  }
+  const out = u.toString();
+  return hostless ? out.replace(`@${STAND_IN}`, '@') : out;
 }
 
 /** A cheap liveness probe with its own deadline, for /health. */
