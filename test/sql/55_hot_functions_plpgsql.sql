@@ -4,9 +4,10 @@
 -- as they did: a call's price by the longest priced prefix or 0, a run's
 -- totals or zeros, a webhook's execution row or none, queued -> running
 -- once; a user's JSON, an audit entry, tokens; a bucket's rules or none,
--- allowed types, valid names.
+-- allowed types, valid names; realtime's per-subscriber and per-socket
+-- functions (their answers: test/sql/16 to 18).
 begin;
-select plan(29);
+select plan(34);
 
 select function_lang_is('ai', 'usage_totals', array['uuid', 'text'], 'plpgsql', 'ai.usage_totals is plpgsql');
 select function_lang_is('ai', 'call_cost', array['text', 'text', 'integer', 'integer'], 'plpgsql', 'ai.call_cost is plpgsql');
@@ -19,6 +20,11 @@ select function_lang_is('auth', 'new_token', array[]::text[], 'plpgsql', 'auth.n
 select function_lang_is('storage', 'bucket_rules', array['text'], 'plpgsql', 'storage.bucket_rules is plpgsql');
 select function_lang_is('storage', 'mime_allowed', array['text[]', 'text'], 'plpgsql', 'storage.mime_allowed is plpgsql');
 select function_lang_is('storage', 'valid_object_name', array['text'], 'plpgsql', 'storage.valid_object_name is plpgsql');
+select function_lang_is('realtime', 'become', array['name', 'jsonb'], 'plpgsql', 'realtime.become is plpgsql');
+select function_lang_is('realtime', 'release', array['uuid', 'text', 'text'], 'plpgsql', 'realtime.release is plpgsql');
+select function_lang_is('realtime', 'hoist_context_calls', array['text'], 'plpgsql', 'realtime.hoist_context_calls is plpgsql');
+select function_lang_is('realtime', 'valid_role', array['text'], 'plpgsql', 'realtime.valid_role is plpgsql');
+select function_lang_is('realtime', 'published_tables', array[]::text[], 'plpgsql', 'realtime.published_tables is plpgsql');
 
 select is(ai.call_cost('openai', 'gpt-4.1-mini', 1000000, 1000000), 2.00::numeric, 'the longest priced prefix prices the call');
 select is(ai.call_cost('openai', 'no-such-model', 1000, 1000), 0::numeric, 'an unpriced model costs 0');
