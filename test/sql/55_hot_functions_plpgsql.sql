@@ -7,7 +7,7 @@
 -- allowed types, valid names; realtime's per-subscriber and per-socket
 -- functions (their answers: test/sql/16 to 18).
 begin;
-select plan(34);
+select plan(39);
 
 select function_lang_is('ai', 'usage_totals', array['uuid', 'text'], 'plpgsql', 'ai.usage_totals is plpgsql');
 select function_lang_is('ai', 'call_cost', array['text', 'text', 'integer', 'integer'], 'plpgsql', 'ai.call_cost is plpgsql');
@@ -25,6 +25,9 @@ select function_lang_is('realtime', 'release', array['uuid', 'text', 'text'], 'p
 select function_lang_is('realtime', 'hoist_context_calls', array['text'], 'plpgsql', 'realtime.hoist_context_calls is plpgsql');
 select function_lang_is('realtime', 'valid_role', array['text'], 'plpgsql', 'realtime.valid_role is plpgsql');
 select function_lang_is('realtime', 'published_tables', array[]::text[], 'plpgsql', 'realtime.published_tables is plpgsql');
+select function_lang_is('ai', 'resolve_config', array['jsonb'], 'plpgsql', 'ai.resolve_config is plpgsql');
+select function_lang_is('ai', 'setting_json', array['text'], 'plpgsql', 'ai.setting_json is plpgsql');
+select function_lang_is('ai', 'kb_retrieval_config', array['uuid'], 'plpgsql', 'ai.kb_retrieval_config is plpgsql');
 
 select is(ai.call_cost('openai', 'gpt-4.1-mini', 1000000, 1000000), 2.00::numeric, 'the longest priced prefix prices the call');
 select is(ai.call_cost('openai', 'no-such-model', 1000, 1000), 0::numeric, 'an unpriced model costs 0');
@@ -63,6 +66,10 @@ select is(array[storage.mime_allowed(array['image/*', 'text/plain'], 'image/png'
   array[true, true, false, true], 'allowed types: a family, parameters ignored, others refused, none listed takes all');
 select is(array[storage.valid_object_name('a/b.txt'), storage.valid_object_name('/a'), storage.valid_object_name('a/../b'), storage.valid_object_name('')],
   array[true, false, false, false], 'object names as Supabase Storage takes them');
+
+select is(ai.resolve_config('{"steps": "$COPILOT_MAX_STEPS", "t": ["$COPILOT_TEMPERATURE", "plain"], "deep": {"missing": "$NO_SUCH_SETTING"}, "n": 3}'),
+  '{"steps": 25, "t": [0.7, "plain"], "deep": {"missing": "$NO_SUCH_SETTING"}, "n": 3}'::jsonb, 'a configuration''s $SETTINGS resolved to their typed values, at any depth; unknown ones kept');
+select is(ai.setting_json('NO_SUCH_SETTING'), null, 'no value for an unknown setting');
 
 select * from finish();
 rollback;
