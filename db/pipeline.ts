@@ -12,12 +12,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
-import type { RequestContext } from './as-role.ts';
-import { cancelOnDeparture, clientGone, statementTimeoutFor } from './statement-limits.ts';
+import { contextValues, SET_CONTEXT, type RequestContext } from './as-role.ts';
+import { cancelOnDeparture, clientGone } from './statement-limits.ts';
 
-const SET_CONTEXT = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-  set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true),
-  set_config('statement_timeout', $6, true)`;
 
 type Field = { name: string; dataTypeID: number; format: string };
 
@@ -172,7 +169,7 @@ export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ct
   try {
     return await new Promise<R[]>((resolve, reject) => {
       const pipeline = new ContextPipeline<R>(
-        [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {}), statementTimeoutFor(ctx.role)],
+        contextValues(ctx),
         text,
         values,
         (err, rows) => (err ? reject(err) : resolve(rows!)),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { asRole } from '../../db/as-role.ts';
+import { queryAsRole } from '../../db/pipeline.ts';
 import { createPool } from '../../db/pool.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
@@ -40,6 +41,16 @@ describe('asRole: one transaction as the token’s role with its claims', () => 
         ).rows[0],
     );
     assert.deepEqual(row, { role: 'authenticated', uid: ADA, email: 'ada@example.com', claim_role: 'authenticated', method: 'GET', path: '/rest/v1/notes', client: 'supabase-js/2' });
+  });
+
+  it('sets the sub claim alone too, as PostgREST before v10 did, in both paths; empty without one', async () => {
+    const read = `select current_setting('request.jwt.claim.sub', true) as sub`;
+    const claims = { sub: ADA, role: 'authenticated' };
+    assert.deepEqual(await asRole(single, { role: 'authenticated', claims }, async (c) => (await c.query(read)).rows[0]), { sub: ADA });
+    assert.deepEqual(await queryAsRole(single, { role: 'authenticated', claims }, read, []), [{ sub: ADA }]);
+    assert.deepEqual(await queryAsRole(single, { role: 'anon', claims: { role: 'anon' } }, `${read}, auth.uid() as uid`, []), [{ sub: '', uid: null }]);
+    // Not carried to the next transaction on the same connection.
+    assert.deepEqual((await single.query(`select coalesce(current_setting('request.jwt.claim.sub', true), '') as sub`)).rows[0], { sub: '' });
   });
 
   it('lets row-level security decide', async () => {
