@@ -15,7 +15,6 @@ import utils from 'pg/lib/utils.js';
 import { contextValues, SET_CONTEXT, type RequestContext } from './as-role.ts';
 import { cancelOnDeparture, clientGone } from './statement-limits.ts';
 
-
 type Field = { name: string; dataTypeID: number; format: string };
 
 // Prepared statements, per connection: a statement's text is parsed and planned

@@ -60,7 +60,11 @@ function presetFor(opts: { pool: pg.Pool; schemas: string[]; graphiql: boolean }
         const auth = req?.auth;
         return {
           pgSettings: auth
-            ? { role: auth.role, 'request.jwt.claims': JSON.stringify(auth.claims), 'request.method': req?.method ?? 'POST', 'request.path': '/graphql/v1' }
+            ? {
+                role: auth.role, 'request.jwt.claims': JSON.stringify(auth.claims), 'request.method': req?.method ?? 'POST', 'request.path': '/graphql/v1',
+                // As the REST path sets it (db/as-role.ts): auth.uid() reads it before parsing the claims.
+                'request.jwt.claim.sub': typeof auth.claims.sub === 'string' ? auth.claims.sub : '',
+              }
             : { role: 'anon' },
         };
       },

@@ -28,7 +28,8 @@ describe('GraphQL (/graphql/v1)', () => {
       create table public.notes (id serial primary key, owner uuid not null default auth.uid(), body text not null);
       alter table public.notes enable row level security;
       create policy own on public.notes for all to authenticated using (owner = auth.uid()) with check (owner = auth.uid());
-      insert into public.notes (owner, body) values ('${ADA}', 'ada note'), (gen_random_uuid(), 'other note');`);
+      insert into public.notes (owner, body) values ('${ADA}', 'ada note'), (gen_random_uuid(), 'other note');
+      create function public.claimed_sub() returns text language sql stable as $$ select current_setting('request.jwt.claim.sub', true) $$;`);
     p = await startTestPlatform({ WORKER: 'off' }, { databaseUrl: db.url });
     adaToken = await signToken(p.keys.jwtSecret, { role: 'authenticated', sub: ADA, aud: 'authenticated' }, 300);
   });
@@ -42,6 +43,13 @@ describe('GraphQL (/graphql/v1)', () => {
     assert.deepEqual(anon.body.data, { allNotes: { nodes: [] } }, 'anon sees nothing through the owner policy');
     const service = await gql(p.keys.serviceRoleKey, '{ allNotes { totalCount } }');
     assert.deepEqual(service.body.data, { allNotes: { totalCount: 2 } });
+  });
+
+  it('sets the request context as the REST path does, the sub claim alone included', async () => {
+    const res = await gql(adaToken, '{ claimedSub }');
+    assert.deepEqual(res.body.data, { claimedSub: ADA });
+    const anon = await gql(p.keys.anonKey, '{ claimedSub }');
+    assert.deepEqual(anon.body.data, { claimedSub: '' });
   });
 
   it('runs mutations with the policy’s check', async () => {
