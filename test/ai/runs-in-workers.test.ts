@@ -106,6 +106,33 @@ describe('runs carried by the workers (AI_RUN_PLACEMENT=worker)', () => {
     assert.equal((await runnerOf('agent_runs', runId)).status, 'cancelled');
   });
 
+  it('stops a run cancelled as the worker claims it, before the worker watches it for a cancel', async () => {
+    // The cancel lands in the claim's own transaction (a trigger, for the test only): the worker hears it
+    // before it has read the run and begun watching it, which used to lose it (the run went on).
+    await api.adminPool.query(`create function public.cancel_at_claim() returns trigger language plpgsql as $$
+      begin
+        if old.runner is null and new.runner is not null and new.input = 'Cancel at claim' then
+          new.status := 'cancelled'; new.error := 'The run was cancelled'; new.finished_at := now();
+          perform pg_notify('ai_runs', 'cancel:' || new.id);
+        end if;
+        return new;
+      end $$;
+      create trigger cancel_at_claim before update on ai.agent_runs for each row execute function public.cancel_at_claim();`);
+    try {
+      vendor.reset();
+      vendor.script({ hang: true });
+      const res = await post(ann, `/agents/${agentId}/run/stream`, { message: 'Cancel at claim' });
+      const events: Event[] = [];
+      for await (const e of sseStream<Event>(res)) events.push(e);
+      assert.deepEqual(events.map((e) => [e.type, e.error_code]).filter(([t]) => !String(t).startsWith('hook')), [['start', undefined], ['error', 'RUN_CANCELLED']],
+        'its start, then the cancel (its OnRunStart hook, if it fires, is cut short by it)');
+      const runId = events[0]!.run_id as string;
+      assert.equal((await runnerOf('agent_runs', runId)).status, 'cancelled');
+    } finally {
+      await api.adminPool.query('drop trigger cancel_at_claim on ai.agent_runs; drop function public.cancel_at_claim()');
+    }
+  });
+
   it('ends a run cancelled between its beginning and its hand-off here, with its cancel as its last event, JSON and streamed', async () => {
     // The cancel lands as the run's first events are stored, before the server lets go of it (a trigger, for the test only).
     await api.adminPool.query(`create function public.cancel_on_start() returns trigger language plpgsql as $$

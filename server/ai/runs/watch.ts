@@ -9,11 +9,27 @@ import type { AiCalls } from '../calls.ts';
 
 export type RunWatch = ReturnType<typeof runWatch>;
 
+// How long, and how many, cancels of runs not carried here are remembered.
+const HEARD_MS = 60_000;
+const HEARD_MAX = 1000;
+
 export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }) {
   const followers = new Map<string, Set<() => void>>();
   const running = new Map<string, AbortController>();
+  // Cancels heard for runs not carried here (yet): a worker registers a run it has just claimed
+  // (ai.claim_run) a few round trips later, and a cancel in between must still stop it.
+  const heard = new Map<string, number>();
   const tell = (runId: string) => followers.get(runId)?.forEach((f) => f());
-  const cancel = (runId: string) => running.get(runId)?.abort(new Error('The run was cancelled'));
+  const cancel = (runId: string) => {
+    const controller = running.get(runId);
+    if (controller) return controller.abort(new Error('The run was cancelled'));
+    heard.set(runId, Date.now());
+    // Oldest first; the ones a claim could still be about are kept.
+    for (const [id, at] of heard) {
+      if (heard.size <= HEARD_MAX && Date.now() - at < HEARD_MS) break;
+      heard.delete(id);
+    }
+  };
   const missedCancels = async () => {
     if (running.size === 0) return;
     const rows = await opts.calls.asService<{ id: string }>(`select id from ai.agent_runs where id = any($1) and status = 'cancelled'
@@ -46,10 +62,15 @@ export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }
         if (set.size === 0) followers.delete(runId);
       };
     },
-    /** A signal that aborts when the run is cancelled (on any replica); release it when the run ends. */
+    /** A signal that aborts when the run is cancelled (on any replica; aborted already if its cancel was heard before); release it when the run ends. */
     cancellable: (runId: string): { signal: AbortSignal; release: () => void } => {
       const controller = new AbortController();
       running.set(runId, controller);
+      const at = heard.get(runId);
+      if (at !== undefined) {
+        heard.delete(runId);
+        if (Date.now() - at < HEARD_MS) controller.abort(new Error('The run was cancelled'));
+      }
       return { signal: controller.signal, release: () => void (running.get(runId) === controller && running.delete(runId)) };
     },
     stop: () => listener.stop(),

@@ -102,7 +102,9 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     let sessionId: string | undefined;
     // Watched before anyone learns the run's id (the start event), so no cancel can come too early.
     const cancel = deps.watch.cancellable(runId);
-    cancel.signal.addEventListener('abort', () => life.cancel(aiErrors.runCancelled()), { once: true });
+    // A run claimed by this worker may have been cancelled before it was watched here (its signal aborted already).
+    if (cancel.signal.aborted) life.cancel(aiErrors.runCancelled());
+    else cancel.signal.addEventListener('abort', () => life.cancel(aiErrors.runCancelled()), { once: true });
     try {
       const opened = await open();
       sessionId = opened.sessionId;
