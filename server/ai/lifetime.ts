@@ -7,7 +7,9 @@
 // while it is held (an agent paused on an approval hook).
 import type { Response } from 'express';
 import { toApiError, type ApiError } from '../errors.ts';
-import { failureEvent, handOff, sseEvent, sseHead, streamFollowed, type RunEventLog, type RunKind, type RunServices } from './runs/events.ts';
+import type { RunEventLog, RunKind } from './runs/events.ts';
+import { sseEvent, sseHead, streamFollowed, type RunServices } from './runs/follow.ts';
+import { failureEvent, handOff } from './runs/recorded.ts';
 import type { RequestContext } from '../../db/as-role.ts';
 import { ForWorker, HandedOver, Parked } from './failures.ts';
 

@@ -7,7 +7,7 @@ import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
-import { followRun, type RunServices } from '../runs/events.ts';
+import { followRun, type RunServices } from '../runs/follow.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';
 import { builtinTool } from '../tools/builtin/index.ts';

@@ -7,7 +7,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
-import { followRun, type RunServices } from '../runs/events.ts';
+import { followRun, type RunServices } from '../runs/follow.ts';
 import { jsonRun } from '../runs/json-run.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';

@@ -10,7 +10,9 @@ import type { Response } from 'express';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { aiErrors } from '../errors.ts';
 import { Parked } from '../failures.ts';
-import { followEvents, isLast, recordedRun, type RunKind, type RunServices } from './events.ts';
+import { isLast, type RunKind } from './events.ts';
+import { followEvents, type RunServices } from './follow.ts';
+import { recordedRun } from './recorded.ts';
 
 /**
  * Follows a run that left this process to its last event (or until the

@@ -6,7 +6,7 @@
 import type { Response } from 'express';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { followToEnd } from '../runs/json-run.ts';
-import { sseHead, streamFollowed, type RunServices } from '../runs/events.ts';
+import { sseHead, streamFollowed, type RunServices } from '../runs/follow.ts';
 import type { RunResult } from './runs.ts';
 
 export async function carriedRun(res: Response, services: RunServices & { caller: RequestContext }, executionId: string): Promise<RunResult> {

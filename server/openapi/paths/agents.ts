@@ -6,7 +6,7 @@ import { McpServerBody, McpServerChange } from '../../ai/agents/mcp-servers.ts';
 import { hookBody } from '../../ai/agents/hooks.ts';
 import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
-import { EventsQuery } from '../../ai/runs/events.ts';
+import { EventsQuery } from '../../ai/runs/follow.ts';
 import { Agent, AgentRunRecord, AgentRunResult, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunRecord, OrchestrationRunResult, RunEvent, ToolAssignment } from '../schemas.ts';
 
 const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });

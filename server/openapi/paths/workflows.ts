@@ -4,7 +4,7 @@ import { CreateWorkflow, UpdateWorkflow, WorkflowPage } from '../../ai/workflows
 import { ExecuteBody } from '../../ai/workflows/routes/execute.ts';
 import { GraphBody } from '../../ai/workflows/routes/graph.ts';
 import { events, family, json, type Operation } from '../operation.ts';
-import { EventsQuery } from '../../ai/runs/events.ts';
+import { EventsQuery } from '../../ai/runs/follow.ts';
 import { BlockLog, Deleted, Execution, ExecutionDetail, ExecutionResult, Graph, Page, Timestamp, Workflow, WorkflowEvent, WorkflowWithGraph } from '../schemas.ts';
 
 const workflows = family({ tag: 'Workflows', errorBody: 'ai', access: 'project' });

@@ -16,7 +16,8 @@ import { carriedRun, streamCarriedRun } from '../carried.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 import { runLifetime, streamRun } from '../../lifetime.ts';
-import { followRun, recordedRun, type RunServices } from '../../runs/events.ts';
+import { followRun, type RunServices } from '../../runs/follow.ts';
+import { recordedRun } from '../../runs/recorded.ts';
 import { contextOf } from '../../calls.ts';
 
 export const ExecuteBody = z.object({

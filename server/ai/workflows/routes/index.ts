@@ -1,6 +1,6 @@
 // /api/workflows: the routes by concern (crud, graph, deploy; execute and
 // executions arrive with the engine), over one store.
-import type { RunServices } from '../../runs/events.ts';
+import type { RunServices } from '../../runs/follow.ts';
 import express, { type RequestHandler, type Router } from 'express';
 import type { AiCalls } from '../../calls.ts';
 import { workflowStore } from '../store.ts';
