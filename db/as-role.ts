@@ -24,16 +24,23 @@ export type RequestContext = {
   departure?: Departure | undefined;
 };
 
-/** The statement that sets a request's context, transaction-local; its values come from contextValues. */
-export const SET_CONTEXT = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-  set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true),
-  set_config('statement_timeout', $6, true), set_config('request.jwt.claim.sub', $7, true)`;
-
-export function contextValues(ctx: RequestContext): string[] {
+/**
+ * A request's context as the settings it runs under, transaction-local: the
+ * one definition for every way a request reaches SQL as its caller (the REST
+ * pipeline, asRole, GraphQL's pgSettings).
+ */
+export function requestSettings(ctx: RequestContext): Record<string, string> {
   const sub = ctx.claims.sub;
-  return [ctx.role, JSON.stringify(ctx.claims), ctx.method ?? '', ctx.path ?? '', JSON.stringify(ctx.headers ?? {}), statementTimeoutFor(ctx.role),
-    typeof sub === 'string' ? sub : ''];
+  return {
+    role: ctx.role, 'request.jwt.claims': JSON.stringify(ctx.claims), 'request.method': ctx.method ?? '', 'request.path': ctx.path ?? '',
+    'request.headers': JSON.stringify(ctx.headers ?? {}), statement_timeout: statementTimeoutFor(ctx.role), 'request.jwt.claim.sub': typeof sub === 'string' ? sub : '',
+  };
 }
+
+const SETTINGS = Object.keys(requestSettings({ role: 'anon', claims: {} }));
+/** The statement that sets a request's context; its values come from contextValues. */
+export const SET_CONTEXT = `select ${SETTINGS.map((name, i) => `set_config('${name}', $${i + 1}, true)`).join(', ')}`;
+export const contextValues = (ctx: RequestContext): string[] => Object.values(requestSettings(ctx));
 
 export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; discard?: boolean } = {}): Promise<T> {
   return inTransaction(pool, async (client) => {

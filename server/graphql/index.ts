@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type pg from 'pg';
+import { requestSettings } from '../../db/as-role.ts';
 import './graphile-env.ts';
 import { postgraphile, type PostGraphileInstance } from 'postgraphile';
 import { makePgService } from 'postgraphile/adaptors/pg';
@@ -59,13 +60,8 @@ function presetFor(opts: { pool: pg.Pool; schemas: string[]; graphiql: boolean }
         const req = requestContext.node?.req as (IncomingMessage & Pick<Request, 'auth'>) | undefined;
         const auth = req?.auth;
         return {
-          pgSettings: auth
-            ? {
-                role: auth.role, 'request.jwt.claims': JSON.stringify(auth.claims), 'request.method': req?.method ?? 'POST', 'request.path': '/graphql/v1',
-                // As the REST path sets it (db/as-role.ts): auth.uid() reads it before parsing the claims.
-                'request.jwt.claim.sub': typeof auth.claims.sub === 'string' ? auth.claims.sub : '',
-              }
-            : { role: 'anon' },
+          // As every request path sets them (db/as-role.ts): role, claims, the per-role statement_timeout, the sub claim.
+          pgSettings: requestSettings(auth ? { role: auth.role, claims: auth.claims, method: req?.method ?? 'POST', path: '/graphql/v1' } : { role: 'anon', claims: {} }),
         };
       },
     },

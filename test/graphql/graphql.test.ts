@@ -29,7 +29,8 @@ describe('GraphQL (/graphql/v1)', () => {
       alter table public.notes enable row level security;
       create policy own on public.notes for all to authenticated using (owner = auth.uid()) with check (owner = auth.uid());
       insert into public.notes (owner, body) values ('${ADA}', 'ada note'), (gen_random_uuid(), 'other note');
-      create function public.claimed_sub() returns text language sql stable as $$ select current_setting('request.jwt.claim.sub', true) $$;`);
+      create function public.claimed_sub() returns text language sql stable as $$ select current_setting('request.jwt.claim.sub', true) $$;
+      create function public.slow_answer() returns int language sql stable as $$ select 1 from pg_sleep(5) $$;`);
     p = await startTestPlatform({ WORKER: 'off' }, { databaseUrl: db.url });
     adaToken = await signToken(p.keys.jwtSecret, { role: 'authenticated', sub: ADA, aud: 'authenticated' }, 300);
   });
@@ -50,6 +51,15 @@ describe('GraphQL (/graphql/v1)', () => {
     assert.deepEqual(res.body.data, { claimedSub: ADA });
     const anon = await gql(p.keys.anonKey, '{ claimedSub }');
     assert.deepEqual(anon.body.data, { claimedSub: '' });
+  });
+
+  it('runs under the caller role’s statement_timeout, as REST does (anon: 3 s)', async () => {
+    const started = Date.now();
+    const res = await gql(p.keys.anonKey, '{ slowAnswer }');
+    // The cause is masked (logged, never sent); the answer is no value and one error, after about 3 s.
+    assert.deepEqual([res.body.data, res.body.errors?.length], [{ slowAnswer: null }, 1], JSON.stringify(res.body));
+    const took = Date.now() - started;
+    assert.ok(took >= 2500 && took < 4500, `cut off at the anon role's 3 s, before the 5 s sleep ended (${took} ms)`);
   });
 
   it('runs mutations with the policy’s check', async () => {
