@@ -10,6 +10,7 @@
 // Rounds in turns on one connection; medians. Usage: npm run -s bench:policies
 import os from 'node:os';
 import pg from 'pg';
+import { contextValues, SET_CONTEXT, type RequestContext } from '../db/as-role.ts';
 import { migrate } from '../db/migrate.ts';
 import { startCluster } from '../test/helpers/cluster.ts';
 
@@ -36,41 +37,38 @@ try {
       using ((storage.foldername(name))[1] = auth.uid()::text and storage.extension(name) = 'png');
     analyze ai.agents; analyze storage.objects;`);
 
-  const asUser = `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{"sub": "${USER}", "role": "authenticated"}', true), set_config('request.jwt.claim.sub', '${USER}', true)`;
-  const asService = `select set_config('role', 'service_role', true), set_config('request.jwt.claims', '{"role": "service_role"}', true)`;
-  const workloads = [
+  // Each read in its own transaction with the request context the request path sets (db/as-role.ts).
+  type Read = { ctx: RequestContext; sql: string };
+  const asUser: RequestContext = { role: 'authenticated', claims: { sub: USER, role: 'authenticated' } };
+  const asService: RequestContext = { role: 'service_role', claims: { role: 'service_role' } };
+  const workloads: Array<{ name: string; policy: Read; bare: Read }> = [
     {
       name: 'agents: newest 20 a user may read, of 20,000',
-      policy: [asUser, 'select id, name from ai.agents order by created_at desc limit 20'],
-      bare: [asService, `select id, name from ai.agents where owner_id is null or owner_id = '${USER}' order by created_at desc limit 20`],
+      policy: { ctx: asUser, sql: 'select id, name from ai.agents order by created_at desc limit 20' },
+      bare: { ctx: asService, sql: `select id, name from ai.agents where owner_id is null or owner_id = '${USER}' order by created_at desc limit 20` },
     },
     {
       name: 'storage: a user\'s PNGs under a foldername policy, of 20,000',
-      policy: [asUser, 'select count(*) from storage.objects'],
-      bare: [asService, `select count(*) from storage.objects where split_part(name, '/', 1) = '${USER}' and name like '%.png'`],
+      policy: { ctx: asUser, sql: 'select count(*) from storage.objects' },
+      bare: { ctx: asService, sql: `select count(*) from storage.objects where split_part(name, '/', 1) = '${USER}' and name like '%.png'` },
     },
   ];
-  /** Milliseconds per read, over `n` reads each in its own transaction, as the request path runs them. */
-  const time = async ([role, sql]: string[], n: number) => {
-    const t = performance.now();
-    for (let i = 0; i < n; i++) {
-      await client.query('begin');
-      await client.query(role!);
-      await client.query(sql!);
-      await client.query('commit');
-    }
-    return (performance.now() - t) / n;
-  };
-  console.log(`# ${ROUNDS} rounds in turns, ${os.availableParallelism()} cores; each figure the median of its rounds`);
-  const rowsOf = async ([role, sql]: string[]) => {
+  const read = async ({ ctx, sql }: Read) => {
     await client.query('begin');
-    await client.query(role!);
-    const { rows } = await client.query(sql!);
+    await client.query(SET_CONTEXT, contextValues(ctx));
+    const { rows } = await client.query(sql);
     await client.query('commit');
     return JSON.stringify(rows);
   };
+  /** Milliseconds per read, over `n` reads. */
+  const time = async (r: Read, n: number) => {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) await read(r);
+    return (performance.now() - t) / n;
+  };
+  console.log(`# ${ROUNDS} rounds in turns, ${os.availableParallelism()} cores; each figure the median of its rounds`);
   for (const w of workloads) {
-    if ((await rowsOf(w.policy)) !== (await rowsOf(w.bare))) throw new Error(`${w.name}: the policy and the hand-written condition disagree`);
+    if ((await read(w.policy)) !== (await read(w.bare))) throw new Error(`${w.name}: the policy and the hand-written condition disagree`);
     const n = Math.max(5, Math.round(200 / Math.max(1, await time(w.policy, 3))));
     const rounds: Array<{ policy: number; bare: number }> = [];
     for (let r = 0; r < ROUNDS; r++) rounds.push({ policy: await time(w.policy, n), bare: await time(w.bare, n) });
