@@ -51,6 +51,12 @@ export const MODEL_CALLS = `coalesce((select jsonb_agg(jsonb_build_object('step'
 export const TRACE_ID = `substr(r.traceparent, 4, 32)`;
 
 export function runRecords(calls: AiCalls) {
+  const completed = async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number, runner: string | null, pending: object[] | null, complete: object | null): Promise<{ totals: RunTotals; first: number | null }> => {
+    const [row] = await calls.asService<RunTotals & { first: number | null }>('select tokens_in, tokens_out, cost_usd, first from ai.complete_run_with_events($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+      [owner.kind, runId, sessionId, output, stop, steps, runner, pending === null ? null : JSON.stringify(pending), complete === null ? null : JSON.stringify(complete)]);
+    const { first, ...totals } = row!;
+    return { totals, first };
+  };
   return {
     /**
      * Begins the run as the caller, in one statement (ai.begin_run): a new
@@ -63,25 +69,22 @@ export function runRecords(calls: AiCalls) {
         [owner.kind, runId, owner.kind === 'agent' ? owner.agentId : owner.orchestrationId, sessionId ?? null, sessionTitle(message), message, runner, JSON.stringify(history)]);
       return row!.session_id;
     },
-    /** Ends a run that answered: completed, its session touched, its totals from the ledger; one statement. */
-    complete: async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number): Promise<RunTotals> => {
-      const [row] = await calls.asService<RunTotals>(`with finished as (select ai.finish_${owner.kind}_run($1, 'completed', $2, null, $3, $4)),
-          touched as (update ai.sessions set updated_at = now() where id = $5)
-        select t.tokens_in, t.tokens_out, t.cost_usd::float8 as cost_usd from finished, ai.usage_totals($1) t`, [runId, output, stop, steps, sessionId]);
-      return row!;
-    },
     /**
-     * The same end, with the run's last events stored in the same statement
-     * (sql/0081): `pending` (the events not stored yet; null: refused), its
-     * `usage` event and `complete`. Its totals, and the first event's number
-     * (null: refused, another process holds the run).
+     * Ends a run that answered, in one statement (ai.complete_run_with_events,
+     * sql/0081): completed (a run cancelled meanwhile stays cancelled), its
+     * session touched, its totals from the ledger; its events stored by the
+     * caller after (its OnRunComplete hooks' come first).
      */
-    completeWithEvents: async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number, runner: string, pending: object[] | null, complete: object): Promise<{ totals: RunTotals; first: number | null }> => {
-      const [row] = await calls.asService<RunTotals & { first: number | null }>('select tokens_in, tokens_out, cost_usd, first from ai.complete_run_with_events($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-        [owner.kind, runId, sessionId, output, stop, steps, runner, pending === null ? null : JSON.stringify(pending), JSON.stringify(complete)]);
-      const { first, ...totals } = row!;
-      return { totals, first };
-    },
+    complete: async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number): Promise<RunTotals> =>
+      (await completed(owner, runId, sessionId, output, stop, steps, null, null, null)).totals,
+    /**
+     * The same end, with the run's last events stored in the same statement:
+     * `pending` (the events not stored yet; null: refused), its `usage` event
+     * and `complete`. Its totals, and the first event's number (null: refused,
+     * another process holds the run).
+     */
+    completeWithEvents: (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number, runner: string, pending: object[] | null, complete: object) =>
+      completed(owner, runId, sessionId, output, stop, steps, runner, pending, complete),
     /** Lets go of a run begun here for a worker to carry (sql/0079); false when it was cancelled meanwhile. */
     handToWorker: async (owner: RunOwner, runId: string, runner: string): Promise<boolean> =>
       (await calls.asService<{ ok: boolean }>('select ai.hand_run_to_worker($1, $2, $3) as ok', [owner.kind, runId, runner]))[0]?.ok ?? false,
