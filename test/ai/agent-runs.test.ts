@@ -276,6 +276,36 @@ describe('agent runs and sessions', () => {
     }
   });
 
+  it('ends a run cancelled where its process did not hear it at its next step, as cancelled, with no more model calls', async () => {
+    // The cancel is written without its notice (as if the notice were lost), as the run's first step is stored (a trigger, for the test only).
+    await p.adminPool.query(`create function public.cancel_unheard() returns trigger language plpgsql as $$
+      begin
+        if new.tool_calls is not null then
+          update ai.agent_runs set status = 'cancelled', error = 'The run was cancelled', finished_at = now() where id = new.run_id and input = 'Cancel unheard';
+        end if;
+        return new;
+      end $$;
+      create trigger cancel_unheard after insert on ai.session_messages for each row execute function public.cancel_unheard();`);
+    try {
+      const agent = await newAgent(ann, { name: 'unheard', model: 'gpt-4.1-mini' });
+      await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);
+      vendor.reset();
+      vendor.script({ toolCalls: [{ id: 'u1', name: 'code_execute', arguments: { code: 'return 1' } }] }, { text: 'Too late.' });
+      const res = await post(ann, `/agents/${agent}/run`, { message: 'Cancel unheard' });
+      const body = (await res.json()) as { error: string; run_id: string };
+      assert.deepEqual([res.status, body.error], [409, 'The run was cancelled']);
+      assert.equal(vendor.chats().length, 1, 'no model call after the cancel');
+      const { rows: [run] } = await p.adminPool.query('select status from ai.agent_runs where id = $1', [body.run_id]);
+      assert.equal(run.status, 'cancelled');
+      const { rows } = await p.adminPool.query<{ role: string }>('select role from ai.session_messages where run_id = $1 order by id', [body.run_id]);
+      assert.deepEqual(rows.map((r) => r.role), ['user', 'assistant'], 'the tool result after the cancel is not stored');
+      const { rows: last } = await p.adminPool.query<{ code: string }>(`select event ->> 'error_code' as code from ai.run_events where agent_run_id = $1 order by seq desc limit 1`, [body.run_id]);
+      assert.equal(last[0]!.code, 'RUN_CANCELLED', 'its events end with the cancel');
+    } finally {
+      await p.adminPool.query('drop trigger cancel_unheard on ai.session_messages; drop function public.cancel_unheard()');
+    }
+  });
+
   it('rule hooks deny a tool call by condition (the model reads why) and an http deny blocks too; a failing hook allows and is reported', async () => {
     const agent = await newAgent(ann, { name: 'guarded', model: 'gpt-4.1-mini' });
     await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);

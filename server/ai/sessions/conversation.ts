@@ -43,16 +43,19 @@ export type NewMessage = { role: string; content: string | null; tool_calls?: un
  * process that was taken for dead (its heartbeat stalled past
  * REALTIME_NODE_REAP_MS) and whose run another process resumed writes no
  * message more (the charges are kept: the call was made). HandedOver stops
- * it, the record left as it is. As the service role: the run's record binds
+ * it, the record left as it is. A run cancelled meanwhile stores no more
+ * steps either (sql/0090): RUN_CANCELLED ends it. As the service role: the run's record binds
  * session, run and process (ai.begin_run made it as the caller).
  */
 export function messageRecorder(calls: AiCalls, sessionId: string, run: { kind: 'agent' | 'orchestration'; id: string; runner: string }) {
   return async (m: NewMessage): Promise<void> => {
     const charges = m.charges ?? [];
-    const [row] = await calls.asService<{ stored: boolean; costs: number[] }>('select stored, costs from ai.record_run_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+    const [row] = await calls.asService<{ stored: boolean; cancelled: boolean; costs: number[] }>('select stored, cancelled, costs from ai.record_run_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
       [run.kind, run.id, sessionId, run.runner, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null,
         m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), charges.length > 0 ? JSON.stringify(charges.map(chargeRow)) : null]);
     if (charges.length > 0) chargesStored(charges, row?.costs ?? []);
+    // Cancelled while its process had not heard (sql/0090): the run ends here, at its step boundary.
+    if (row?.cancelled) throw aiErrors.runCancelled();
     if (!row?.stored) throw new HandedOver(run.id);
   };
 }
