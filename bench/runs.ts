@@ -136,7 +136,7 @@ try {
     await runLoop({
       models: platform.ai.models, model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'go' }], tools: [tool], maxSteps: STEPS, tuning: {}, signal: new AbortController().signal,
       usage: { userId: null, feature: 'agent', runId: run!.id },
-      ...(stored ? { record: messageRecorder(calls, run!.session_id, { kind: 'agent', id: run!.id, runner: run!.runner }), chargesWithRecord: true, emit: recorder.push } : {}),
+      ...(stored ? { record: messageRecorder(calls, run!.session_id, { kind: 'agent', id: run!.id, runner: run!.runner, cancelled: () => undefined }), chargesWithRecord: true, emit: recorder.push } : {}),
     });
     await recorder.flush();
     return performance.now() - t0;

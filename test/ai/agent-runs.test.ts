@@ -306,6 +306,71 @@ describe('agent runs and sessions', () => {
     }
   });
 
+  it('a model call whose answer the cancelled run refuses is charged once: its charges went in with the refused step', async () => {
+    // The cancel is written without its notice as the tool's result is stored: the process makes its next model call unaware.
+    await p.adminPool.query(`create function public.cancel_unheard() returns trigger language plpgsql as $$
+      begin
+        if new.role = 'tool' then
+          update ai.agent_runs set status = 'cancelled', error = 'The run was cancelled', finished_at = now() where id = new.run_id and input = 'Cancel at the answer';
+        end if;
+        return new;
+      end $$;
+      create trigger cancel_unheard after insert on ai.session_messages for each row execute function public.cancel_unheard();`);
+    try {
+      const agent = await newAgent(ann, { name: 'unheard answer', model: 'gpt-4.1-mini' });
+      await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);
+      vendor.reset();
+      vendor.script({ toolCalls: [{ id: 'v1', name: 'code_execute', arguments: { code: 'return 1' } }] }, { text: 'Refused.' });
+      const res = await post(ann, `/agents/${agent}/run`, { message: 'Cancel at the answer' });
+      const body = (await res.json()) as { error: string; run_id: string };
+      assert.deepEqual([res.status, body.error], [409, 'The run was cancelled']);
+      assert.equal(vendor.chats().length, 2);
+      const { rows } = await p.adminPool.query<{ step: string; n: number }>('select step, count(*)::int as n from ai.usage where run_id = $1 group by step order by step', [body.run_id]);
+      assert.deepEqual(rows.map((r) => [r.step, r.n]), [['step-1', 1], ['step-2', 1]], 'each model call charged once, the refused answer\'s too');
+      const { rows: roles } = await p.adminPool.query<{ role: string }>('select role from ai.session_messages where run_id = $1 order by id', [body.run_id]);
+      assert.deepEqual(roles.map((r) => r.role), ['user', 'assistant', 'tool'], 'the answer after the cancel is not stored');
+    } finally {
+      await p.adminPool.query('drop trigger cancel_unheard on ai.session_messages; drop function public.cancel_unheard()');
+    }
+  });
+
+  it('a sub-agent stops at its next step when its run was cancelled unheard: no more model calls, the run ends cancelled', async () => {
+    // The cancel is written without its notice as the member's first step is stored (sql/0091 refuses the next one).
+    await p.adminPool.query(`create function public.cancel_unheard() returns trigger language plpgsql as $$
+      begin
+        if new.tool_calls is not null then
+          update ai.agent_runs set status = 'cancelled', error = 'The run was cancelled', finished_at = now() where id = new.agent_run_id and input = 'Cancel the member';
+        end if;
+        return new;
+      end $$;
+      create trigger cancel_unheard after insert on ai.member_messages for each row execute function public.cancel_unheard();`);
+    try {
+      const helper = await newAgent(ann, { name: 'worker bee', model: 'gpt-4.1-mini' });
+      await json(await post(ann, `/agents/${helper}/tools`, { tool_name: 'code_execute' }), 201);
+      const lead = await newAgent(ann, { name: 'queen', model: 'gpt-4.1-mini' });
+      await json(await post(ann, `/agents/${lead}/tools`, { agent_id: helper }), 201);
+      vendor.reset();
+      vendor.script(
+        { toolCalls: [{ id: 'q1', name: 'delegate_to_worker_bee', arguments: { task: 'count' } }] },
+        { toolCalls: [{ id: 'b1', name: 'code_execute', arguments: { code: 'return 1' } }] },
+        { text: 'Counted.' },
+        { text: 'Done.' },
+      );
+      const res = await post(ann, `/agents/${lead}/run`, { message: 'Cancel the member' });
+      const body = (await res.json()) as { error: string; run_id: string };
+      assert.deepEqual([res.status, body.error], [409, 'The run was cancelled']);
+      assert.equal(vendor.chats().length, 2, 'the member made no model call after the cancel');
+      const { rows } = await p.adminPool.query<{ role: string }>('select role from ai.member_messages where agent_run_id = $1 order by id', [body.run_id]);
+      assert.deepEqual(rows.map((r) => r.role), ['assistant'], 'the member\'s tool result after the cancel is not stored');
+      const { rows: [run] } = await p.adminPool.query('select status from ai.agent_runs where id = $1', [body.run_id]);
+      assert.equal(run.status, 'cancelled');
+      const { rows: last } = await p.adminPool.query<{ code: string }>(`select event ->> 'error_code' as code from ai.run_events where agent_run_id = $1 order by seq desc limit 1`, [body.run_id]);
+      assert.equal(last[0]!.code, 'RUN_CANCELLED', 'its events end with the cancel');
+    } finally {
+      await p.adminPool.query('drop trigger cancel_unheard on ai.member_messages; drop function public.cancel_unheard()');
+    }
+  });
+
   it('rule hooks deny a tool call by condition (the model reads why) and an http deny blocks too; a failing hook allows and is reported', async () => {
     const agent = await newAgent(ann, { name: 'guarded', model: 'gpt-4.1-mini' });
     await json(await post(ann, `/agents/${agent}/tools`, { tool_name: 'code_execute' }), 201);

@@ -12,10 +12,10 @@ insert into ai.agent_runs (id, session_id, agent_id, input, runner) values
   ('00000000-0000-0000-0000-0000000072b1', '00000000-0000-0000-0000-000000005eb1', '00000000-0000-0000-0000-00000000b9e1', 'go', '55555555-5555-4555-8555-555555555551');
 
 select tests.authenticate_as_service_role();
-select ok(ai.record_member_message('agent', '00000000-0000-0000-0000-0000000072b1', '55555555-5555-4555-8555-555555555551', 'key-1',
-  '{"role": "assistant", "content": null, "tool_calls": [{"id": "m1", "name": "record", "arguments": "{\"n\":1}"}], "latency_ms": 12}'), 'the process carrying the run stores a step');
-select ok(not ai.record_member_message('agent', '00000000-0000-0000-0000-0000000072b1', '66666666-6666-4666-8666-666666666666', 'key-1',
-  '{"role": "tool", "content": "done", "tool_call_id": "m1", "name": "record", "latency_ms": 3}'), 'a process that no longer carries it stores nothing');
+select ok((select stored from ai.record_member_message('agent', '00000000-0000-0000-0000-0000000072b1', '55555555-5555-4555-8555-555555555551', 'key-1',
+  '{"role": "assistant", "content": null, "tool_calls": [{"id": "m1", "name": "record", "arguments": "{\"n\":1}"}], "latency_ms": 12}')), 'the process carrying the run stores a step');
+select ok(not (select stored from ai.record_member_message('agent', '00000000-0000-0000-0000-0000000072b1', '66666666-6666-4666-8666-666666666666', 'key-1',
+  '{"role": "tool", "content": "done", "tool_call_id": "m1", "name": "record", "latency_ms": 3}')), 'a process that no longer carries it stores nothing');
 select results_eq($$select delegation, role, tool_calls -> 0 ->> 'arguments', latency_ms from ai.member_messages$$,
   $$values ('key-1', 'assistant', '{"n":1}', 12)$$, 'one step, as the loop handed it over');
 select throws_ok($$insert into ai.member_messages (delegation, role) values ('key-1', 'tool')$$, '23502', null, 'a step belongs to a run');

@@ -155,13 +155,17 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     return undefined;
   }
 
-  /** Stores a model call's answer with its ledger rows; rows a failed statement did not store stay on the tab (a run taken over still stored them). */
+  /**
+   * Stores a model call's answer with its ledger rows; rows a failed statement
+   * did not store stay on the tab (a step refused, its run taken over or
+   * cancelled, still stored them: the tab does not hold those again).
+   */
   async function recordCharged(message: RecordedMessage, tab: UsageTab | undefined): Promise<void> {
     const charges = tab?.take() ?? [];
     try {
       await record(charges.length > 0 ? { ...message, charges } : message);
     } catch (err) {
-      if (!(err instanceof HandedOver)) tab?.putBack(charges);
+      tab?.putBack(charges);
       throw err;
     }
   }

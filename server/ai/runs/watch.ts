@@ -62,8 +62,13 @@ export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }
         if (set.size === 0) followers.delete(runId);
       };
     },
-    /** A signal that aborts when the run is cancelled (on any replica; aborted already if its cancel was heard before); release it when the run ends. */
-    cancellable: (runId: string): { signal: AbortSignal; release: () => void } => {
+    /**
+     * A signal that aborts when the run is cancelled (on any replica; aborted
+     * already if its cancel was heard before); `found`: the run's own step
+     * statement found it cancelled (sql/0090, 0091: its notice was lost), which
+     * aborts it as the notice would have. Release it when the run ends.
+     */
+    cancellable: (runId: string): { signal: AbortSignal; found: () => void; release: () => void } => {
       const controller = new AbortController();
       running.set(runId, controller);
       const at = heard.get(runId);
@@ -71,7 +76,11 @@ export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }
         heard.delete(runId);
         if (Date.now() - at < HEARD_MS) controller.abort(new Error('The run was cancelled'));
       }
-      return { signal: controller.signal, release: () => void (running.get(runId) === controller && running.delete(runId)) };
+      return {
+        signal: controller.signal,
+        found: () => controller.abort(new Error('The run was cancelled')),
+        release: () => void (running.get(runId) === controller && running.delete(runId)),
+      };
     },
     stop: () => listener.stop(),
   };

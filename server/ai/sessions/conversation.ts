@@ -33,6 +33,23 @@ export async function requireSession(calls: AiCalls, caller: RequestContext, ses
   if ((await calls.as(caller, 'select 1 from ai.sessions where id = $1', [sessionId])).length === 0) throw aiErrors.notFound('Session');
 }
 
+/** The run a step belongs to, the process storing it, and what to do when its record says the run was cancelled. */
+export type StepOwner = { kind: 'agent' | 'orchestration'; id: string; runner: string; cancelled: () => void };
+
+/**
+ * What a step statement's refusal means (sql/0090, 0091): the run was
+ * cancelled while its process had not heard (it stops here, at its step
+ * boundary, as a heard cancel stops it), or another process carries it now
+ * (HandedOver: this one stops, storing nothing more).
+ */
+export function refused(run: StepOwner, row: { stored: boolean; cancelled: boolean } | undefined): void {
+  if (row?.cancelled) {
+    run.cancelled();
+    throw aiErrors.runCancelled();
+  }
+  if (!row?.stored) throw new HandedOver(run.id);
+}
+
 export type NewMessage = { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string | undefined; name?: string | undefined; is_error?: boolean | undefined; latency_ms?: number | undefined; retrieved_context?: unknown[] | undefined; charges?: UsageEntry[] | undefined };
 
 /**
@@ -47,15 +64,13 @@ export type NewMessage = { role: string; content: string | null; tool_calls?: un
  * steps either (sql/0090): RUN_CANCELLED ends it. As the service role: the run's record binds
  * session, run and process (ai.begin_run made it as the caller).
  */
-export function messageRecorder(calls: AiCalls, sessionId: string, run: { kind: 'agent' | 'orchestration'; id: string; runner: string }) {
+export function messageRecorder(calls: AiCalls, sessionId: string, run: StepOwner) {
   return async (m: NewMessage): Promise<void> => {
     const charges = m.charges ?? [];
     const [row] = await calls.asService<{ stored: boolean; cancelled: boolean; costs: number[] }>('select stored, cancelled, costs from ai.record_run_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
       [run.kind, run.id, sessionId, run.runner, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null,
         m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), charges.length > 0 ? JSON.stringify(charges.map(chargeRow)) : null]);
     if (charges.length > 0) chargesStored(charges, row?.costs ?? []);
-    // Cancelled while its process had not heard (sql/0090): the run ends here, at its step boundary.
-    if (row?.cancelled) throw aiErrors.runCancelled();
-    if (!row?.stored) throw new HandedOver(run.id);
+    refused(run, row);
   };
 }

@@ -3,10 +3,9 @@
 // beside its run, and a resumed run's delegation in flight goes on from the
 // last one instead of from its start. What a fresh run's member stored is
 // read back only when its run is resumed.
-import { HandedOver } from '../failures.ts';
 import type { AiCalls } from '../calls.ts';
 import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage } from '../agents/loop.ts';
-import type { StoredStep } from './conversation.ts';
+import { refused, type StepOwner, type StoredStep } from './conversation.ts';
 
 /** A delegation's steps so far, and where its next ones go. */
 export type MemberCheckpoint = { stored: StoredStep[]; record: (m: RecordedMessage) => Promise<void> };
@@ -17,15 +16,16 @@ export type MemberCheckpoint = { stored: StoredStep[]; record: (m: RecordedMessa
  */
 export type MemberCheckpoints = (delegation: string, callId?: string) => Promise<MemberCheckpoint>;
 
-export function memberCheckpoints(calls: AiCalls, run: { kind: 'agent' | 'orchestration'; id: string; runner: string; resumed: boolean }): MemberCheckpoints {
+export function memberCheckpoints(calls: AiCalls, run: StepOwner & { resumed: boolean }): MemberCheckpoints {
   return async (delegation, callId) => ({
     stored: run.resumed
       ? await calls.asService<StoredStep>('select role, content, tool_calls, tool_call_id, is_error, latency_ms from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
       : [],
     record: async (m) => {
-      const [row] = await calls.asService<{ ok: boolean }>('select ai.record_member_message($1, $2, $3, $4, $5) as ok', [run.kind, run.id, run.runner, delegation, JSON.stringify(callId ? { ...m, call_id: callId } : m)]);
-      // Another process carries the run now (this one was taken for dead): it stops, storing nothing more.
-      if (!row?.ok) throw new HandedOver(run.id);
+      const [row] = await calls.asService<{ stored: boolean; cancelled: boolean }>('select stored, cancelled from ai.record_member_message($1, $2, $3, $4, $5)',
+        [run.kind, run.id, run.runner, delegation, JSON.stringify(callId ? { ...m, call_id: callId } : m)]);
+      // Cancelled unheard (sql/0091), or another process carries the run now: the member stops, as its run does.
+      refused(run, row);
     },
   });
 }

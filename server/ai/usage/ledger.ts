@@ -43,7 +43,7 @@ export type UsageTab = {
   add: (entry: UsageEntry) => void;
   /** The entries held, handed to a statement that stores them. */
   take: () => UsageEntry[];
-  /** Entries a statement took but could not store: held again. */
+  /** Entries a statement took: held again, but for those it stored (`chargesStored`; a refused step still stores its charges). */
   putBack: (entries: UsageEntry[]) => void;
   /** Records what is still held, each on its own. */
   flush: () => Promise<void>;
@@ -55,9 +55,15 @@ export const chargeRow = (e: UsageEntry) => ({
   tokens_in: e.tokensIn, tokens_out: e.tokensOut, latency_ms: e.latencyMs, ok: e.ok,
 });
 
+// Entries a step's statement stored: a tab never holds (nor records) them again.
+const storedEntries = new WeakSet<UsageEntry>();
+
 /** Entries another statement stored (sql/0080), counted as the ledger counts its own: with their prices, in order. */
 export function chargesStored(entries: UsageEntry[], costs: Array<number | null>): void {
-  entries.forEach((e, i) => countModelCall(e, Number(costs[i] ?? 0)));
+  entries.forEach((e, i) => {
+    storedEntries.add(e);
+    countModelCall(e, Number(costs[i] ?? 0));
+  });
 }
 
 /** The model-call metrics, moved where every call is recorded. */
@@ -91,7 +97,7 @@ export function usageLedger(adminPool: pg.Pool, billing: 'off' | 'credits', log:
         add: (e) => void held.push(e),
         take: () => held.splice(0),
         putBack: (entries) => {
-          held = [...entries, ...held];
+          held = [...entries.filter((e) => !storedEntries.has(e)), ...held];
         },
         flush: async () => {
           for (const e of held.splice(0)) await record(e);
