@@ -15,6 +15,7 @@ describe('async workflow runs', () => {
   let p: TestPlatform;
   let hang: http.Server;
   let hangUrl: string;
+  let okCalls = 0;
   const headers = () => ({ apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' });
   const api = (path: string, init: RequestInit = {}) => fetch(`${p.url}/api/workflows${path}`, { ...init, headers: headers() });
   const workflow = async (blocks: unknown[], edges: unknown[]) => {
@@ -26,7 +27,13 @@ describe('async workflow runs', () => {
     eventually('the run getting there', async () => (await (await api(`/${id}/executions/${eid}`)).json()) as Execution, until);
 
   before(async () => {
-    hang = http.createServer(() => undefined);
+    // Never answers, but on /ok, where it counts the call and answers at once.
+    hang = http.createServer((req, res) => {
+      if (req.url !== '/ok') return;
+      okCalls++;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok": true}');
+    });
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
     hangUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}/`;
     p = await startTestPlatform({ HTTP_ALLOW_PRIVATE_NETWORKS: 'true' });
@@ -71,6 +78,40 @@ describe('async workflow runs', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.fail('the running block was not stopped');
+  });
+
+  it('starts no block after a cancel its process did not hear: the next block log stops the run (sql/0092), which ends cancelled', async () => {
+    // The cancel is written without its notice (as if it were lost) as the starter's log is stored: the first API block
+    // then runs unaware, and its log is the step that finds the cancel.
+    await p.adminPool.query(`create function public.cancel_unheard() returns trigger language plpgsql as $$
+      begin
+        if new.block_id = 'start' then
+          update ai.workflow_executions set status = 'cancelled', error = 'Cancelled', error_code = 'CANCELLED', finished_at = now() where id = new.execution_id;
+        end if;
+        return new;
+      end $$;
+      create trigger cancel_unheard after insert on ai.workflow_block_logs for each row execute function public.cancel_unheard();`);
+    try {
+      const id = await workflow([
+        { id: 'start', type: 'starter' },
+        { id: 'first_call', type: 'general_api', config: { url: `${hangUrl}ok` } },
+        { id: 'second_call', type: 'general_api', config: { url: `${hangUrl}ok` } },
+      ], [{ source: 'start', target: 'first_call' }, { source: 'first_call', target: 'second_call' }]);
+      okCalls = 0;
+      const { execution_id: eid } = (await (await api(`/${id}/execute`, { method: 'POST', body: JSON.stringify({ mode: 'async' }) })).json()) as { execution_id: string };
+      const types = await eventually('the run\'s last event', async () =>
+        (await p.adminPool.query<{ type: string }>(`select event ->> 'type' as type from ai.run_events where execution_id = $1 order by seq`, [eid])).rows.map((r) => r.type),
+      (t) => t.includes('error') || t.includes('run_completed'));
+      assert.equal(types.at(-1), 'error', 'its events end with the cancel, not run_completed');
+      assert.ok(!types.includes('run_completed'));
+      assert.equal(okCalls, 1, 'the second API block was never called');
+      const done = (await (await api(`/${id}/executions/${eid}`)).json()) as Execution;
+      assert.deepEqual([done.status, done.error_code], ['cancelled', 'CANCELLED']);
+      const { logs } = (await (await api(`/${id}/executions/${eid}/logs`)).json()) as { logs: Array<{ block_id: string; status: string }> };
+      assert.deepEqual(logs.map((l) => [l.block_id, l.status]), [['start', 'succeeded'], ['first_call', 'succeeded']], 'the block that ran unaware is logged; none starts after it');
+    } finally {
+      await p.adminPool.query('drop trigger cancel_unheard on ai.workflow_block_logs; drop function public.cancel_unheard()');
+    }
   });
 
   it('answers 404 for a run that is not there, and 400 for a bad mode', async () => {

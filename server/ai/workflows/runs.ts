@@ -43,13 +43,11 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   // A block's log, only while this process still carries the run (one taken for dead and resumed elsewhere stops: HandedOver).
-  const record = (executionId: string) => async (log: BlockLog) => {
-    const stored = await calls.asService(`insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at, taken, path)
-      select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 where exists (select 1 from ai.workflow_executions e where e.id = $1 and e.runner = $14) returning 1`, [
-      executionId, log.block_id, log.block_type, log.status, JSON.stringify(log.input ?? null), JSON.stringify(log.output ?? null), log.error, log.attempts,
-      JSON.stringify(log.logs), log.started_at, log.finished_at, log.taken === null ? null : JSON.stringify(log.taken), log.path, opts.runnerId,
-    ]);
-    if (stored.length === 0) throw new HandedOver(executionId);
+  // A run cancelled while its process had not heard (sql/0092) stops here, as a heard cancel stops it: no block starts after.
+  const record = (executionId: string, heard: { signal: AbortSignal; found: () => void }) => async (log: BlockLog) => {
+    const [row] = await calls.asService<{ stored: boolean; cancelled: boolean }>('select stored, cancelled from ai.record_block_log($1, $2, $3)', [executionId, opts.runnerId, JSON.stringify(log)]);
+    if (!row?.stored) throw new HandedOver(executionId);
+    if (row.cancelled && !heard.signal.aborted) heard.found();
   };
 
   /**
@@ -75,7 +73,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     for (const e of resumed?.untold ?? []) emit(e);
     try {
       const output = await runGraph({
-        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId), ...(resumed ? { settled: resumed.settled } : {}),
+        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId, cancelled), ...(resumed ? { settled: resumed.settled } : {}),
         handedOver: () => opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted,
         services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId },
       });
