@@ -142,7 +142,8 @@ describe('MCP server (/api/mcp)', () => {
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
     await new Promise((r) => setTimeout(r, 1000));
-    const listeners = async () => (await p.adminPool.query<{ pid: number }>(`select pid from pg_stat_activity where query like 'listen %ai_tools_changed%' and datname = current_database()`)).rows.map((r) => r.pid);
+    // Every channel of the process listens on one connection (db/listener.ts).
+    const listeners = async () => (await p.adminPool.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = 'pgbase:listen' and datname = current_database()`)).rows.map((r) => r.pid);
     const killed = await listeners();
     assert.equal(killed.length, 1, 'one LISTEN connection');
     await p.adminPool.query('select pg_terminate_backend($1)', [killed[0]]);

@@ -125,8 +125,8 @@ describe('model router and usage ledger', () => {
   it('forgets the keys it kept when its listener reconnects (notices sent meanwhile are lost)', async () => {
     const call = () => p.ai.models.chat({ model: 'gpt-4.1-mini', messages: hello, context: ctx() }).then(() => 'answered', (err: ApiError) => `refused ${err.status}`);
     assert.equal(await keptAfterSilentChange(call), 'answered', 'kept: nobody told it');
-    const { rowCount } = await p.adminPool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'pgbase:provider-keys' and datname = current_database()`);
-    assert.equal(rowCount, 1, 'this server\'s key listener');
+    const { rowCount } = await p.adminPool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'pgbase:listen' and datname = current_database()`);
+    assert.equal(rowCount, 1, 'this server\'s listening connection (its key listener\'s channel among the others)');
     assert.notEqual(await eventually('the reconnected listener to forget', call, (o) => o !== 'answered', { tries: 100, everyMs: 100 }), 'answered');
     await p.adminPool.query(`update ai.provider_keys set encrypted_key = ai.encrypt($1, $2) where provider = 'openai'`, [GOOD_KEY, p.keys.aiMasterKey]);
     assert.equal(await eventually('the good key to be used again', call, (o) => o === 'answered'), 'answered');
