@@ -42,7 +42,7 @@ export type StepOwner = { kind: 'agent' | 'orchestration'; id: string; runner: s
  * boundary, as a heard cancel stops it), or another process carries it now
  * (HandedOver: this one stops, storing nothing more).
  */
-export function refused(run: StepOwner, row: { stored: boolean; cancelled: boolean } | undefined): void {
+export function stopIfRefused(run: StepOwner, row: { stored: boolean; cancelled: boolean } | undefined): void {
   if (row?.cancelled) {
     run.cancelled();
     throw aiErrors.runCancelled();
@@ -71,6 +71,6 @@ export function messageRecorder(calls: AiCalls, sessionId: string, run: StepOwne
       [run.kind, run.id, sessionId, run.runner, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null,
         m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), charges.length > 0 ? JSON.stringify(charges.map(chargeRow)) : null]);
     if (charges.length > 0) chargesStored(charges, row?.costs ?? []);
-    refused(run, row);
+    stopIfRefused(run, row);
   };
 }

@@ -5,7 +5,7 @@
 // read back only when its run is resumed.
 import type { AiCalls } from '../calls.ts';
 import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage } from '../agents/loop.ts';
-import { refused, type StepOwner, type StoredStep } from './conversation.ts';
+import { stopIfRefused, type StepOwner, type StoredStep } from './conversation.ts';
 
 /** A delegation's steps so far, and where its next ones go. */
 export type MemberCheckpoint = { stored: StoredStep[]; record: (m: RecordedMessage) => Promise<void> };
@@ -25,7 +25,7 @@ export function memberCheckpoints(calls: AiCalls, run: StepOwner & { resumed: bo
       const [row] = await calls.asService<{ stored: boolean; cancelled: boolean }>('select stored, cancelled from ai.record_member_message($1, $2, $3, $4, $5)',
         [run.kind, run.id, run.runner, delegation, JSON.stringify(callId ? { ...m, call_id: callId } : m)]);
       // Cancelled unheard (sql/0091), or another process carries the run now: the member stops, as its run does.
-      refused(run, row);
+      stopIfRefused(run, row);
     },
   });
 }
