@@ -4,18 +4,19 @@
 -- went on to its end (its model calls made and charged, its tools run) and
 -- only the run's next own step stopped it.
 --
+--   ai.run_status_for_step(kind, run, runner)
+--     the status of a run as the process storing its next step sees it:
+--     null when another process carries it; the run's row share-locked
+--     until the step's transaction ends (a process claiming the run
+--     meanwhile waits, then reads the step). For agent and orchestration
+--     runs and workflow executions (sql/0092).
 --   ai.record_member_message(kind, run, runner, delegation, message)
 --     as in 0078, answering (stored, cancelled): `stored` only while the
 --     run is running (or waiting on an approval) and this process carries
 --     it; `cancelled`: refused because the run was cancelled (`stored`
---     false and not cancelled: another process carries the run). The run's
---     row is share-locked while the step goes in, as 0090 does for the
---     run's own steps (a process claiming the run meanwhile waits, then
---     reads the step).
+--     false and not cancelled: another process carries the run).
 
-drop function ai.record_member_message(text, uuid, uuid, text, jsonb);
-create function ai.record_member_message(p_kind text, p_run uuid, p_runner uuid, p_delegation text, p_message jsonb)
-returns table (stored boolean, cancelled boolean)
+create function ai.run_status_for_step(p_kind text, p_run uuid, p_runner uuid) returns text
 language plpgsql
 set search_path = ''
 as $$
@@ -26,9 +27,30 @@ begin
     select r.status into v_status from ai.agent_runs r where r.id = p_run and r.runner = p_runner for share;
   elsif p_kind = 'orchestration' then
     select r.status into v_status from ai.orchestration_runs r where r.id = p_run and r.runner = p_runner for share;
+  elsif p_kind = 'workflow' then
+    select e.status into v_status from ai.workflow_executions e where e.id = p_run and e.runner = p_runner for share;
   else
     raise exception 'unknown run kind %', p_kind using errcode = '22023';
   end if;
+  return v_status;
+end
+$$;
+revoke execute on function ai.run_status_for_step(text, uuid, uuid) from public;
+grant execute on function ai.run_status_for_step(text, uuid, uuid) to service_role;
+
+drop function ai.record_member_message(text, uuid, uuid, text, jsonb);
+create function ai.record_member_message(p_kind text, p_run uuid, p_runner uuid, p_delegation text, p_message jsonb)
+returns table (stored boolean, cancelled boolean)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_status text;
+begin
+  if p_kind not in ('agent', 'orchestration') then
+    raise exception 'unknown run kind %', p_kind using errcode = '22023';
+  end if;
+  v_status := ai.run_status_for_step(p_kind, p_run, p_runner);
   stored := coalesce(v_status in ('running', 'waiting_approval'), false);
   cancelled := coalesce(v_status = 'cancelled', false);
   if stored then

@@ -12,9 +12,9 @@
 --     either is what happened) while `runner` carries the run, as the
 --     statement it replaces did (`stored` false: another process carries the
 --     run, this one stops); `cancelled`: the run was cancelled, start no
---     more. The run's row is share-locked while the log goes in (a process
---     claiming the run meanwhile waits, then reads it). `log` holds the
---     columns of ai.workflow_block_logs by name.
+--     more. The run's row is share-locked while the log goes in
+--     (ai.run_status_for_step, sql/0091). `log` holds the columns of
+--     ai.workflow_block_logs by name.
 
 create function ai.record_block_log(p_execution uuid, p_runner uuid, p_log jsonb)
 returns table (stored boolean, cancelled boolean)
@@ -24,8 +24,8 @@ as $$
 declare
   v_status text;
 begin
-  select e.status into v_status from ai.workflow_executions e where e.id = p_execution and e.runner = p_runner for share;
-  stored := found;
+  v_status := ai.run_status_for_step('workflow', p_execution, p_runner);
+  stored := v_status is not null;
   cancelled := coalesce(v_status = 'cancelled', false);
   if stored then
     insert into ai.workflow_block_logs (execution_id, block_id, block_type, status, input, output, error, attempts, logs, started_at, finished_at, taken, path)
