@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { delegateToolName } from '../../server/ai/agents/loop.ts';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
@@ -153,6 +154,30 @@ describe('runs a client can come back to', () => {
     assert.deepEqual(await follow(onB, ann, `/orchestrations/runs/${runId}/events`), streamed);
     assert.equal((await onB.api(bob, `/orchestrations/runs/${runId}/events`)).status, 404);
     assert.deepEqual(await onB.json(await onB.post(ann, `/orchestrations/runs/${runId}/cancel`, {}), 200), { cancelled: false, run_id: runId });
+  });
+
+  it('ends an orchestration\'s delegation in flight when the run is cancelled: its record says failed, not running', async () => {
+    const member = await agentWith('http_request');
+    const memberName = (await onA.json<{ name: string }>(await onA.api(ann, `/agents/${member}`), 200)).name;
+    const team = await onA.json<{ id: string }>(await onA.post(ann, '/orchestrations', { name: 'cancelled team' }), 201);
+    await onA.json(await onA.post(ann, `/orchestrations/${team.id}/entities`, { entity_type: 'agent', entity_ref_id: member, role_description: 'waits' }), 201);
+    closeGate();
+    vendor.reset();
+    vendor.script(
+      { toolCalls: [{ id: 'o1', name: delegateToolName(memberName), arguments: { task: 'wait' } }] },
+      { toolCalls: [{ id: 'm1', name: 'http_request', arguments: { url: slowUrl, method: 'GET' } }] },
+      { text: 'never' },
+    );
+    const stream = sseStream(await onA.post(ann, `/orchestrations/${team.id}/run/stream`, { message: 'Delegate and wait' }));
+    const start = await untilEvent(stream, 'start');
+    await untilEvent(stream, 'delegation_started');
+    await untilEvent(stream, 'tool_call');
+    assert.deepEqual(await onB.json(await onB.post(ann, `/orchestrations/runs/${start.run_id}/cancel`, {}), 200), { cancelled: true, run_id: start.run_id });
+    assert.equal((await untilEvent(stream, 'error')).error_code, 'RUN_CANCELLED');
+    open();
+    const run = await onA.json<{ status: string; delegations: Array<{ status: string; error: string | null; finished_at: string | null }> }>(await onA.api(ann, `/orchestrations/runs/${start.run_id}`), 200);
+    assert.equal(run.status, 'cancelled');
+    assert.deepEqual(run.delegations.map((d) => [d.status, d.error, d.finished_at !== null]), [['failed', 'The run was cancelled', true]]);
   });
 
   it('numbers a workflow\'s events, streamed or queued, and replays them', async () => {
