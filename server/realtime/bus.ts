@@ -49,6 +49,8 @@ export function fromRelay(body: Record<string, unknown>): Broadcast | undefined 
 export class RealtimeBus {
   /** How many other server processes are alive; 0 means nothing needs relaying out. */
   peers = 0;
+  // Bumped when another node says it joined: a heartbeat whose count was read before it does not undo what it taught.
+  private joins = 0;
   private listener: Listener | undefined;
   private stopped = false;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -74,13 +76,15 @@ export class RealtimeBus {
   }
 
   private async beat(first: boolean): Promise<void> {
+    const joins = this.joins;
     try {
       const { rows } = await this.opts.pool.query<{ others: number; registered: boolean }>(
         'select others, registered from realtime.node_heartbeat($1, make_interval(secs => $2))',
         [this.opts.nodeId, this.opts.reapMs / 1000],
       );
       const row = rows[0]!;
-      this.peers = row.others;
+      // A node that joined while this count was read may be missing from it: its broadcasts would be dropped until the next beat.
+      this.peers = this.joins === joins ? row.others : Math.max(row.others, 1);
       if (row.registered && !first) {
         this.opts.log.error({ node: this.opts.nodeId }, 'realtime node was reaped while stalled: closing its sockets so clients rejoin');
         this.opts.onReaped();
@@ -145,7 +149,10 @@ export class RealtimeBus {
     }
     if (!body || typeof body !== 'object') return;
     if (kind === 'node') {
-      if ((body as { id?: unknown }).id !== this.opts.nodeId) this.peers = Math.max(this.peers, 1);
+      if ((body as { id?: unknown }).id !== this.opts.nodeId) {
+        this.joins++;
+        this.peers = Math.max(this.peers, 1);
+      }
       return;
     }
     this.opts.onEvent({ kind, body: body as Record<string, unknown> });
