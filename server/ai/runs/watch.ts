@@ -12,6 +12,7 @@ export type RunWatch = ReturnType<typeof runWatch>;
 // How long, and how many, cancels of runs not carried here are remembered.
 const HEARD_MS = 60_000;
 const HEARD_MAX = 1000;
+const cancelled = () => new Error('The run was cancelled');
 
 export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }) {
   const followers = new Map<string, Set<() => void>>();
@@ -22,7 +23,7 @@ export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }
   const tell = (runId: string) => followers.get(runId)?.forEach((f) => f());
   const cancel = (runId: string) => {
     const controller = running.get(runId);
-    if (controller) return controller.abort(new Error('The run was cancelled'));
+    if (controller) return controller.abort(cancelled());
     heard.set(runId, Date.now());
     // Oldest first; the ones a claim could still be about are kept.
     for (const [id, at] of heard) {
@@ -74,11 +75,11 @@ export function runWatch(opts: { calls: AiCalls; adminUrl: string; log: Logger }
       const at = heard.get(runId);
       if (at !== undefined) {
         heard.delete(runId);
-        if (Date.now() - at < HEARD_MS) controller.abort(new Error('The run was cancelled'));
+        if (Date.now() - at < HEARD_MS) controller.abort(cancelled());
       }
       return {
         signal: controller.signal,
-        found: () => controller.abort(new Error('The run was cancelled')),
+        found: () => controller.abort(cancelled()),
         release: () => void (running.get(runId) === controller && running.delete(runId)),
       };
     },

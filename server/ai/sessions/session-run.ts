@@ -109,9 +109,9 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const opened = await open();
       sessionId = opened.sessionId;
       // A step refused because the run was cancelled stops it as a heard cancel does (its signal aborts everywhere).
-      const refusal = { kind: owner.kind, id: runId, runner: deps.runnerId, cancelled: cancel.found };
-      const record = messageRecorder(deps.calls, sessionId, refusal);
-      const members = memberCheckpoints(deps.calls, { ...refusal, resumed: opened.resumed !== undefined });
+      const stepOwner = { kind: owner.kind, id: runId, runner: deps.runnerId, cancelled: cancel.found };
+      const record = messageRecorder(deps.calls, sessionId, stepOwner);
+      const members = memberCheckpoints(deps.calls, { ...stepOwner, resumed: opened.resumed !== undefined });
       const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, members, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
       const complete = { type: 'complete' as const, session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps };

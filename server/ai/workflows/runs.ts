@@ -44,10 +44,10 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   // A block's log, only while this process still carries the run (one taken for dead and resumed elsewhere stops: HandedOver).
   // A run cancelled while its process had not heard (sql/0092) stops here, as a heard cancel stops it: no block starts after.
-  const record = (executionId: string, heard: { signal: AbortSignal; found: () => void }) => async (log: BlockLog) => {
+  const record = (executionId: string, foundCancelled: () => void) => async (log: BlockLog) => {
     const [row] = await calls.asService<{ stored: boolean; cancelled: boolean }>('select stored, cancelled from ai.record_block_log($1, $2, $3)', [executionId, opts.runnerId, JSON.stringify(log)]);
     if (!row?.stored) throw new HandedOver(executionId);
-    if (row.cancelled && !heard.signal.aborted) heard.found();
+    if (row.cancelled) foundCancelled();
   };
 
   /**
@@ -73,7 +73,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     for (const e of resumed?.untold ?? []) emit(e);
     try {
       const output = await runGraph({
-        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId, cancelled), ...(resumed ? { settled: resumed.settled } : {}),
+        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId, cancelled.found), ...(resumed ? { settled: resumed.settled } : {}),
         handedOver: () => opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted,
         services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId },
       });
