@@ -51,7 +51,6 @@ export function listenChannel(opts: ListenOptions): Listener {
 function hub(url: string, log: Logger): Hub {
   const subs = new Set<Subscription>();
   let current: pg.Client | undefined;
-  let stopped = false;
   let delay: number | undefined;
   let waiting = false;
   // LISTEN, UNLISTEN and (re)connects one at a time, in the order asked.
@@ -69,7 +68,8 @@ function hub(url: string, log: Logger): Hub {
 
   const retry = (client: pg.Client) => {
     if (current === client) current = undefined;
-    if (stopped || waiting) return;
+    // No channel left (the last one closed it): no reconnect.
+    if (subs.size === 0 || waiting) return;
     waiting = true;
     const wait = delay ?? firstDelay();
     log.warn({ listener: [...subs].map((s) => s.name).join(','), retryInMs: wait }, 'listener lost its connection; reconnecting');
@@ -81,7 +81,7 @@ function hub(url: string, log: Logger): Hub {
   };
 
   const connect = async (): Promise<void> => {
-    if (stopped || current) return;
+    if (subs.size === 0 || current) return;
     const client = new pg.Client({ connectionString: url, application_name: 'pgbase:listen' });
     // Whichever comes first (the connection ends, or connecting fails) schedules the one retry.
     let ended = false;
@@ -139,7 +139,6 @@ function hub(url: string, log: Logger): Hub {
           return;
         }
         // Its last channel gone: the connection closes, and a later channel opens a new one.
-        stopped = true;
         if (hubs.get(url) === self) hubs.delete(url);
         const client = current;
         current = undefined;
