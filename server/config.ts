@@ -1,5 +1,6 @@
 // The one place the environment is read. Every variable is validated here, so a
 // bad value stops the start with a message naming the variable and what it expects.
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,16 @@ const rate = (fallback: string) =>
       const [count, seconds] = v.split('/').map(Number) as [number, number];
       return { count, seconds };
     });
+/** HTTP_ALLOW_PRIVATE_NETWORKS: `true`, `false`, or addresses and CIDR ranges, each parsed as an IP address with a prefix its family allows. */
+function allowedNetworks(value: string): boolean {
+  if (value === 'true' || value === 'false') return true;
+  return value.split(',').every((entry) => {
+    const [address = '', prefix, extra] = entry.trim().split('/');
+    const family = net.isIP(address.replace(/^\[|\]$/g, ''));
+    if (family === 0 || extra !== undefined) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  });
+}
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const schema = z.object({
@@ -129,7 +140,7 @@ const schema = z.object({
   EXTRACTION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(1024).describe('heap of one document parser thread; past it the source fails'),
   EXTRACTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(24 * 3_600_000).default(30 * 60_000).describe('longest one document may take to parse'),
   EXTRACTION_PAGE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(180_000).describe('longest one page (or a file without pages) may take to parse'),
-  HTTP_ALLOW_PRIVATE_NETWORKS: z.string().regex(/^(true|false|[0-9a-fA-F.:]+(,[0-9a-fA-F.:]+)*)$/, 'true, false, or comma-separated IP addresses').default('false')
+  HTTP_ALLOW_PRIVATE_NETWORKS: z.string().refine(allowedNetworks, 'true, false, or comma-separated IP addresses and CIDR ranges (10.0.0.0/8, fd00::/8)').default('false')
     .describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses: true, false, or only the listed addresses'),
   SEARCH_API_BASE: z.string().url().default('https://api.tavily.com')
     .describe('web_search provider (a Tavily-compatible POST /search); its key is the SEARCH_API_KEY setting'),

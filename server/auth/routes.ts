@@ -6,6 +6,7 @@
 // behaviour is in sql/, 0006 onwards) and shapes the answer; errors go to
 // the one mapper.
 import express, { type Router } from 'express';
+import { jsonBody } from '../json-body.ts';
 import { OAUTH_PROVIDERS } from '../config.ts';
 import type { AuthDeps } from './deps.ts';
 import { AUTH_API_VERSION, authErrors } from './errors.ts';
@@ -24,7 +25,7 @@ import { rateLimit } from './rate-limit.ts';
 export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] } {
   const { config, keys, pool } = deps;
   const router = express.Router();
-  router.use(express.json({ limit: '100kb' }));
+  router.use(jsonBody({ limit: '100kb' }));
   router.use((req, res, next) => {
     const asked = req.headers['x-supabase-api-version'];
     if (typeof asked === 'string' && asked >= AUTH_API_VERSION) res.setHeader('X-Supabase-Api-Version', AUTH_API_VERSION);

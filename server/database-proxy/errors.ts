@@ -6,6 +6,7 @@ export const proxyErrors = {
   badTable: (table: string) => apiError(400, undefined, `Invalid table name "${table}": it must match ^[A-Za-z_][A-Za-z0-9_]*$`),
   publicOnly: (schema: string) => apiError(400, undefined, `Only the public schema is exposed (got "${schema}")`),
   restUnreachable: (cause: unknown) => apiError(502, undefined, 'The REST layer is unreachable', { kind: 'internal', cause }),
+  proxyFailed: (cause: unknown) => apiError(500, undefined, 'The database proxy could not build its request to the REST layer', { cause }),
   restNotJson: () => apiError(502, undefined, 'The REST layer answered something that is not JSON', { kind: 'internal' }),
   rowNotFound: () => apiError(404, undefined, 'Row not found'),
   /** An error the REST layer answered, kept with its status. */

@@ -5,6 +5,7 @@
 // anonymous key is refused. Upstream errors keep their status; an unreachable
 // REST layer is a 502.
 import express, { type Request, type Response, type Router } from 'express';
+import { jsonBody } from '../json-body.ts';
 import { ApiError, route } from '../errors.ts';
 import { proxyErrors } from './errors.ts';
 
@@ -12,7 +13,7 @@ const TABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function databaseProxyRoutes({ restBase }: { restBase: () => string }): Router {
   const router = express.Router();
-  router.use('/database', express.json({ limit: '10mb' }));
+  router.use('/database', jsonBody({ limit: '10mb' }));
 
   const caller = (req: Request) => {
     const role = req.auth?.role;
@@ -32,6 +33,13 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
 
   /** One call to the REST layer; its errors come back with their status, as {error}. */
   const upstream = async (req: Request, path: string, init: { method?: string; body?: unknown; single?: boolean } = {}): Promise<{ status: number; body: unknown }> => {
+    // The proxy's own work (the body it sends) fails as the proxy's, never as the REST layer's.
+    let sent: string | undefined;
+    try {
+      sent = init.body === undefined ? undefined : JSON.stringify(init.body);
+    } catch (err) {
+      throw proxyErrors.proxyFailed(err);
+    }
     let res: globalThis.Response;
     try {
       res = await fetch(`${restBase()}/rest/v1${path}`, {
@@ -43,7 +51,7 @@ export function databaseProxyRoutes({ restBase }: { restBase: () => string }): R
           prefer: 'return=representation',
           'x-request-id': String(req.id ?? ''),
         },
-        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+        ...(sent !== undefined ? { body: sent } : {}),
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {

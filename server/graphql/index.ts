@@ -5,13 +5,14 @@
 // /graphql/v1/graphiql outside production.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
+import { jsonBody } from '../json-body.ts';
 import type pg from 'pg';
 import { requestSettings } from '../../db/as-role.ts';
 import './graphile-env.ts';
 import { postgraphile, type PostGraphileInstance } from 'postgraphile';
 import { makePgService } from 'postgraphile/adaptors/pg';
 import { defaultMaskError } from 'postgraphile/grafserv';
-import { grafserv } from 'postgraphile/grafserv/node';
+import { grafserv } from 'postgraphile/grafserv/express/v4';
 import { GraphQLError } from 'postgraphile/graphql';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
 
@@ -34,8 +35,10 @@ export function graphqlSurface(opts: { pool: pg.Pool; schemas: string[]; graphiq
     await i.serv.release();
   };
   let current = build();
+  // The platform's JSON parser first (its size and depth limits); grafserv's Express adapter reads req.body.
+  const json = jsonBody({ limit: '1mb', type: ['application/json', 'application/graphql+json'] });
   return {
-    handler: (req, res, next) => current.handle(req, res, next),
+    handler: (req, res, next) => json(req, res, (err?: unknown) => (err ? next(err) : current.handle(req, res, next))),
     release: () => release(current),
     schemaReady: async () => {
       await current.pgl.getSchema();

@@ -3,6 +3,7 @@
 // by a platform token (npm run platform-token) listing the project refs it may
 // touch; project keys, the service-role key included, are refused with 401.
 import express, { type Request, type Router } from 'express';
+import { jsonBody } from '../json-body.ts';
 import type pg from 'pg';
 import { z } from 'zod';
 import { createUser, listUsers } from '../auth/admin.ts';
@@ -16,7 +17,7 @@ import type { StorageService } from '../storage/routes.ts';
 
 export function platformRoutes({ config, keys, pool, storage }: { config: Config; keys: Keys; pool: pg.Pool; storage: StorageService }): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '100kb' }));
+  router.use(jsonBody({ limit: '100kb' }));
 
   // Every route names a project: the token must list it, and this server must serve it.
   const project = async (req: Request): Promise<void> => {

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Router } from 'express';
+import { jsonBody } from '../json-body.ts';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
@@ -187,7 +188,7 @@ function broadcastRoutes(opts: {
     return undefined;
   };
 
-  router.post('/api/broadcast', requireServiceRole, express.json({ limit: Math.max(1024 * 1024, opts.maxPayloadBytes * 4) }), (req, res, next) => {
+  router.post('/api/broadcast', requireServiceRole, jsonBody({ limit: Math.max(1024 * 1024, opts.maxPayloadBytes * 4) }), (req, res, next) => {
     const messages = (req.body as { messages?: unknown } | undefined)?.messages;
     if (!Array.isArray(messages)) return next(realtimeErrors.invalid('messages (an array) is required'));
     if (messages.length > 1000) return next(realtimeErrors.invalid('at most 1000 messages per request'));

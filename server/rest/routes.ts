@@ -5,7 +5,8 @@
 //   query.ts     that statement run as the caller (role and claims), errors mapped
 //   response.ts  the HTTP answer around the body Postgres produced
 // This file routes each method and path to its stages.
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
+import { jsonBody } from '../json-body.ts';
 import type pg from 'pg';
 import { route } from '../errors.ts';
 import { restErrors } from './errors.ts';
@@ -18,7 +19,7 @@ import type { Relation } from './catalogue.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
 export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string; features?: RestFeatures }): RequestHandler {
-  const jsonBody = express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] });
+  const json = jsonBody({ limit: '10mb', type: ['application/json', 'application/*+json'] });
   const db = queries(pool);
 
   const describe = route(async (req, res) => {
@@ -98,7 +99,7 @@ export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: {
     }
     if (!handler) return next(restErrors.noRoute(req.method, req.path));
     const chosen = handler;
-    if (req.method === 'POST' || req.method === 'PATCH') jsonBody(req, res, (err?: unknown) => (err ? next(err) : chosen(req, res, next)));
+    if (req.method === 'POST' || req.method === 'PATCH') json(req, res, (err?: unknown) => (err ? next(err) : chosen(req, res, next)));
     else chosen(req, res, next);
   };
 }

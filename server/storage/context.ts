@@ -4,6 +4,7 @@
 // file under routes/) parse the request, make one domain call here, and shape
 // the answer.
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { jsonBody } from '../json-body.ts';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Locker } from '@tus/utils';
@@ -181,7 +182,7 @@ export function storageContext(deps: StorageDeps) {
   };
 
   const signed: SignedUrls = signedUrls(deps.jwtSecret);
-  const json: RequestHandler = express.json({ limit: '1mb' });
+  const json: RequestHandler = jsonBody({ limit: '1mb' });
 
   return { deps, backend, images, json, callAs, caller, call, callAsService, findObject, findObjectAs, publicObject, store, upload, sendObject, renderObject, signed };
 }

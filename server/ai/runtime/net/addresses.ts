@@ -11,13 +11,14 @@ const V4: Array<[string, number]> = [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ];
 /**
- * IPv6: unspecified, loopback and IPv4-compatible (::/96), NAT64 (64:ff9b::/96,
+ * IPv6: unspecified, loopback and IPv4-compatible (::/96), IPv4-translated
+ * (::ffff:0:0:0/96, SIIT: an IPv4 address behind a translator), NAT64 (64:ff9b::/96,
  * 64:ff9b:1::/48) and the tunnels that embed an IPv4 address (Teredo
  * 2001::/32, 6to4 2002::/16), discard, documentation, unique-local,
  * link-local, site-local, multicast. IPv4-mapped ::ffff:0:0/96 follows V4.
  */
 const V6: Array<[string, number]> = [
-  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32], ['2002::', 16],
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32], ['2002::', 16],
   ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ];
 
