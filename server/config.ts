@@ -165,6 +165,7 @@ const schema = z.object({
   AI_APPROVAL_PARK_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(10_000).describe('how long an agent run waits on an approval in its process before it lets go of it: then it is a row and a job until the answer or the deadline (sql/0068)'),
   AI_RUN_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000).describe('how often a server looks for agent, orchestration and workflow runs whose process died: each is resumed by a worker, a run that died three times is failed (sql/0067, 0069)'),
   WORKER_RECLAIM_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000).describe('how often a worker process releases the jobs of processes that died (sql/0066); with REALTIME_NODE_REAP_MS it bounds how long such a job waits'),
+  METRICS_MAX_SERIES: z.coerce.number().int().min(10).max(1_000_000).default(2000).describe('series per /metrics family whose labels come from outside (request routes, model names); later label sets are counted as <surface>:other or other'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -43,7 +43,7 @@ import { platformRoutes } from './platform-api/routes.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
 import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
 import { enableAuthenticator, existingAuthenticator } from './authenticator.ts';
-import { watchPool } from './telemetry/metrics.ts';
+import { setMaxSeries, watchPool } from './telemetry/metrics.ts';
 import { createMetricsApp } from './metrics-app.ts';
 import { metricsHandler } from './telemetry/routes.ts';
 import { flushTracing, startTracing } from './telemetry/tracing.ts';
@@ -92,6 +92,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
   try {
     // Traces only when the standard OTEL_* variables ask (once per process); spans are sent before it exits.
     startTracing(process.env, log);
+    setMaxSeries(config.METRICS_MAX_SERIES);
     cleanups.push(() => flushTracing());
     const { local, target } = await openConfiguredDatabase(config, log);
     const keys = await resolveKeys(config, local);

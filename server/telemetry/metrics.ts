@@ -34,6 +34,28 @@ export const metrics = {
   runsActive: new client.Gauge({ name: 'pgbase_runs', help: 'Runs not yet ended, by kind and status (from the database: every replica\'s)', labelNames: ['kind', 'status'], registers: [registry] }),
 };
 
+/**
+ * Label values that come from outside (a route a client reached, a model a
+ * user named) may make at most this many series per metric family
+ * (METRICS_MAX_SERIES); later ones fold into an `other` value, so no client
+ * can grow /metrics without end. A value seen once keeps its series.
+ */
+const seriesBudget = { max: 2000, seen: new Map<string, Set<string>>() };
+
+export function setMaxSeries(max: number): void {
+  seriesBudget.max = max;
+}
+
+/** Whether `key` (a label set of `family`) has, or may take, a series of its own. */
+export function withinSeriesBudget(family: string, key: string): boolean {
+  let seen = seriesBudget.seen.get(family);
+  if (!seen) seriesBudget.seen.set(family, (seen = new Set()));
+  if (seen.has(key)) return true;
+  if (seen.size >= seriesBudget.max) return false;
+  seen.add(key);
+  return true;
+}
+
 const pools = new Map<string, pg.Pool>();
 const sockets = new Set<() => { connections: number; channels: number }>();
 

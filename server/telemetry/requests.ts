@@ -3,32 +3,52 @@
 // where a key may ride, nor a header) and the request metrics. The span is
 // the active one while the request is handled, so the SQL, model and tool
 // spans beneath join its trace; an incoming `traceparent` is honoured.
+import { createRequire } from 'node:module';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import express, { type Request, type RequestHandler } from 'express';
 import { surfaceOf } from '../surfaces.ts';
-import { metrics } from './metrics.ts';
+import { metrics, withinSeriesBudget } from './metrics.ts';
 import { tracing } from './state.ts';
 
-// Path segments that are ids (a mount such as /knowledge-bases/:id leaves them in baseUrl).
-const ID_SEGMENT = /\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)(?=\/|$)/gi;
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The path patterns of the routers this request is inside, outermost first (as mounted, never as requested). */
+    mountPatterns?: string[];
+  }
+}
+
+type Layer = { route?: unknown; handle: { stack?: unknown }; rawPath: unknown; handleRequest: (req: Request, res: unknown, next: (err?: unknown) => void) => unknown };
 
 /**
- * Each route Express dispatches a request to records its template, while
- * the request's baseUrl still holds the routers it went through (an error
- * handled later sees baseUrl restored to the app's): mounts plus route
- * path, ids in a mount's path written `:id`. Once per process.
+ * A request's route template is built from patterns only, never from its
+ * path: each router it enters adds the pattern it was mounted at (taken off
+ * again when the router passes the request on), and the route Express
+ * dispatches it to adds its own. So `/API/Knowledge-Bases/<anything>/sources`
+ * is `/api/knowledge-bases/:id/sources`, as mounted. Once per process.
  */
 let recording = false;
 function recordRouteTemplates(): void {
   if (recording) return;
   recording = true;
+  // Express 5's router: a Layer keeps the pattern it was made with (rawPath); a mounted router's layer calls it.
+  const layer = (createRequire(import.meta.url)('router/lib/layer.js') as { prototype: Layer }).prototype;
+  const handleRequest = layer.handleRequest;
+  layer.handleRequest = function (this: Layer, req, res, next) {
+    if (this.route || !Array.isArray(this.handle.stack)) return handleRequest.call(this, req, res, next);
+    const mounts = (req.mountPatterns ??= []);
+    const depth = mounts.length;
+    mounts.push(typeof this.rawPath === 'string' ? this.rawPath : ':pattern');
+    return handleRequest.call(this, req, res, (err?: unknown) => {
+      mounts.length = depth;
+      next(err);
+    });
+  };
   const route = (express as unknown as { Route: { prototype: { dispatch: (req: Request, ...rest: unknown[]) => unknown } } }).Route.prototype;
   const dispatch = route.dispatch;
-  route.dispatch = function (this: { path: string }, req: Request, ...rest: unknown[]) {
-    if (typeof this.path === 'string') {
-      const base = req.baseUrl.replace(ID_SEGMENT, '/:id');
-      req.routeTemplate = this.path === '/' && base ? base : `${base}${this.path}`;
-    }
+  route.dispatch = function (this: { path: unknown }, req: Request, ...rest: unknown[]) {
+    const own = typeof this.path === 'string' ? this.path : ':pattern';
+    const base = (req.mountPatterns ?? []).filter((m) => m !== '/').join('');
+    req.routeTemplate = own === '/' && base ? base : `${base}${own}`;
     return dispatch.call(this, req, ...rest);
   };
 }
@@ -38,7 +58,8 @@ export function requestTelemetry(): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const path = req.path;
-    const surface = surfaceOf(path);
+    // Express matches paths without case: /API/agents is the AI surface, not another one.
+    const surface = surfaceOf(path.toLowerCase());
     const span = tracing.on
       ? tracing.tracer!.startSpan(req.method, { kind: SpanKind.SERVER }, req.headers.traceparent ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT)
       : undefined;
@@ -47,8 +68,10 @@ export function requestTelemetry(): RequestHandler {
     if (span?.isRecording()) span.setAttributes({ 'http.request.method': req.method, 'url.path': path, 'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http', 'pgbase.surface': surface, 'pgbase.request_id': req.id ?? '' });
     res.once('close', () => {
       const matched = req.routeTemplate;
-      const route = matched ?? `${surface}:unmatched`;
       const status = String(res.statusCode);
+      const named = matched ?? `${surface}:unmatched`;
+      // Past the series budget (METRICS_MAX_SERIES) a new label set is counted as its surface's `other`.
+      const route = withinSeriesBudget('http', `${surface} ${named} ${req.method} ${status}`) ? named : `${surface}:other`;
       const labels = { surface, route, method: req.method, status };
       metrics.requests.inc(labels);
       metrics.requestSeconds.observe(labels, (performance.now() - started) / 1000);

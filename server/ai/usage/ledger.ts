@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import type { Provider } from '../providers/vendors.ts';
-import { metrics } from '../../telemetry/metrics.ts';
+import { metrics, withinSeriesBudget } from '../../telemetry/metrics.ts';
 
 export type UsageContext = {
   /** The user the call is for (null: the project itself, through the service-role key). */
@@ -68,7 +68,8 @@ export function chargesStored(entries: UsageEntry[], costs: Array<number | null>
 
 /** The model-call metrics, moved where every call is recorded. */
 function countModelCall(e: UsageEntry, cost: number): void {
-  const model = { provider: e.provider, model: e.model };
+  // A model is named by whoever made the agent: past the series budget it is counted as `other`.
+  const model = { provider: e.provider, model: withinSeriesBudget('model', `${e.provider} ${e.model}`) ? e.model.slice(0, 200) : 'other' };
   metrics.modelCalls.inc({ ...model, kind: e.kind, outcome: e.ok ? 'ok' : 'error' });
   metrics.modelTokens.inc({ ...model, direction: 'input' }, e.tokensIn);
   metrics.modelTokens.inc({ ...model, direction: 'output' }, e.tokensOut);
