@@ -23,7 +23,7 @@ import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { aiSurface, type AiSurface } from './ai/index.ts';
 import { openAiShape } from './ai/openai-compat/wire.ts';
-import { aiShape } from './ai/errors.ts';
+import { mcpShape } from './ai/mcp/errors.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -182,7 +182,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/api', router: openApiRoutes(), open: [openApiOpenRoute] },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
       { prefix: '/api/v1', router: ai.openai, errorShape: openAiShape, bearerKey: true },
-      { prefix: '/api/mcp', router: ai.mcp, errorShape: aiShape, bearerKey: true },
+      { prefix: '/api/mcp', router: ai.mcp, errorShape: mcpShape, bearerKey: true },
       { prefix: '/api', router: ai.router, open: ai.open },
       ...(opts.surfaces ?? []),
     ];

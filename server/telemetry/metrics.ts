@@ -21,6 +21,7 @@ export const metrics = {
   modelSeconds: new client.Histogram({ name: 'pgbase_model_call_duration_seconds', help: 'Model call latency, by provider and model', labelNames: ['provider', 'model'], buckets: SECONDS, registers: [registry] }),
   realtimeConnections: new client.Gauge({ name: 'pgbase_realtime_connections', help: 'Open realtime WebSocket connections', registers: [registry] }),
   realtimeChannels: new client.Gauge({ name: 'pgbase_realtime_channels', help: 'Realtime channels joined on open connections', registers: [registry] }),
+  mcpSessions: new client.Gauge({ name: 'pgbase_mcp_sessions', help: 'MCP sessions this process holds (each bounded: MCP_SESSIONS_PER_CALLER, MCP_SESSIONS_MAX)', registers: [registry] }),
   realtimeMessages: new client.Counter({ name: 'pgbase_realtime_messages_total', help: 'Realtime messages, by direction (in from clients, out to clients)', labelNames: ['direction'], registers: [registry] }),
   extractions: new client.Counter({ name: 'pgbase_source_extractions_total', help: 'Source extractions finished, by outcome', labelNames: ['outcome'], registers: [registry] }),
   extractedPages: new client.Counter({ name: 'pgbase_source_extracted_pages_total', help: 'Pages extracted from sources', registers: [registry] }),
@@ -57,12 +58,19 @@ export function withinSeriesBudget(family: string, key: string): boolean {
 }
 
 const pools = new Map<string, pg.Pool>();
+const mcp = new Set<() => number>();
 const sockets = new Set<() => { connections: number; channels: number }>();
 
 /** A realtime service whose open sockets and joined channels /metrics counts, until its platform stops. */
 export function watchRealtime(count: () => { connections: number; channels: number }): () => void {
   sockets.add(count);
   return () => void sockets.delete(count);
+}
+
+/** An MCP server whose sessions /metrics counts, until its platform stops. */
+export function watchMcpSessions(count: () => number): () => void {
+  mcp.add(count);
+  return () => void mcp.delete(count);
 }
 
 /** A pool whose connections /metrics reports, until its platform stops. */
@@ -89,6 +97,7 @@ export async function refreshDatabaseGauges(adminPool: pg.Pool): Promise<void> {
   }
   metrics.realtimeConnections.set(connections);
   metrics.realtimeChannels.set(channels);
+  metrics.mcpSessions.set([...mcp].reduce((n, count) => n + count(), 0));
   const { rows } = await adminPool.query<{ snapshot: { jobs: Array<{ task: string; queued: number; oldest_due_s: number | null }>; runs: Array<{ kind: string; status: string; n: number }> } }>('select platform.metrics_snapshot() as snapshot');
   const { jobs, runs } = rows[0]!.snapshot;
   metrics.jobsQueued.reset();

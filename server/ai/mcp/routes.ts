@@ -4,17 +4,21 @@
 // token or service key>`, as MCP clients send (the gateway lets this surface
 // take the bearer as its key).
 //
-// Sessions live in this process: `initialize` opens one (its id in the
-// `Mcp-Session-Id` header) bound to the caller who opened it; a request for
-// it from anyone else, or for a session this process does not hold, is 404
-// (the client then initializes again, as the protocol says). When a
-// workflow is deployed or undeployed, or an agent or knowledge base is made,
-// renamed or removed, SQL says so on NOTIFY ai_tools_changed
-// (sql/0064) and every session here is sent notifications/tools/list_changed.
-// Idle sessions are closed after 30 minutes. The sources of the caller's
-// knowledge bases are offered as resources (resources.ts).
+// Sessions live in this process, within bounds (sessions.ts): `initialize`
+// opens one (its id in the `Mcp-Session-Id` header) bound to the caller who
+// opened it; a request for it from anyone else, or for a session this
+// process does not hold, is 404 (the client then initializes again, as the
+// protocol says). Each request runs as its own caller (the token it came
+// with, verified by the gateway), never as the token that opened the session.
+// A notification stream ends when its token expires; every session of a user
+// who is banned or deleted ends at once (sql/0095). When a workflow is
+// deployed or undeployed, or an agent or knowledge base is made, renamed or
+// removed, SQL says so on NOTIFY ai_tools_changed (sql/0064) and every
+// session here is sent notifications/tools/list_changed. The sources of the
+// caller's knowledge bases are offered as resources (resources.ts). Errors
+// are JSON-RPC error bodies (errors.ts).
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Request, type Router } from 'express';
 import type { Logger } from 'pino';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -23,39 +27,49 @@ import { CallToolRequestSchema, isInitializeRequest, ListResourcesRequestSchema,
 import type { RequestContext } from '../../../db/as-role.ts';
 import { listenChannel } from '../../../db/listener.ts';
 import { ApiError, route } from '../../errors.ts';
+import type { RequestAuth } from '../../gateway.ts';
+import { watchMcpSessions } from '../../telemetry/metrics.ts';
 import { callerUser } from '../actor.ts';
 import { contextOf } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { Failure } from '../failures.ts';
+import { mcpErrors } from './errors.ts';
 import { listSourceResources, readSourceResource } from './resources.ts';
+import { mcpSessions, SessionRefused, type McpSession, type SessionLimits } from './sessions.ts';
 import { toolsFor, type McpServices } from './tools.ts';
 
-const IDLE_MS = 30 * 60_000;
-
-type Session = { transport: StreamableHTTPServerTransport; server: Server; owner: string; seen: number };
-
-/** The request as the transport takes it: our `req.auth` is the gateway's, not the SDK's AuthInfo (its handlers use the caller bound to the session). */
+/** The request as the transport takes it; `req.auth` (the gateway's verified caller) reaches each handler as `extra.authInfo`. */
 const plain = (req: Request) => req as unknown as IncomingMessage;
 
 /** Who a caller is, for binding a session to them: a user's id, or the project. */
 const ownerOf = (caller: RequestContext) => callerUser(caller) ?? 'project';
 
-function mcpServer(caller: RequestContext, services: McpServices, log: Logger): Server {
+/** The caller of the request a handler answers: the token that request came with. */
+function callerOf(extra: { authInfo?: unknown }): RequestContext {
+  const auth = extra.authInfo as RequestAuth | undefined;
+  if (!auth) throw new Error('An MCP request arrived without its caller');
+  return { role: auth.role, claims: auth.claims };
+}
+
+/** setTimeout's longest wait; a later expiry is checked again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+function mcpServer(services: McpServices, log: Logger): Server {
   const server = new Server({ name: 'pgbase', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {} } });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listSourceResources(caller, services) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({ resources: await listSourceResources(callerOf(extra), services) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     try {
-      return await readSourceResource(caller, services, request.params.uri);
+      return await readSourceResource(callerOf(extra), services, request.params.uri);
     } catch (err) {
       // The SDK answers a thrown error as a JSON-RPC error with its message: only words meant for the client.
       throw err instanceof Failure || err instanceof ApiError ? err : new Error('The resource could not be read');
     }
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await toolsFor(caller, services)).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: (await toolsFor(callerOf(extra), services)).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = (await toolsFor(caller, services)).find((t) => t.name === request.params.name);
+    const tool = (await toolsFor(callerOf(extra), services)).find((t) => t.name === request.params.name);
     if (!tool) return { content: [{ type: 'text', text: `Unknown tool ${request.params.name}: list the tools again` }], isError: true };
     try {
       const result = await tool.call(request.params.arguments ?? {}, extra.signal);
@@ -71,61 +85,104 @@ function mcpServer(caller: RequestContext, services: McpServices, log: Logger): 
   return server;
 }
 
-export function mcpRoutes(opts: { services: McpServices; adminUrl: string; log: Logger }): { router: Router; close: () => Promise<void> } {
+export function mcpRoutes(opts: { services: McpServices; adminUrl: string; log: Logger; limits: SessionLimits }): { router: Router; close: () => Promise<void> } {
   const log = opts.log.child({ component: 'mcp' });
-  const sessions = new Map<string, Session>();
+  const sessions = mcpSessions(opts.limits);
+  const unwatch = watchMcpSessions(sessions.size);
   const r = express.Router();
 
-  const sessionOf = (req: Request): Session | undefined => {
+  const sessionOf = (req: Request): McpSession | undefined => {
     const id = req.headers['mcp-session-id'];
-    const s = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!s || s.owner !== ownerOf(contextOf(req))) return undefined;
-    s.seen = Date.now();
-    return s;
+    return typeof id === 'string' ? sessions.get(id, ownerOf(contextOf(req))) : undefined;
+  };
+  /** A request of the session is in flight until its answer ends: the session is busy meanwhile. */
+  const busy = (s: McpSession, res: ServerResponse) => {
+    s.inFlight++;
+    res.once('close', () => {
+      s.inFlight--;
+      s.seen = Date.now();
+    });
   };
 
   r.post('/', route(async (req, res) => {
     const existing = sessionOf(req);
-    if (existing) return void (await existing.transport.handleRequest(plain(req), res, req.body));
+    if (existing) {
+      busy(existing, res);
+      return void (await existing.transport.handleRequest(plain(req), res, req.body));
+    }
     if (req.headers['mcp-session-id'] !== undefined || !isInitializeRequest(req.body)) throw aiErrors.notFound('Session');
-    const caller = contextOf(req);
-    const server = mcpServer(caller, opts.services, log);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, owner: ownerOf(caller), seen: Date.now() }),
-      onsessionclosed: (id) => void sessions.delete(id),
-    });
+    const owner = ownerOf(contextOf(req));
+    try {
+      sessions.admit(owner);
+    } catch (err) {
+      if (!(err instanceof SessionRefused)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      throw mcpErrors.tooManySessions(err.message);
+    }
+    const id = randomUUID();
+    const server = mcpServer(opts.services, log);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: () => void sessions.forget(id) });
+    const session: McpSession = { id, owner, transport, server, seen: Date.now(), inFlight: 0, streaming: false };
+    sessions.add(session);
+    busy(session, res);
     await server.connect(transport);
     await transport.handleRequest(plain(req), res, req.body);
+    // An initialize the SDK refused opened nothing.
+    if (transport.sessionId === undefined) sessions.close(session);
   }));
-  // The stream of server-sent notifications, and the end of a session.
-  const existing = route(async (req, res) => {
+  // The stream of server-sent notifications: the session is busy while it is open, and it ends when its token does.
+  r.get('/', route(async (req, res) => {
+    const s = sessionOf(req);
+    if (!s) throw aiErrors.notFound('Session');
+    // A second stream is the SDK's to refuse (409).
+    if (s.streaming) return void (await s.transport.handleRequest(plain(req), res));
+    s.streaming = true;
+    const exp = req.auth?.claims.exp;
+    let expiry: NodeJS.Timeout | undefined;
+    if (typeof exp === 'number') expiry = setTimeout(() => s.transport.closeStandaloneSSEStream(), Math.min(LONGEST_TIMER_MS, Math.max(0, exp * 1000 - Date.now())));
+    res.once('close', () => {
+      clearTimeout(expiry);
+      s.streaming = false;
+      s.seen = Date.now();
+    });
+    await s.transport.handleRequest(plain(req), res);
+  }));
+  // The end of a session.
+  r.delete('/', route(async (req, res) => {
     const s = sessionOf(req);
     if (!s) throw aiErrors.notFound('Session');
     await s.transport.handleRequest(plain(req), res);
-  });
-  r.get('/', existing);
-  r.delete('/', existing);
+  }));
 
   // What may be offered changed somewhere (sql/0064): every session here lists
   // again; so does a listener that reconnected, as changes made while it was
   // away are unknown.
   const changed = () => {
-    for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
+    for (const s of sessions.all()) void s.server.sendToolListChanged().catch(() => undefined);
   };
   const listener = listenChannel({ url: opts.adminUrl, channel: 'ai_tools_changed', name: 'mcp-tools', log, onNotify: changed, onListening: (again) => (again ? changed() : undefined) });
-  const sweep = setInterval(() => {
-    for (const [id, s] of sessions) if (Date.now() - s.seen > IDLE_MS) void s.transport.close().finally(() => sessions.delete(id));
-  }, 60_000);
+  // A user banned or deleted (sql/0095) loses their sessions at once; after a
+  // reconnect, every holder is checked, as a notice may have been missed.
+  const revoked = listenChannel({
+    url: opts.adminUrl, channel: 'auth_access_revoked', name: 'mcp-access', log,
+    onNotify: (userId) => sessions.closeOwner(userId),
+    onListening: async (again) => {
+      const users = sessions.owners().filter((o) => o !== 'project');
+      if (!again || users.length === 0) return;
+      const allowed = new Set(await opts.services.store.usersWithAccess(users));
+      for (const u of users) if (!allowed.has(u)) sessions.closeOwner(u);
+    },
+  });
+  const sweep = setInterval(() => sessions.sweep(), Math.max(250, Math.min(60_000, opts.limits.idleMs / 4)));
   sweep.unref();
 
   return {
     router: r,
     close: async () => {
       clearInterval(sweep);
-      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
-      sessions.clear();
-      await listener.stop();
+      unwatch();
+      for (const s of sessions.all()) sessions.close(s);
+      await Promise.all([listener.stop(), revoked.stop()]);
     },
   };
 }

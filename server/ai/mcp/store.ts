@@ -33,6 +33,10 @@ export function mcpStore(calls: AiCalls) {
       (await calls.as<{ object_path: string }>(caller,
         `select d.object_path from ai.source_derivatives d join ai.kb_sources ks on ks.source_id = d.source_id and ks.kb_id = $1
           where d.source_id = $2 and d.kind = 'markdown' and d.idx = 0`, [kbId, sourceId]))[0]?.object_path,
+    /** Of these users, those who still have access: not banned now, not deleted (sql/0095 says when one loses it). */
+    usersWithAccess: async (userIds: string[]): Promise<string[]> =>
+      (await calls.asService<{ id: string }>(
+        'select id from auth.users where id = any($1::uuid[]) and deleted_at is null and (banned_until is null or banned_until <= now())', [userIds])).map((r) => r.id),
   };
 }
 
