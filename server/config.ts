@@ -132,7 +132,9 @@ const schema = z.object({
   AI_KEY_VALIDATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000).describe('how long key validation waits for the vendor'),
 
   WORKFLOW_EXECUTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000).describe('a synchronous workflow run (execute, webhook) is stopped after this long'),
-  WORKFLOW_EXECUTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20).describe('executions per user (or per key without a user) per replica, sliding minute'),
+  WORKFLOW_EXECUTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20).describe('workflow runs asked for by hand (execute, stream, async, MCP workflow tools) per actor (a user, or the project) per replica, sliding minute'),
+  WORKFLOW_TRIGGERED_RUNS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120).describe('workflow runs started by webhooks per actor (the workflow\'s owner, or the project) per replica, sliding minute; a window of its own'),
+  AGENT_RUNS_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(0).describe('agent and orchestration runs per actor per replica, sliding minute, from every route (/api/agents, /api/orchestrations, /api/v1, MCP, workflow blocks); 0: no limit (spec 8)'),
   SANDBOX_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000).describe('longest a code block or condition may run'),
   SANDBOX_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(64).describe('memory ceiling of one code block run'),
   SANDBOX_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('code blocks run at once per process'),

@@ -36,13 +36,16 @@ export class ApiError extends Error {
   /** A surface-specific code (GoTrue error_code, PostgREST PGRST code, ...). */
   readonly code: string | undefined;
   readonly details: unknown;
-  constructor(kind: ErrorKind, message: string, opts: { status?: number; code?: string; details?: unknown; cause?: unknown } = {}) {
+  /** Sent as Retry-After: when a refused caller may try again (a rate limit, a bound). */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(kind: ErrorKind, message: string, opts: { status?: number; code?: string; details?: unknown; cause?: unknown; retryAfterSeconds?: number } = {}) {
     super(message, { cause: opts.cause });
     this.name = 'ApiError';
     this.kind = kind;
     this.status = opts.status ?? STATUS[kind];
     this.code = opts.code;
     this.details = opts.details;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 
@@ -81,9 +84,9 @@ export function httpTitle(status: number): string | undefined {
  * One named error of a surface's catalogue: its status, code and message in
  * one place, the kind derived from the status unless given.
  */
-export function apiError(status: number, code: string | undefined, message: string, opts: { kind?: ErrorKind; details?: unknown; cause?: unknown } = {}): ApiError {
+export function apiError(status: number, code: string | undefined, message: string, opts: { kind?: ErrorKind; details?: unknown; cause?: unknown; retryAfterSeconds?: number } = {}): ApiError {
   const kind = opts.kind ?? KIND_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
-  return new ApiError(kind, message, { status, ...(code === undefined ? {} : { code }), details: opts.details, cause: opts.cause });
+  return new ApiError(kind, message, { status, ...(code === undefined ? {} : { code }), details: opts.details, cause: opts.cause, ...(opts.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: opts.retryAfterSeconds }) });
 }
 
 // Connection-level failures: the database is down or restarting. These become a
@@ -174,7 +177,8 @@ export function sendError(req: Request, res: Response, err: unknown): void {
     res.destroy();
     return;
   }
-  if (e.status === 503) res.setHeader('Retry-After', '1');
+  if (e.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(e.retryAfterSeconds))));
+  else if (e.status === 503) res.setHeader('Retry-After', '1');
   const shape = (res.locals.errorShape as ErrorShape | undefined) ?? plainShape;
   res.status(e.status).json(shape(e, req, res));
 }

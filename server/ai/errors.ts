@@ -27,7 +27,7 @@ export const AI_ERROR_CATALOGUE = {
     bad_json: { status: 400, meaning: 'The body is not JSON.' },
     CONFLICT: { status: 409, meaning: 'The change does not fit the resource\'s current state (already added, already running, not cancellable).' },
     PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body or file is larger than its limit.' },
-    RATE_LIMITED: { status: 429, meaning: 'More executions per minute than WORKFLOW_EXECUTIONS_PER_MINUTE.' },
+    RATE_LIMITED: { status: 429, meaning: 'More runs started per minute than the run limiter allows the actor: WORKFLOW_EXECUTIONS_PER_MINUTE (workflows run by hand, MCP tools included), WORKFLOW_TRIGGERED_RUNS_PER_MINUTE (webhooks), AGENT_RUNS_PER_MINUTE (agent and orchestration runs, when set).' },
   },
   provider: {
     provider_key_decrypt_failed: { status: 402, meaning: 'No usable key for the model\'s provider: none stored, none from the platform, or one that cannot be decrypted.' },
@@ -72,7 +72,7 @@ export function catalogued(code: string): (Entry & { group: Group }) | undefined
 }
 
 /** An error of the catalogue: its status comes from the code. */
-export function aiApiError(code: AiErrorCode, message: string, opts: { kind?: ErrorKind; details?: unknown } = {}): ApiError {
+export function aiApiError(code: AiErrorCode, message: string, opts: { kind?: ErrorKind; details?: unknown; retryAfterSeconds?: number } = {}): ApiError {
   return apiError(STATUS_OF.get(code)!, code, message, opts);
 }
 
@@ -116,7 +116,8 @@ export const aiErrors = {
   badModel: (model: string) => aiApiError('VALIDATION_ERROR', `Invalid model id "${model}": use <model> (OpenAI, claude-* for Anthropic), gemini/<model> or openrouter/<org>/<model>`),
   modelNotFound: (model: string) => aiApiError('model_not_found', `The model \`${model}\` does not exist or you do not have access to it: use agent/<name or id> or orchestration/<name or id> (GET /api/v1/models lists them)`),
   tooLarge: (message: string) => aiApiError('PAYLOAD_TOO_LARGE', message),
-  rateLimited: (perMinute: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} executions per minute`),
+  /** 429 from the run limiter (runs/limiter.ts): `what` names the budget, as "executions". */
+  rateLimited: (perMinute: number, what: string, retryAfterSeconds: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} ${what} per minute`, { retryAfterSeconds }),
   retrievalFailed: (message: string) => aiApiError('RETRIEVAL_FAILED', message),
   executionFailed: (message: string, executionId: string) => aiApiError('EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
   executionTimeout: (ms: number, executionId: string) => aiApiError('EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),

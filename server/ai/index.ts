@@ -48,6 +48,7 @@ import { orchestrationRoutes } from './orchestrations/routes.ts';
 import { orchestrationRunner } from './orchestrations/run.ts';
 import { openAiRoutes } from './openai-compat/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { runLimiter } from './runs/limiter.ts';
 import { mcpStore } from './mcp/store.ts';
 import { keySource, providerKeyRoutes, storedKey } from './providers/keys.ts';
 import { keptKeys } from './providers/key-cache.ts';
@@ -146,7 +147,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/context-handlers', contextHandlerRoutes(calls, retrieveContext));
   // Runs' events kept and numbered, and their cancels, across replicas (runs/).
   const watch = runWatch({ calls, adminUrl: opts.adminUrl, log });
-  const runServices = { log: runEventLog(calls, log, opts.runnerId), watch, stop: stopping.signal, inWorker: config.AI_RUN_PLACEMENT === 'worker' };
+  // Every new run draws from it, whichever way it starts (runs/limiter.ts).
+  const limiter = runLimiter({ manual: config.WORKFLOW_EXECUTIONS_PER_MINUTE, triggered: config.WORKFLOW_TRIGGERED_RUNS_PER_MINUTE, agent: config.AGENT_RUNS_PER_MINUTE });
+  const runServices = { log: runEventLog(calls, log, opts.runnerId), watch, stop: stopping.signal, inWorker: config.AI_RUN_PLACEMENT === 'worker', limiter };
   const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId, watch });
   const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));
@@ -162,14 +165,14 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, log });
   const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
-  const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal });
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, stop: stopping.signal });
+  const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal });
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, limiter, stop: stopping.signal });
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
-  openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, stop: stopping.signal }));
-  mount('/workflows', workflowRoutes({ calls, json, runs, executionsPerMinute: config.WORKFLOW_EXECUTIONS_PER_MINUTE, events: runServices }), { json: false });
+  openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal }));
+  mount('/workflows', workflowRoutes({ calls, json, runs, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
-  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage }, adminUrl: opts.adminUrl, log,
+  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter }, adminUrl: opts.adminUrl, log,
     limits: { perCaller: config.MCP_SESSIONS_PER_CALLER, max: config.MCP_SESSIONS_MAX, idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000 } });
   const mcpSurface = express.Router();
   mcpSurface.use(requireIdentity, json, mcpServer.router);
@@ -211,6 +214,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       clearInterval(sweeper);
       stopping.abort(new Error('The server is stopping'));
       await mcpServer.close();
+      limiter.close();
       await watch.stop();
       await keyCache.stop();
       await parsers.close();

@@ -23,6 +23,7 @@ import { agentTuning, type AgentRunner } from './agents/run.ts';
 import type { AgentRow } from './agents/store.ts';
 import type { ToolRunner } from './tools/runner.ts';
 import { Failure } from './failures.ts';
+import type { RunLimiter } from './runs/limiter.ts';
 
 
 /** Only the text goes to the workflow stream. */
@@ -37,7 +38,7 @@ function idIn(config: Record<string, unknown>, key: string): string | null {
   return v.toLowerCase();
 }
 
-export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; tools: ToolRunner; agents: AgentRunner; orchestrations: OrchestrationRunner; stop: AbortSignal }): WorkflowAgents {
+export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; settings: Settings; tools: ToolRunner; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal }): WorkflowAgents {
   const { calls, models, settings, tools, agents } = opts;
 
   const inline = async (c: AgentBlockCall, model: string) => {
@@ -70,6 +71,8 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
         return inline(c, model);
       }
       const caller = actorContext(c.actor);
+      // A run this block starts draws from the actor's window as any agent run does (its 429 is the block's failure).
+      opts.limiter.take('agent', c.actor);
       const agent = await agents.agent(caller, agentId).catch(() => {
         throw new Failure(`Agent ${agentId} does not exist or is not visible to the user running this workflow`);
       });
@@ -81,6 +84,7 @@ export function workflowAgents(opts: { calls: AiCalls; models: ModelRouter; sett
       const id = idIn(c.config, 'orchestration_id');
       if (!id) throw new Failure('an orchestration block needs orchestration_id');
       const caller = actorContext(c.actor);
+      opts.limiter.take('agent', c.actor);
       const [row] = await calls.as<OrchestrationRow>(caller, 'select id, name, strategy, model, system_prompt, settings from ai.orchestrations where id = $1', [id]);
       if (!row) throw new Failure(`Orchestration ${id} does not exist or is not visible to the user running this workflow`);
       const sessionId = idIn(c.config, 'session_id') ?? undefined;

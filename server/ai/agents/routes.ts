@@ -18,6 +18,7 @@ import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 import { agentAnswer } from './run-answer.ts';
+import { actorOf } from '../actor.ts';
 import { jsonRun } from '../runs/json-run.ts';
 import { delegateToolName } from './loop.ts';
 
@@ -129,6 +130,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const body = parse(AgentRunBody, req.body);
     const caller = contextOf(req);
     const { agent, setup } = await runner.forRun(caller, id);
+    runs.limiter.take('agent', actorOf(caller));
     const life = runLifetime(res, stop, { detached: true });
     res.json(await jsonRun(res, { ...runs, caller }, 'agent', (push) =>
       runner.run(caller, agent, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true, inWorker: runs.inWorker, setup }), agentAnswer(calls, caller)));
@@ -143,6 +145,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const body = parse(AgentRunBody, req.body);
     const caller = contextOf(req);
     const { agent, setup } = await runner.forRun(caller, id);
+    runs.limiter.take('agent', actorOf(caller));
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await runner.requireSession(caller, sessionId);
     await streamRun(res, stop, { log: runs.log, kind: 'agent', follow: { ...runs, caller } }, (life, send) => runner.run(caller, agent, { message: body.message, sessionId }, life, send, { durable: true, inWorker: runs.inWorker, setup }));

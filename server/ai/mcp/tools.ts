@@ -15,6 +15,8 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AgentRunner } from '../agents/run.ts';
 import { Failure } from '../failures.ts';
+import { actorOf } from '../actor.ts';
+import type { RunLimiter } from '../runs/limiter.ts';
 import { detachedLifetime } from '../lifetime.ts';
 import type { knowledgeSearch } from '../knowledge/search.ts';
 import type { WorkflowRuns } from '../workflows/runs.ts';
@@ -22,7 +24,7 @@ import type { DeployedWorkflow, McpStore } from './store.ts';
 
 type JsonSchema = Record<string, unknown>;
 export type McpTool = { name: string; description: string; inputSchema: JsonSchema; call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>> };
-export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch>; storage: InProcessStorage };
+export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch>; storage: InProcessStorage; limiter: RunLimiter };
 
 const ANY_OBJECT: JsonSchema = { type: 'object', additionalProperties: true };
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array']);
@@ -89,6 +91,7 @@ export async function toolsFor(caller: RequestContext, s: McpServices): Promise<
       call: async (args, signal) => {
         if (typeof args.message !== 'string' || !args.message.trim()) throw new Failure('message is required');
         const sessionId = typeof args.session_id === 'string' && args.session_id ? args.session_id.toLowerCase() : undefined;
+        s.limiter.take('agent', actorOf(caller));
         const run = await s.agents.run(caller, a, { message: args.message, sessionId }, detachedLifetime(signal));
         return { output: run.output, session_id: run.session_id, run_id: run.run_id, stop_reason: run.stop_reason, usage: run.usage };
       },

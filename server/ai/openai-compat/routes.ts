@@ -28,6 +28,8 @@ import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import { parse, UUID } from '../parse.ts';
 import type { Emit } from '../agents/events.ts';
 import { openAiStore, type Runnable } from './store.ts';
+import { actorOf } from '../actor.ts';
+import type { RunLimiter } from '../runs/limiter.ts';
 import { chunks, completion, modelIds, modelObject, openAiError } from './wire.ts';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
@@ -51,7 +53,7 @@ function textOf(m: z.infer<typeof Message>, i: number): string {
   return m.content.map((p) => p.text).join('');
 }
 
-export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; stop: AbortSignal }): Router {
+export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal }): Router {
   const r = express.Router();
   const store = openAiStore(opts.calls);
 
@@ -76,6 +78,7 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     if (!target) throw aiErrors.modelNotFound(body.model);
     const message = textOf(last, body.messages.length - 1).trim();
     if (!message) throw aiErrors.validation('the last message has no text');
+    opts.limiter.take('agent', actorOf(caller));
     const sessionId = await sessionFor(req, target, body.messages.slice(0, -1), message);
     res.setHeader('x-session-id', sessionId);
     const run = (life: ReturnType<typeof runLifetime>, emit?: Emit) => target.kind === 'agent'

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
 import { followRun, type RunServices } from '../runs/follow.ts';
+import { actorOf } from '../actor.ts';
 import { jsonRun } from '../runs/json-run.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
@@ -141,8 +142,9 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const body = parse(OrchestrationRunBody, req.body);
     const orchestration = await store.get(req, id) as unknown as OrchestrationRow;
     // Its events are kept as a stream's are (GET /runs/{run_id}/events), without the model's text streamed.
-    const life = runLifetime(res, stop, { detached: true });
     const caller = contextOf(req);
+    runs.limiter.take('agent', actorOf(caller));
+    const life = runLifetime(res, stop, { detached: true });
     res.json(await jsonRun(res, { ...runs, caller }, 'orchestration', (push) =>
       runner.run(caller, orchestration, { message: body.message, sessionId: body.session_id?.toLowerCase() }, life, push, { streamModel: false, durable: true, inWorker: runs.inWorker }),
     (runId) => runner.answer(caller, runId)));
@@ -158,6 +160,7 @@ export function orchestrationRoutes(calls: AiCalls, secrets: ResourceSecrets, ru
     const caller = contextOf(req);
     const sessionId = body.session_id?.toLowerCase();
     if (sessionId) await requireSession(calls, caller, sessionId);
+    runs.limiter.take('agent', actorOf(caller));
     await streamRun(res, stop, { log: runs.log, kind: 'orchestration', follow: { ...runs, caller } }, (life, send) =>
       runner.run(caller, orchestration, { message: body.message, sessionId }, life, send, { durable: true, inWorker: runs.inWorker }));
   }));

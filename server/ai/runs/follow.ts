@@ -1,6 +1,7 @@
 // A run's events as server-sent events: `id:` lines with their numbers; a
 // client that comes back (Last-Event-ID or ?after=) reads on from its
 // number, on any replica, and follows new events until the run ends.
+import type { RunLimiter } from './limiter.ts';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { RequestContext } from '../../../db/as-role.ts';
@@ -105,4 +106,5 @@ export async function followEvents(deps: FollowedRun, cursor: number, write: (se
  * runs, the server's stop, and whether runs are carried by the workers
  * (AI_RUN_PLACEMENT=worker: a route only begins a run, then follows it).
  */
-export type RunServices = { log: RunEventLog; watch: RunWatch; stop: AbortSignal; inWorker?: boolean };
+/** `limiter`: where every new run's start is counted (runs/limiter.ts). */
+export type RunServices = { log: RunEventLog; watch: RunWatch; stop: AbortSignal; inWorker?: boolean; limiter: RunLimiter };

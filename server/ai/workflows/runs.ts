@@ -18,11 +18,12 @@ import { guardedFetch, privateNetworkRule } from '../runtime/net/ssrf.ts';
 import type { Sandbox } from '../runtime/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
-import { storedActor, type Actor } from '../actor.ts';
+import { actorOf, storedActor, userActor, PROJECT, type Actor } from '../actor.ts';
 import { Failure, HandedOver } from '../failures.ts';
 import { aiErrors } from '../errors.ts';
 import { toApiError, type ApiError } from '../../errors.ts';
 import type { RunWatch } from '../runs/watch.ts';
+import type { RunLimiter } from '../runs/limiter.ts';
 import { contextFrom, inSpan } from '../../telemetry/spans.ts';
 
 /** A failed run's last event: only a timeout carries error_code (spec 6.3); the execution id when the run began. */
@@ -38,7 +39,7 @@ type Execution = { id: string; workflow_id?: string; graph: Graph; version: numb
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch; stop: AbortSignal }) {
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch; limiter: RunLimiter; stop: AbortSignal }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -119,6 +120,8 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
      * version; 404 unless the caller can read the workflow and it is deployed.
      */
     runDeployed: async (caller: RequestContext, workflowId: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<RunResult> => {
+      // Asked for by hand (each tool call, a JSON-RPC batch's too): the caller's window, as execute's.
+      opts.limiter.take('manual', actorOf(caller));
       const [row] = await calls.as<Execution>(caller, `insert into ai.workflow_executions (workflow_id, trigger, variables, version, graph)
         select w.id, 'manual', $2, w.active_version, v.graph from ai.workflows w join ai.workflow_versions v on v.workflow_id = w.id and v.version = w.active_version
          where w.id = $1 and w.deployed returning id, workflow_id, graph, version, user_id, acts_as`, [workflowId, JSON.stringify(variables)]);
@@ -200,12 +203,14 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
      * else 403.
      */
     webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal, emit: (e: RunEvent) => void = () => undefined, how: { inWorker?: boolean } = {}) => {
-      const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null }>(
-        `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version
+      const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null; owner_id: string | null }>(
+        `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version, w.owner_id
            from ai.workflow_blocks b join ai.workflows w on w.id = b.workflow_id
           where b.type = 'webhook' and b.config ->> 'webhook_id' = $1`, [webhookId]);
       if (!hook) return { outcome: 'not_found' as const };
       if (!secretMatches(hook.secret ?? '')) return { outcome: 'unauthorized' as const };
+      // Only a caller holding the secret draws from the owner's window, and before an arm is used.
+      opts.limiter.take('triggered', hook.owner_id ? userActor(hook.owner_id) : PROJECT);
       let version: number | null = null;
       if (hook.deployed && hook.active_version !== null) version = hook.active_version;
       else if (!(await calls.asService<{ used: boolean }>('select ai.consume_arm($1) as used', [hook.workflow_id]))[0]!.used) return { outcome: 'inactive' as const };

@@ -19,6 +19,7 @@ import { runLifetime, streamRun } from '../../lifetime.ts';
 import { followRun, type RunServices } from '../../runs/follow.ts';
 import { recordedRun } from '../../runs/recorded.ts';
 import { contextOf } from '../../calls.ts';
+import { actorOf } from '../../actor.ts';
 
 export const ExecuteBody = z.object({
   variables: z.record(z.string(), z.unknown(), { error: 'variables must be an object' }).optional(),
@@ -35,9 +36,18 @@ const executionIdOf = (req: { params: Record<string, unknown> }): string => {
   return eid;
 };
 
-export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: ReturnType<typeof workflowStore>; json: RequestHandler; rateLimit: RequestHandler; events: RunServices }): void {
+export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: ReturnType<typeof workflowStore>; json: RequestHandler; events: RunServices }): void {
   const { stop } = deps.events;
-  r.post('/:id/execute', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
+  // A run asked for by hand draws from the caller's window first (spec 8: execute and execute/stream, async too).
+  const rateLimit: RequestHandler = (req, _res, next) => {
+    try {
+      deps.events.limiter.take('manual', actorOf(contextOf(req)));
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+  r.post('/:id/execute', errorShape(aiCodedShape), rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const { variables, async } = executeBody(req.body);
     // Beyond the spec: {"mode": "async"} queues the run and answers at once; poll GET .../executions/{id}.
@@ -50,7 +60,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
   // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
   // event of type error on this 200 (only a timeout carries error_code). A
   // workflow the caller cannot see is a 404 before the stream opens.
-  r.post('/:id/execute/stream', errorShape(aiCodedShape), deps.rateLimit, deps.json, route(async (req, res) => {
+  r.post('/:id/execute/stream', errorShape(aiCodedShape), rateLimit, deps.json, route(async (req, res) => {
     const workflowId = workflowIdOf(req);
     const { variables } = executeBody(req.body);
     await deps.store.get(req, workflowId);

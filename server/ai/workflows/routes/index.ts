@@ -8,16 +8,15 @@ import { crudRoutes } from './crud.ts';
 import { deployRoutes } from './deploy.ts';
 import { graphRoutes } from './graph.ts';
 import { executeRoutes } from './execute.ts';
-import { executionRateLimit } from '../rate-limit.ts';
 import type { WorkflowRuns } from '../runs.ts';
 
 /** `json` parses a body; each route places it after the error shape it declares. */
-export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: WorkflowRuns; executionsPerMinute: number; events: RunServices }): Router {
+export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; runs: WorkflowRuns; events: RunServices }): Router {
   const r = express.Router();
   const workflows = workflowStore(deps.calls);
   crudRoutes(r, workflows, deps.json);
   graphRoutes(r, workflows, deps.json);
   deployRoutes(r, workflows);
-  executeRoutes(r, { runs: deps.runs, store: workflows, json: deps.json, rateLimit: executionRateLimit(deps.executionsPerMinute), events: deps.events });
+  executeRoutes(r, { runs: deps.runs, store: workflows, json: deps.json, events: deps.events });
   return r;
 }
