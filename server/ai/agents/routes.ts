@@ -19,6 +19,7 @@ import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 import { agentAnswer } from './run-answer.ts';
 import { actorOf } from '../actor.ts';
+import { runMessage } from '../sessions/limits.ts';
 import { jsonRun } from '../runs/json-run.ts';
 import { delegateToolName } from './loop.ts';
 
@@ -31,7 +32,7 @@ export const AgentBody = z.object({
 });
 export const AgentPatch = AgentBody.partial();
 export const AgentRunBody = z.object({
-  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000, 'message is longer than 200,000 characters'),
+  message: runMessage,
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
 export const ApprovalBody = z.object({

@@ -17,6 +17,7 @@ import type { AgentRunner } from '../agents/run.ts';
 import { Failure } from '../failures.ts';
 import { actorOf } from '../actor.ts';
 import type { RunLimiter } from '../runs/limiter.ts';
+import { checkRunMessage } from '../sessions/limits.ts';
 import { detachedLifetime } from '../lifetime.ts';
 import type { knowledgeSearch } from '../knowledge/search.ts';
 import type { WorkflowRuns } from '../workflows/runs.ts';
@@ -90,6 +91,7 @@ export async function toolsFor(caller: RequestContext, s: McpServices): Promise<
       inputSchema: AGENT_INPUT,
       call: async (args, signal) => {
         if (typeof args.message !== 'string' || !args.message.trim()) throw new Failure('message is required');
+        checkRunMessage(args.message);
         const sessionId = typeof args.session_id === 'string' && args.session_id ? args.session_id.toLowerCase() : undefined;
         s.limiter.take('agent', actorOf(caller));
         const run = await s.agents.run(caller, a, { message: args.message, sessionId }, detachedLifetime(signal));

@@ -17,7 +17,8 @@
 // approvals run inside the run; a request that brings its own `tools` is
 // refused (the agent's tool calls are never handed to the client). Errors are
 // OpenAI's body: the surface declares openAiShape (server/start.ts).
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
+import type { RequestContext } from '../../../db/as-role.ts';
 import { z } from 'zod';
 import { route, toApiError } from '../../errors.ts';
 import type { AgentRunner } from '../agents/run.ts';
@@ -30,6 +31,7 @@ import type { Emit } from '../agents/events.ts';
 import { openAiStore, type Runnable } from './store.ts';
 import { actorOf } from '../actor.ts';
 import type { RunLimiter } from '../runs/limiter.ts';
+import { checkRunMessage, checkSeededHistory } from '../sessions/limits.ts';
 import { chunks, completion, modelIds, modelObject, openAiError } from './wire.ts';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() }).passthrough();
@@ -44,6 +46,16 @@ export const ChatCompletionBody = z.object({
   stream_options: z.object({ include_usage: z.boolean().nullish() }).passthrough().nullish(),
   tools: z.array(z.unknown()).nullish(),
 }).passthrough();
+
+/** The earlier user and assistant turns a new session is seeded with (system messages are the agent's own), within bounds. */
+function seededTurns(earlier: Array<z.infer<typeof Message>>): Array<{ role: 'user' | 'assistant'; content: string }> {
+  const turns = earlier.flatMap((m, i) => {
+    if (m.role === 'tool') throw aiErrors.validation(`messages[${i}]: tool messages are not supported here: the agent runs its own tools`);
+    return m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m, i) }] : [];
+  });
+  checkSeededHistory(turns);
+  return turns;
+}
 
 /** A message's text: a string, or its text parts joined (other parts refused). */
 function textOf(m: z.infer<typeof Message>, i: number): string {
@@ -78,8 +90,12 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     if (!target) throw aiErrors.modelNotFound(body.model);
     const message = textOf(last, body.messages.length - 1).trim();
     if (!message) throw aiErrors.validation('the last message has no text');
+    checkRunMessage(message, 'the last message');
+    // Without a session, the earlier messages seed a new one: checked (and bounded) before the run is counted.
+    const named = req.headers['x-session-id'];
+    const seeded = typeof named === 'string' && named ? undefined : seededTurns(body.messages.slice(0, -1));
     opts.limiter.take('agent', actorOf(caller));
-    const sessionId = await sessionFor(req, target, body.messages.slice(0, -1), message);
+    const sessionId = seeded ? await store.seedSession(caller, target, seeded, message) : await namedSession(caller, target, String(named));
     res.setHeader('x-session-id', sessionId);
     const run = (life: ReturnType<typeof runLifetime>, emit?: Emit) => target.kind === 'agent'
       ? opts.agents.run(caller, target.row, { message, sessionId }, life, emit)
@@ -92,19 +108,10 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     await stream(res, body.model, created, body.stream_options?.include_usage === true, run);
   }));
 
-  /** The session the turn runs in: the named one (the caller's, of this agent), or a new one holding the earlier turns. */
-  const sessionFor = async (req: Request, target: Runnable, earlier: Array<z.infer<typeof Message>>, message: string): Promise<string> => {
-    const named = req.headers['x-session-id'];
-    const caller = contextOf(req);
-    if (typeof named === 'string' && named) {
-      if (!UUID.test(named) || !(await store.sessionOf(caller, target, named.toLowerCase()))) throw aiErrors.notFound('Session');
-      return named.toLowerCase();
-    }
-    const turns = earlier.flatMap((m, i) => {
-      if (m.role === 'tool') throw aiErrors.validation(`messages[${i}]: tool messages are not supported here: the agent runs its own tools`);
-      return m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m, i) }] : [];
-    });
-    return store.seedSession(caller, target, turns, message);
+  /** The named session the turn runs in: the caller's, of this agent, else 404. */
+  const namedSession = async (caller: RequestContext, target: Runnable, named: string): Promise<string> => {
+    if (!UUID.test(named) || !(await store.sessionOf(caller, target, named.toLowerCase()))) throw aiErrors.notFound('Session');
+    return named.toLowerCase();
   };
 
   /**

@@ -9,6 +9,7 @@ import { route } from '../../errors.ts';
 import { runLifetime, streamRun } from '../lifetime.ts';
 import { followRun, type RunServices } from '../runs/follow.ts';
 import { actorOf } from '../actor.ts';
+import { runMessage } from '../sessions/limits.ts';
 import { jsonRun } from '../runs/json-run.ts';
 import { hookRoutes } from '../agents/hooks.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
@@ -53,7 +54,7 @@ function withRoleAlias(body: unknown): unknown {
 }
 
 export const OrchestrationRunBody = z.object({
-  message: z.string({ error: 'message is required' }).trim().min(1, 'message is required').max(200_000, 'message is longer than 200,000 characters'),
+  message: runMessage,
   session_id: z.string({ error: 'session_id must be a session id' }).regex(UUID, 'session_id must be a session id').optional(),
 });
 

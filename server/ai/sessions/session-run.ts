@@ -22,6 +22,7 @@ import { messageRecorder, type StoredMessage } from './conversation.ts';
 import { memberCheckpoints, type MemberCheckpoints } from './member-steps.ts';
 import { runRecords, type RunOwner, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
+import { checkRunMessage } from './limits.ts';
 import { ForWorker, HandedOver, Parked } from '../failures.ts';
 import type { RunWatch } from '../runs/watch.ts';
 import { contextFrom, inSpan } from '../../telemetry/spans.ts';
@@ -150,6 +151,8 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
   ): Promise<SessionRunDone<T>> => {
     const { owner, message } = input;
+    // Every way into a run meets the same bound (routes check it earlier, before a stream opens).
+    checkRunMessage(message);
     const runId = randomUUID();
     return carry(caller, owner, runId, life, emit, input.durable ?? false, async () => {
       // A compaction's events follow the run's start: kept until the run has begun.
