@@ -17,6 +17,36 @@ import { failSpan, SpanKind, startSpan, traceHeaders } from '../../../telemetry/
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The headers a hop to another origin (scheme, host or port) keeps. Every
+ * other one is dropped: Authorization, Proxy-Authorization and Cookie, as
+ * browsers and fetch drop them, and the headers a tool, block or hook was
+ * configured with, which hold its secrets. A request that lost them keeps
+ * without them on later hops.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'content-language', 'content-type', 'user-agent', 'idempotency-key']);
+
+function crossOriginHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name.toLowerCase())));
+}
+
+/**
+ * How a request goes on after a redirect from `from` to `to`: 303 (and 301
+ * or 302 after a POST, as browsers do) as a GET without a body; to another
+ * origin without its credentials; a 307 or 308 that would carry a body to
+ * another origin is not followed (null: the redirect is the answer).
+ */
+function redirected<T extends { method: string; headers: Record<string, string>; body?: unknown }>(status: number, from: URL, to: URL, request: T): T | null {
+  const crossOrigin = to.origin !== from.origin;
+  let next = request;
+  if (status === 303 || ((status === 301 || status === 302) && request.method === 'POST')) {
+    const { body: _body, ...rest } = request;
+    const { 'content-type': _type, ...headers } = Object.fromEntries(Object.entries(rest.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    next = { ...rest, method: 'GET', headers } as T;
+  } else if (crossOrigin && request.body !== undefined && request.body !== null) return null;
+  return crossOrigin ? { ...next, headers: crossOriginHeaders(next.headers) } : next;
+}
+
 export type GuardedResponse = { status: number; headers: Record<string, string>; body: string };
 
 export { isPrivateAddress, privateNetworkRule };
@@ -71,14 +101,29 @@ export function guardedStreamingFetch(mayReach: (address: string) => boolean): t
       });
     },
   });
-  // With tracing on, a CLIENT span to the response's headers (a stream's body goes on after it).
+  // Redirects are followed here, hop by hop (each connection guarded by the dispatcher), so that a hop
+  // to another origin goes without its credentials (`redirected`). With tracing on, each hop is a
+  // CLIENT span to the response's headers (a stream's body goes on after it).
   return (async (input: string | URL, init?: RequestInit) => {
-    const url = URL.parse(String(input));
-    const send = (trace?: Record<string, string>) => undiciFetch(input, {
-      ...(init as object), dispatcher,
-      ...(trace ? { headers: { ...Object.fromEntries(new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).entries()), ...trace } } : {}),
-    });
-    return url ? inClientSpan(init?.method ?? 'GET', url, send) : send();
+    let url = URL.parse(String(input));
+    if (!url) return undiciFetch(input, { ...(init as object), dispatcher });
+    let request = { method: (init?.method ?? 'GET').toUpperCase(), headers: Object.fromEntries(new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).entries()), body: init?.body ?? undefined };
+    for (let hop = 0; ; hop++) {
+      const at = url;
+      const res = await inClientSpan(request.method, at, (trace) => undiciFetch(at, {
+        ...(init as object), dispatcher, redirect: 'manual', method: request.method, headers: { ...request.headers, ...trace }, body: request.body as never,
+      }));
+      const location = res.headers.get('location');
+      if (init?.redirect === 'manual' || !location || ![301, 302, 303, 307, 308].includes(res.status)) return res;
+      if (hop >= MAX_REDIRECTS) throw new TypeError(`More than ${MAX_REDIRECTS} redirects`);
+      const to = new URL(location, at);
+      const next = redirected(res.status, at, to, request);
+      // A body sent again (a 307 or 308 within the origin) must be one that can be: text or bytes.
+      if (!next || (next.body !== undefined && typeof next.body !== 'string' && !(next.body instanceof Uint8Array) && !(next.body instanceof ArrayBuffer))) return res;
+      await res.body?.cancel();
+      url = to;
+      request = next;
+    }
   }) as unknown as typeof fetch;
 }
 
@@ -160,14 +205,14 @@ export function guardedFetch(mayReach: (address: string) => boolean) {
     let current = init;
     for (let hop = 0; ; hop++) {
       const res = await tracedOnce(url, current);
-      if (!res.location || ![301, 302, 303, 307, 308].includes(res.status)) return { status: res.status, headers: res.headers, body: res.body };
+      const answer = { status: res.status, headers: res.headers, body: res.body };
+      if (!res.location || ![301, 302, 303, 307, 308].includes(res.status)) return answer;
       if (hop >= MAX_REDIRECTS) throw new Failure(`More than ${MAX_REDIRECTS} redirects`);
-      url = new URL(res.location, url);
-      // 303 (and 301/302 after POST, as browsers do) turn into a GET without a body.
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST')) {
-        const { body: _b, ...rest } = current;
-        current = { ...rest, method: 'GET' };
-      }
+      const to = new URL(res.location, url);
+      const next = redirected(res.status, url, to, current);
+      if (!next) return answer;
+      url = to;
+      current = next;
     }
   };
 }
