@@ -65,6 +65,8 @@ const schema = z.object({
   AUTH_SECURE_PASSWORD_CHANGE: bool.default(false).describe("GoTrue's GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: a password change from a session over 24 hours old needs the /reauthenticate nonce"),
   AUTH_MANUAL_LINKING: bool.default(false).describe("GoTrue's GOTRUE_SECURITY_MANUAL_LINKING_ENABLED: linkIdentity() and unlinkIdentity()"),
   AUTH_ANONYMOUS_USERS: bool.default(false).describe("GoTrue's GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED: POST /signup with neither e-mail nor phone signs in anonymously"),
+  AI_ANONYMOUS_USERS: bool.default(false).describe('let anonymous users (signInAnonymously, is_anonymous tokens) use the AI surface: /api, /api/v1, MCP, and webhooks of workflows they own'),
+  AUTH_RATE_LIMIT_ANONYMOUS_USERS: rate('30/3600'),
   AUTH_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(72).default(6),
   AUTH_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   AUTH_OTP_EXPIRY: z.coerce.number().int().min(60).max(604_800).default(86_400).describe('lifetime of e-mailed codes and links, seconds'),

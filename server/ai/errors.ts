@@ -90,6 +90,8 @@ export const aiErrors = {
   /** 400: a body or parameter that breaks a rule; `extra` adds top-level fields such as `details`. */
   validation: (message: string, extra?: Extra) => aiApiError('VALIDATION_ERROR', message, extra ? { details: extra } : {}),
   userTokenOrServiceKey: () => aiApiError('FORBIDDEN', 'This needs a signed-in user token or the service-role key; the anonymous key alone is refused'),
+  anonymousOwnerRefused: () => aiApiError('FORBIDDEN', 'This workflow\'s owner is an anonymous user, and anonymous users may not use the AI surface on this project (AI_ANONYMOUS_USERS)'),
+  anonymousRefused: () => aiApiError('FORBIDDEN', 'Anonymous users may not use the AI surface on this project (AI_ANONYMOUS_USERS): sign up, or link an e-mail or identity to this user first'),
   bearerRequired: () => aiApiError('UNAUTHORIZED', 'Authorization: Bearer <key or user token> is required'),
   serviceRoleOnly: () => aiApiError('FORBIDDEN', 'Only the service-role key may change project configuration'),
   notYours: (what: string) => aiApiError('FORBIDDEN', `You can only change your own ${what}`),

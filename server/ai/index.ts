@@ -107,10 +107,11 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const log = opts.log.child({ component: 'ai' });
   const calls = aiCalls(requestPool);
   const json = jsonBody({ limit: '5mb' });
+  const identity = requireIdentity({ anonymousUsers: config.AI_ANONYMOUS_USERS });
   const router = express.Router();
   // A router whose routes answer in two shapes parses JSON itself, after each route declares its shape.
   const mount = (path: string, routes: Router, opts: { json: boolean } = { json: true }) =>
-    router.use(path, errorShape(aiShape), requireIdentity, ...(opts.json ? [json] : []), routes);
+    router.use(path, errorShape(aiShape), identity, ...(opts.json ? [json] : []), routes);
 
   mount('/settings', settingsRoutes(calls, masterKey));
   // Keys the router decrypted, kept until any replica changes them (providers/key-cache.ts).
@@ -169,13 +170,13 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, limiter, stop: stopping.signal });
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
-  openai.use(requireIdentity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal }));
+  openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal }));
   mount('/workflows', workflowRoutes({ calls, json, runs, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
   const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter }, adminUrl: opts.adminUrl, log,
     limits: { perCaller: config.MCP_SESSIONS_PER_CALLER, max: config.MCP_SESSIONS_MAX, idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000 } });
   const mcpSurface = express.Router();
-  mcpSurface.use(requireIdentity, json, mcpServer.router);
+  mcpSurface.use(identity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs, runServices));
   // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: handed to a worker to

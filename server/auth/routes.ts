@@ -35,11 +35,16 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
   const limits = {
     signIn: rateLimit('sign_in', config.AUTH_RATE_LIMIT_SIGN_IN, 'over_request_rate_limit'),
     signUp: rateLimit('sign_up', config.AUTH_RATE_LIMIT_SIGN_UP, 'over_request_rate_limit'),
+    anonymous: rateLimit('anonymous_users', config.AUTH_RATE_LIMIT_ANONYMOUS_USERS, 'over_request_rate_limit'),
     refresh: rateLimit('token_refresh', config.AUTH_RATE_LIMIT_TOKEN_REFRESH, 'over_request_rate_limit'),
     verify: rateLimit('verify', config.AUTH_RATE_LIMIT_VERIFY, 'over_request_rate_limit'),
     email: rateLimit('email', config.AUTH_RATE_LIMIT_EMAIL, 'over_email_send_rate_limit'),
   };
-  router.post('/signup', limits.signUp);
+  // An anonymous sign-in (neither e-mail nor phone: signInAnonymously) has its own limit, as GoTrue's RATE_LIMIT_ANONYMOUS_USERS.
+  router.post('/signup', (req, res, next) => {
+    const body = req.body as { email?: unknown; phone?: unknown } | undefined;
+    (body?.email || body?.phone ? limits.signUp : limits.anonymous)(req, res, next);
+  });
   router.post('/token', (req, res, next) => (req.query.grant_type === 'refresh_token' ? limits.refresh : limits.signIn)(req, res, next));
   router.use('/verify', limits.verify);
   router.post(['/otp', '/magiclink', '/recover', '/resend'], limits.email);

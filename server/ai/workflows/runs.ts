@@ -203,12 +203,14 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
      * else 403.
      */
     webhook: async (webhookId: string, secretMatches: (secret: string) => boolean, variables: Record<string, unknown>, signal: AbortSignal, emit: (e: RunEvent) => void = () => undefined, how: { inWorker?: boolean } = {}) => {
-      const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null; owner_id: string | null }>(
-        `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version, w.owner_id
-           from ai.workflow_blocks b join ai.workflows w on w.id = b.workflow_id
+      const [hook] = await calls.asService<{ workflow_id: string; secret: string; deployed: boolean; active_version: number | null; owner_id: string | null; owner_anonymous: boolean }>(
+        `select b.workflow_id, b.config ->> 'webhook_secret' as secret, w.deployed, w.active_version, w.owner_id, coalesce(u.is_anonymous, false) as owner_anonymous
+           from ai.workflow_blocks b join ai.workflows w on w.id = b.workflow_id left join auth.users u on u.id = w.owner_id
           where b.type = 'webhook' and b.config ->> 'webhook_id' = $1`, [webhookId]);
       if (!hook) return { outcome: 'not_found' as const };
       if (!secretMatches(hook.secret ?? '')) return { outcome: 'unauthorized' as const };
+      // The run would act as its owner: an anonymous one only where anonymous users may use the AI surface.
+      if (hook.owner_anonymous && !config.AI_ANONYMOUS_USERS) throw aiErrors.anonymousOwnerRefused();
       // Only a caller holding the secret draws from the owner's window, and before an arm is used.
       opts.limiter.take('triggered', hook.owner_id ? userActor(hook.owner_id) : PROJECT);
       let version: number | null = null;
