@@ -143,6 +143,7 @@ const schema = z.object({
   EXTRACTION_WORKERS: z.coerce.number().int().min(1).max(64).default(2).describe('documents parsed at once per process, each in its own thread'),
   EXTRACTION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(1024).describe('heap of one document parser thread; past it the source fails'),
   EXTRACTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(24 * 3_600_000).default(30 * 60_000).describe('longest one document may take to parse'),
+  EXTRACTION_BUSY_SECONDS_PER_MB: z.coerce.number().min(1).max(86_400).default(30).describe("the parser's own working time one document may take: 30 s plus this many seconds per MB of the file (waits for a model or OCR not counted)"),
   EXTRACTION_PAGE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(180_000).describe('longest one page (or a file without pages) may take to parse'),
   HTTP_ALLOW_PRIVATE_NETWORKS: z.string().refine(allowedNetworks, 'true, false, or comma-separated IP addresses and CIDR ranges (10.0.0.0/8, fd00::/8)').default('false')
     .describe('let workflow and tool HTTP calls reach private, loopback and link-local addresses: true, false, or only the listed addresses'),

@@ -16,7 +16,7 @@
 //   a Parked: the run was only begun here, a worker carries it.
 
 /** Which isolation limit ended a run in a worker thread. */
-export type Limit = 'memory' | 'time' | 'quiet' | 'crash';
+export type Limit = 'memory' | 'time' | 'quiet' | 'crash' | 'busy';
 
 export type FailureDetail = {
   /** The workflow block at fault, when a run failed in one. */

@@ -49,6 +49,7 @@ import { orchestrationRunner } from './orchestrations/run.ts';
 import { openAiRoutes } from './openai-compat/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { runLimiter } from './runs/limiter.ts';
+import { extractionStops } from './sources/stops.ts';
 import { mcpStore } from './mcp/store.ts';
 import { keySource, providerKeyRoutes, storedKey } from './providers/keys.ts';
 import { keptKeys } from './providers/key-cache.ts';
@@ -163,7 +164,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const parsers = isolatedPool(new URL('./sources/extract/thread.ts', import.meta.url), {
     heapMb: config.EXTRACTION_MAX_HEAP_MB, runMs: config.EXTRACTION_TIMEOUT_MS, quietMs: config.EXTRACTION_PAGE_TIMEOUT_MS, threads: config.EXTRACTION_WORKERS, idleMs: 60_000,
   });
-  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, log });
+  const stops = extractionStops({ calls, adminUrl: opts.adminUrl, log });
+  const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, stops, busySecondsPerMb: config.EXTRACTION_BUSY_SECONDS_PER_MB, log });
   const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal });
@@ -218,6 +220,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
       limiter.close();
       await watch.stop();
       await keyCache.stop();
+      await stops.stop();
       await parsers.close();
       await sandbox.close();
     },

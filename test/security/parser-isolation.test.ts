@@ -5,7 +5,7 @@
 // calls; the event loop of this process stays free throughout.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { Failure } from '../../server/ai/failures.ts';
+import { Failure, Stopped } from '../../server/ai/failures.ts';
 import { isolatedPool } from '../../server/ai/runtime/extraction/pool.ts';
 
 const THREAD = new URL('../helpers/hostile-thread.ts', import.meta.url);
@@ -61,6 +61,42 @@ describe('parser isolation', () => {
     } finally {
       await roomy.close();
     }
+  });
+
+  it('ends a file whose pages each stay under the page limit once its busy budget is spent', async () => {
+    const paced = isolatedPool(THREAD, { heapMb: 64, runMs: 60_000, quietMs: 700, threads: 1, idleMs: 1000 });
+    try {
+      const started = Date.now();
+      const progress = async () => undefined;
+      await assert.rejects(paced.run({ kind: 'pages', value: { pages: 40, pageMs: 300 } }, { progress }, [], { busyMs: 1500 }),
+        (err: Error) => err instanceof Failure && err.detail.limit === 'busy' && /more than 2 s of the parser's time/.test(err.message));
+      assert.ok(Date.now() - started < 4000, `ended at its budget, not after 40 pages (${Date.now() - started} ms)`);
+      // Time spent waiting for the parent is not the parser's.
+      const slowParent = async () => new Promise((r) => setTimeout(r, 400));
+      assert.equal(await paced.run({ kind: 'pages', value: { pages: 6, pageMs: 10 } }, { progress: slowParent }, [], { busyMs: 1000 }), 6);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it('stops a run at once when its signal aborts: a thread that does not yield is replaced', async () => {
+    const stop = new AbortController();
+    const spin = pool.run({ kind: 'spin' }, {}, [], { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    const asked = Date.now();
+    stop.abort();
+    await assert.rejects(spin, (err: Error) => err instanceof Stopped);
+    assert.ok(Date.now() - asked < 1000, `stopped within a second (${Date.now() - asked} ms)`);
+    assert.equal(await pool.run({ kind: 'echo', value: 'next' }, {}), 'next', 'the next run gets a working thread');
+    // A run that yields (it calls its parent between pages) stops at its next call, without waiting for the grace.
+    const yielding = new AbortController();
+    const paged = pool.run({ kind: 'pages', value: { pages: 1000, pageMs: 20 } }, { progress: async () => undefined }, [], { signal: yielding.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    const at = Date.now();
+    yielding.abort();
+    await assert.rejects(paged, (err: Error) => err instanceof Stopped);
+    assert.ok(Date.now() - at < 200, `yielded at its next page (${Date.now() - at} ms)`);
+    await assert.rejects(pool.run({ kind: 'echo' }, {}, [], { signal: yielding.signal }), (err: Error) => err instanceof Stopped, 'an aborted signal starts nothing');
   });
 
   it('brings a thrown error back by name', async () => {

@@ -16,7 +16,8 @@ import type { Logger } from 'pino';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AiCalls } from '../calls.ts';
 import type { Extracted } from './extract/types.ts';
-import type { IsolatedPool } from '../runtime/extraction/pool.ts';
+import type { IsolatedPool, RunOptions } from '../runtime/extraction/pool.ts';
+import type { ExtractionStops } from './stops.ts';
 import { Failure, Stopped } from '../failures.ts';
 import type { ExtractionInput } from './extract/thread.ts';
 import type { HostedEngines } from './extract/hosted.ts';
@@ -53,18 +54,24 @@ function derivativesOf(r: Extracted): Derivative[] {
  * limit is a Failure too: the file is the cause, so trying again would end
  * the same way.
  */
-async function extractIsolated(parsers: IsolatedPool, input: ExtractionInput, progress: (done: number, total: number) => Promise<void>, vision: (image: Buffer, page: number) => Promise<string>): Promise<Extracted> {
+async function extractIsolated(parsers: IsolatedPool, input: ExtractionInput, progress: (done: number, total: number) => Promise<void>, vision: (image: Buffer, page: number) => Promise<string>, bounds: RunOptions): Promise<Extracted> {
   const result = await parsers.run<Extracted>(input, {
     progress: (done: number, total: number) => progress(done, total).then(() => true, (err: Error) => {
       if (err instanceof Stopped) return false;
       throw err;
     }),
     vision: (image: Uint8Array, page: number) => vision(Buffer.from(image.buffer, image.byteOffset, image.byteLength), page),
-  }, [input.bytes.buffer as ArrayBuffer]);
+  }, [input.bytes.buffer as ArrayBuffer], bounds);
   return { ...result, images: result.images.map((img) => ({ ...img, bytes: Buffer.from(img.bytes.buffer, img.bytes.byteOffset, img.bytes.byteLength) })) };
 }
 
-export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; hosted: HostedEngines; parsers: IsolatedPool; log: Logger }) {
+/**
+ * `busySecondsPerMb`: the parser's own working time a file may take, 30 s
+ * plus this much per MB of the file (EXTRACTION_BUSY_SECONDS_PER_MB): the
+ * page limit bounds one page, this bounds them all, in proportion to what
+ * was uploaded.
+ */
+export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStorage; models: ModelRouter; settings: Settings; hosted: HostedEngines; parsers: IsolatedPool; stops: ExtractionStops; busySecondsPerMb: number; log: Logger }) {
   const { calls, storage } = opts;
   const vision = visionEngine({ models: opts.models, settings: opts.settings });
 
@@ -100,6 +107,8 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
   };
 
   async function extract(id: string, run: number, attempt: { n: number; max: number }, finish: (status: 'extracted' | 'attention_required' | 'failed', message: string | null, engine: string | null, pages: number | null) => Promise<unknown>): Promise<void> {
+    // Aborts the moment the source is cancelled, queued again or deleted (sql/0097).
+    const stop = opts.stops.watch(id, run);
     try {
       const [source] = await calls.asService<{ extension: string; object_path: string; extraction_model: string; owner_id: string | null; origin_detail: { images?: Array<{ path: string; content_type: string }> } }>('select extension, object_path, extraction_model, owner_id, origin_detail from ai.sources where id = $1', [id]);
       if (!source) return;
@@ -109,7 +118,8 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
         if (!r?.ok) throw new Stopped();
       };
       // Parsed in a thread of its own with heap and time limits; the bytes are copied once for it.
-      const local = (model: string) => extractIsolated(opts.parsers, { extension: source.extension, bytes: new Uint8Array(file.bytes), model, vision: true }, progress, vision({ id, owner_id: source.owner_id }));
+      const bounds = { busyMs: Math.round((30 + opts.busySecondsPerMb * (file.bytes.length / 1024 ** 2)) * 1000), signal: stop.signal };
+      const local = (model: string) => extractIsolated(opts.parsers, { extension: source.extension, bytes: new Uint8Array(file.bytes), model, vision: true }, progress, vision({ id, owner_id: source.owner_id }), bounds);
       const model = source.extraction_model;
       const parse = async (): Promise<Extracted> => {
         if (!opts.hosted.isHosted(model) || LOCAL_ONLY.has(source.extension)) return local(opts.hosted.isHosted(model) ? 'auto' : model);
@@ -147,6 +157,8 @@ export function sourceExtraction(opts: { calls: AiCalls; storage: InProcessStora
         throw err;
       }
       await finish('failed', `Extraction failed: ${(err as Error).message}`, null, null);
+    } finally {
+      stop.release();
     }
   }
 }

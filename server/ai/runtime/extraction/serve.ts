@@ -3,7 +3,9 @@
 // await the answer. Errors go back by name and message.
 import { parentPort } from 'node:worker_threads';
 
-type ToThread = { type: 'run'; id: number; input: unknown } | { type: 'reply'; seq: number; value?: unknown; error?: { name: string; message: string } };
+type ToThread = { type: 'run'; id: number; input: unknown } | { type: 'reply'; seq: number; value?: unknown; error?: { name: string; message: string } } | { type: 'stop'; id: number };
+
+const stoppedError = () => Object.assign(new Error('stopped'), { name: 'Stopped' });
 export type CallParent = (name: string, ...args: unknown[]) => Promise<unknown>;
 
 export function serveIsolated(handler: (input: unknown, call: CallParent) => Promise<{ value: unknown; transfer?: ArrayBuffer[] }>): void {
@@ -11,7 +13,17 @@ export function serveIsolated(handler: (input: unknown, call: CallParent) => Pro
   if (!port) throw new Error('serveIsolated runs in a worker thread');
   let seq = 0;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  // A run asked to stop: its calls waiting for an answer, and its next ones, fail Stopped (its handler unwinds).
+  const stopped = new Set<number>();
   port.on('message', (m: ToThread) => {
+    if (m.type === 'stop') {
+      stopped.add(m.id);
+      for (const [n, p] of pending) {
+        pending.delete(n);
+        p.reject(stoppedError());
+      }
+      return;
+    }
     if (m.type === 'reply') {
       const p = pending.get(m.seq);
       pending.delete(m.seq);
@@ -21,7 +33,9 @@ export function serveIsolated(handler: (input: unknown, call: CallParent) => Pro
       return;
     }
     const id = m.id;
+    stopped.clear(); // a stop that came after its run ended
     const call: CallParent = (name, ...args) => new Promise((resolve, reject) => {
+      if (stopped.has(id)) return reject(stoppedError());
       const n = ++seq;
       pending.set(n, { resolve, reject });
       port.postMessage({ type: 'call', id, seq: n, name, args });
@@ -29,6 +43,6 @@ export function serveIsolated(handler: (input: unknown, call: CallParent) => Pro
     handler(m.input, call).then(
       ({ value, transfer }) => port.postMessage({ type: 'done', id, value }, transfer ?? []),
       (err: Error) => port.postMessage({ type: 'failed', id, error: { name: err?.name ?? 'Error', message: err?.message ?? String(err) } }),
-    );
+    ).finally(() => stopped.delete(id));
   });
 }
