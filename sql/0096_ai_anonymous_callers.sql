@@ -17,4 +17,5 @@ begin atomic
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 end;
 
-grant execute on function ai.caller_is_anonymous() to anon, authenticated, service_role;
+revoke execute on function ai.caller_is_anonymous() from public;
+grant execute on function ai.caller_is_anonymous() to authenticated, service_role;

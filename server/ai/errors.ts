@@ -13,7 +13,7 @@ type Entry = { status: number; meaning: string };
 export const AI_ERROR_CATALOGUE = {
   access: {
     UNAUTHORIZED: { status: 401, meaning: 'No usable credentials: Authorization is missing, or a webhook call lacks its secret.' },
-    FORBIDDEN: { status: 403, meaning: 'The caller may not do this: the anonymous key alone, a user changing project configuration, or a user changing another user\'s resource.' },
+    FORBIDDEN: { status: 403, meaning: 'The caller may not do this: the anonymous key alone, an anonymous user (unless AI_ANONYMOUS_USERS), a user changing project configuration, or a user changing another user\'s resource.' },
     NOT_FOUND: { status: 404, meaning: 'The resource does not exist, or the caller may not see it (the two are never told apart).' },
     WORKFLOW_NOT_FOUND: { status: 404, meaning: 'The workflow does not exist or is not the caller\'s to read or change.' },
     VERSION_NOT_FOUND: { status: 404, meaning: 'The workflow has no deployed version with that number.' },
@@ -28,6 +28,7 @@ export const AI_ERROR_CATALOGUE = {
     CONFLICT: { status: 409, meaning: 'The change does not fit the resource\'s current state (already added, already running, not cancellable).' },
     PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body or file is larger than its limit.' },
     RATE_LIMITED: { status: 429, meaning: 'More runs started per minute than the run limiter allows the actor: WORKFLOW_EXECUTIONS_PER_MINUTE (workflows run by hand, MCP tools included), WORKFLOW_TRIGGERED_RUNS_PER_MINUTE (webhooks), AGENT_RUNS_PER_MINUTE (agent and orchestration runs, when set).' },
+    TOO_MANY_SESSIONS: { status: 429, meaning: 'An MCP initialize past MCP_SESSIONS_PER_CALLER or MCP_SESSIONS_MAX with no idle session to end in its place (a JSON-RPC error body, with Retry-After).' },
   },
   provider: {
     provider_key_decrypt_failed: { status: 402, meaning: 'No usable key for the model\'s provider: none stored, none from the platform, or one that cannot be decrypted.' },
@@ -119,6 +120,7 @@ export const aiErrors = {
   modelNotFound: (model: string) => aiApiError('model_not_found', `The model \`${model}\` does not exist or you do not have access to it: use agent/<name or id> or orchestration/<name or id> (GET /api/v1/models lists them)`),
   tooLarge: (message: string) => aiApiError('PAYLOAD_TOO_LARGE', message),
   /** 429 from the run limiter (runs/limiter.ts): `what` names the budget, as "executions". */
+  tooManySessions: (message: string, retryAfterSeconds: number) => aiApiError('TOO_MANY_SESSIONS', message, { retryAfterSeconds }),
   rateLimited: (perMinute: number, what: string, retryAfterSeconds: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} ${what} per minute`, { retryAfterSeconds }),
   retrievalFailed: (message: string) => aiApiError('RETRIEVAL_FAILED', message),
   executionFailed: (message: string, executionId: string) => aiApiError('EXECUTION_FAILED', message, { details: { execution_id: executionId } }),

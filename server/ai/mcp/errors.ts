@@ -5,7 +5,6 @@
 // request the server cannot take, -32000 for the rest (too many sessions,
 // a credential refused).
 import type { ErrorShape } from '../../errors.ts';
-import { apiError } from '../../errors.ts';
 
 const CODES: Record<number, number> = { 400: -32600, 404: -32001 };
 
@@ -13,9 +12,4 @@ export const mcpShape: ErrorShape = (e, req) => {
   const body = req.body as { id?: unknown } | undefined;
   const id = body && !Array.isArray(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
   return { jsonrpc: '2.0', id, error: { code: CODES[e.status] ?? -32000, message: e.message } };
-};
-
-export const mcpErrors = {
-  /** 429: past a session bound (ai/mcp/sessions.ts). */
-  tooManySessions: (message: string) => apiError(429, 'too_many_sessions', message),
 };

@@ -33,7 +33,6 @@ import { callerUser } from '../actor.ts';
 import { contextOf } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { Failure } from '../failures.ts';
-import { mcpErrors } from './errors.ts';
 import { listSourceResources, readSourceResource } from './resources.ts';
 import { mcpSessions, SessionRefused, type McpSession, type SessionLimits } from './sessions.ts';
 import { toolsFor, type McpServices } from './tools.ts';
@@ -116,8 +115,7 @@ export function mcpRoutes(opts: { services: McpServices; adminUrl: string; log: 
       sessions.admit(owner);
     } catch (err) {
       if (!(err instanceof SessionRefused)) throw err;
-      res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      throw mcpErrors.tooManySessions(err.message);
+      throw aiErrors.tooManySessions(err.message, err.retryAfterSeconds);
     }
     const id = randomUUID();
     const server = mcpServer(opts.services, log);
