@@ -39,7 +39,8 @@ import type { HealthState } from './health.ts';
 import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
-import { platformRoutes } from './platform-api/routes.ts';
+import { controlPlane } from './studio/index.ts';
+import { announceStudio } from './studio/announce.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
 import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
 import { enableAuthenticator, existingAuthenticator } from './authenticator.ts';
@@ -57,6 +58,8 @@ export type Platform = {
   /** Actual addresses (ports resolved when configured as 0). */
   url: string;
   platformUrl: string;
+  /** The Studio's one-time setup link, when this start made one (no operator yet). */
+  setupUrl: string | null;
   adminUrl: string;
   adminPool: pg.Pool;
   requestPool: pg.Pool;
@@ -187,6 +190,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       ...(opts.surfaces ?? []),
     ];
     let url = config.apiUrl;
+    let setupUrl: string | null = null;
     let platformUrl = config.platformUrl;
     if (opts.serve === false) {
       cleanups.push(() => Promise.all(shutdownHooks.map((hook) => hook())).then(() => undefined));
@@ -202,17 +206,22 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ jwtSecret: keys.jwtSecret, adminPool, log }) }), config.PORT, config.HOST);
       apiPort = (api.address() as AddressInfo).port;
       realtime.attach(api);
-      const control = await listen(createPlatformApp({ log, health, routers: [platformRoutes({ config, keys, pool: adminPool, storage: storage.service })] }), config.PLATFORM_PORT, config.HOST);
+      const plane = controlPlane({
+        config, keys, adminPool, adminUrl: target.adminUrl, storage: { service: storage.service, router: storage.router },
+        project: () => ({ ref: config.PROJECT_REF, api_url: url, anon_key: keys.anonKey, platform_url: platformUrl }),
+      });
+      const control = await listen(createPlatformApp({ log, health, api: plane.api, studio: plane.studio, trustProxy: config.TRUST_PROXY }), config.PLATFORM_PORT, config.HOST);
       cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
       const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
       if (config.PORT === 0) url = `http://localhost:${portOf(api)}`;
       if (config.PLATFORM_PORT === 0) platformUrl = `http://localhost:${portOf(control)}`;
       log.info({ url, platform_url: platformUrl, anon_key: keys.anonKey, database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, `pgbase is up at ${url}`);
+      if (config.STUDIO) setupUrl = await announceStudio(adminPool, platformUrl, log);
     }
 
     let stopping: Promise<void> | undefined;
     return {
-      config, keys, log, url, platformUrl, adminPool, requestPool, health, worker, realtime,
+      config, keys, log, url, platformUrl, setupUrl, adminPool, requestPool, health, worker, realtime,
       adminUrl: target.adminUrl,
       embedded: target.embedded,
       ai: { models: ai.models, settings: ai.settings, tools: ai.tools },

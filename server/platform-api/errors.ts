@@ -1,7 +1,11 @@
-// The control plane's error body: the spec's {code, message}, code `unauthorized` on 401.
+// The control plane's error body: the spec's {code, message}, code `unauthorized` on 401,
+// with an error's own fields beside them (a failed query's sqlstate and position).
 import { apiError, type ErrorShape } from '../errors.ts';
 
-export const platformShape: ErrorShape = (e) => ({ code: e.code ?? e.kind, message: e.message });
+export const platformShape: ErrorShape = (e) => ({
+  code: e.code ?? e.kind, message: e.message,
+  ...(e.details && typeof e.details === 'object' && !Array.isArray(e.details) ? e.details : {}),
+});
 
 export const platformErrors = {
   tokenRequired: () => apiError(401, 'unauthorized', 'A valid platform token is required'),

@@ -132,6 +132,12 @@ export function resumableRoutes({ resumable, locker, backend, callAs, maxSize, e
     return { role: node.auth.role, claims: node.auth.claims, method: node.method, path: node.path };
   };
 
+  /** Where the creating POST came, as the client addressed it (Express has stripped its mounts from req.url, not from originalUrl). */
+  const createdAt = (req: unknown): string => {
+    const node = (req as { runtime?: { node?: { req?: Request } } }).runtime?.node?.req;
+    return (node?.originalUrl ?? '/storage/v1/upload/resumable').split('?')[0]!.replace(/\/+$/, '');
+  };
+
   const server = new Server({
     path: '/upload/resumable',
     datastore: resumable.store,
@@ -140,7 +146,8 @@ export function resumableRoutes({ resumable, locker, backend, callAs, maxSize, e
     respectForwardedHeaders: trustProxy,
     allowedHeaders: ['apikey', 'x-upsert', 'x-client-info'],
     namingFunction: () => resumable.idOf(crypto.randomUUID()),
-    generateUrl: (_req, { proto, host, id }) => `${proto}://${host}/storage/v1/upload/resumable/${versionOf(id)}`,
+    // Under the path the upload was created at: /storage/v1 on the project API, the Studio's own mount on the control plane.
+    generateUrl: (req, { proto, host, id }) => `${proto}://${host}${createdAt(req)}/${versionOf(id)}`,
     getFileIdFromRequest: (_req, last) => (last && UUID.test(last) ? resumable.idOf(last) : undefined),
     onIncomingRequest: async (req, id) => {
       if (req.method === 'POST' || req.method === 'OPTIONS') return;

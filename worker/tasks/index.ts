@@ -10,6 +10,7 @@ import { authMailTask } from './auth-mail.ts';
 import { authSmsTask } from './auth-sms.ts';
 import { REALTIME_CRON, realtimeTasks } from './realtime.ts';
 import { STORAGE_CRON, storageTasks } from './storage.ts';
+import { studioInviteTask } from './studio-mail.ts';
 
 /** Scheduled jobs, by the surface that declares them. */
 export const PLATFORM_CRON = [...STORAGE_CRON, ...REALTIME_CRON];
@@ -18,6 +19,7 @@ export function platformTasks(config: Config, log: Logger, ai: AiJobs): TaskList
   return {
     auth_send_mail: authMailTask(config, log),
     auth_send_sms: authSmsTask(config, log),
+    studio_send_invite: studioInviteTask(config, log),
     ...storageTasks(config, log),
     ...realtimeTasks(config, log),
     ...aiTasks(ai),
