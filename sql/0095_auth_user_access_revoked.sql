@@ -30,5 +30,7 @@ begin
 end
 $$;
 
+revoke execute on function auth.access_revoked(timestamptz, timestamptz, timestamptz, timestamptz), auth.notify_access_revoked() from public;
+
 create trigger access_revoked after update of banned_until, deleted_at or delete on auth.users
   for each row execute function auth.notify_access_revoked();

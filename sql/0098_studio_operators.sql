@@ -216,7 +216,8 @@ set search_path = ''
 as $$
 begin
   update studio.sessions s set last_seen_at = now()
-   where s.token_hash = p_token_hash and s.ended_at is null and s.last_seen_at < now() - interval '1 minute';
+   where s.token_hash = p_token_hash and s.ended_at is null and s.last_seen_at < now() - interval '1 minute'
+     and s.last_seen_at > now() - interval '12 hours' and s.created_at > now() - interval '7 days';
   return query
     select s.id, o.id, o.email
       from studio.sessions s join studio.operators o on o.id = s.operator_id

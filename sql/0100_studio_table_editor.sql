@@ -41,7 +41,7 @@ declare
   a pg_catalog.pg_attribute;
 begin
   select * into a from pg_catalog.pg_attribute x where x.attrelid = p_table and x.attname = p_name and x.attnum > 0 and not x.attisdropped;
-  if not found then perform auth.raise_error(400, 'unknown_column', format('No column %s in %s', p_name, p_table::regclass)); end if;
+  if not found then perform auth.raise_error(400, 'unknown_column', format('No column %s in %s', p_name, studio.require_table(p_table))); end if;
   return a;
 end
 $$;
@@ -62,15 +62,18 @@ begin
 end
 $$;
 
-create or replace function studio.require_table(p_table oid) returns regclass
+-- The table's name as DDL writes it, always with its schema (public.books, "My Schema"."T"), or 404.
+create or replace function studio.require_table(p_table oid) returns text
 language plpgsql stable
 set search_path = ''
 as $$
+declare
+  v text;
 begin
-  if not exists (select 1 from pg_catalog.pg_class c where c.oid = p_table and c.relkind in ('r', 'p', 'v', 'm', 'f')) then
-    perform auth.raise_error(404, 'not_found', 'No such table');
-  end if;
-  return p_table::regclass;
+  select format('%I.%I', n.nspname, c.relname) into v from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+   where c.oid = p_table and c.relkind in ('r', 'p', 'v', 'm', 'f');
+  if v is null then perform auth.raise_error(404, 'not_found', 'No such table'); end if;
+  return v;
 end
 $$;
 
@@ -122,7 +125,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   v_key text[] := studio.key_columns(p_table);
   v_where text := coalesce((select string_agg(studio.filter_sql(p_table, f), ' and ') from jsonb_array_elements(coalesce(p_filters, '[]')) f), 'true');
   v_cols text[] := '{}';
@@ -177,7 +180,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   v_cols text[];
   v_list text;
   v_out jsonb;
@@ -188,7 +191,7 @@ begin
     perform auth.raise_error(400, 'bad_rows', 'every row must have the same columns');
   end if;
   if v_cols is null then
-    execute format('insert into %s default values returning to_jsonb(%s.*)', v_rel, v_rel) into v_out;
+    execute format('insert into %s as t default values returning to_jsonb(t.*)', v_rel) into v_out;
     return jsonb_build_array(v_out);
   end if;
   v_list := (select string_agg(format('%I', (studio.column_of(p_table, c)).attname), ', ') from unnest(v_cols) c);
@@ -204,7 +207,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   v_key text[] := studio.key_columns(p_table);
   v_set text;
   v_out jsonb;
@@ -225,7 +228,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   v_key text[] := studio.key_columns(p_table);
   v_count int;
 begin
@@ -294,7 +297,7 @@ language plpgsql stable
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   v_out text[] := '{}';
 begin
   if p_changes ? 'rls_enabled' then v_out := v_out || format('alter table %s %s row level security;', v_rel, case when (p_changes ->> 'rls_enabled')::boolean then 'enable' else 'disable' end); end if;
@@ -316,8 +319,8 @@ set search_path = ''
 as $$
 begin
   return format('alter table %s add column %s;', studio.require_table(p_table), studio.column_sql(p_column))
-    || case when (p_column ->> 'primary_key')::boolean then format(E'\nalter table %s add primary key (%I);', p_table::regclass, p_column ->> 'name') else '' end
-    || case when nullif(p_column ->> 'comment', '') is not null then format(E'\ncomment on column %s.%I is %L;', p_table::regclass, p_column ->> 'name', p_column ->> 'comment') else '' end;
+    || case when (p_column ->> 'primary_key')::boolean then format(E'\nalter table %s add primary key (%I);', studio.require_table(p_table), p_column ->> 'name') else '' end
+    || case when nullif(p_column ->> 'comment', '') is not null then format(E'\ncomment on column %s.%I is %L;', studio.require_table(p_table), p_column ->> 'name', p_column ->> 'comment') else '' end;
 end
 $$;
 
@@ -327,7 +330,7 @@ language plpgsql stable
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   a pg_catalog.pg_attribute := studio.column_of(p_table, p_name);
   v_out text[] := '{}';
   v_col text := format('%I', a.attname);
@@ -399,7 +402,7 @@ language plpgsql stable
 set search_path = ''
 as $$
 declare
-  v_rel regclass := studio.require_table(p_table);
+  v_rel text := studio.require_table(p_table);
   v_name text := (select c.relname from pg_catalog.pg_class c where c.oid = p_table);
   v_owner text;
   v_out jsonb;

@@ -2,9 +2,12 @@
 // Supabase Studio runs as postgres), each call one transaction with its own
 // statement_timeout, so a slow catalogue read or a forgotten lock cannot
 // hold a connection. A change the Studio previewed runs exactly as shown and
-// is recorded in the audit log with its SQL.
+// is recorded in the audit log with its SQL. Errors PostgreSQL raised for
+// the request (bad values, unknown names, constraints) answer 4xx with their
+// SQLSTATE as the code.
 import type { Request } from 'express';
 import type pg from 'pg';
+import { fromPostgresError } from '../errors.ts';
 import { audit } from './audit.ts';
 
 export type AdminSql = {
@@ -27,7 +30,8 @@ export function adminSql(pool: pg.Pool, defaults: { timeoutMs: number }): AdminS
       return out;
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
-      throw err;
+      // What the SQL refused (a value, a name, a constraint) is the operator's to fix: 4xx with its SQLSTATE, as REST answers it.
+      throw fromPostgresError(err, 'service_role');
     } finally {
       client.release();
     }

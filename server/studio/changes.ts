@@ -45,7 +45,7 @@ export function changeRoutes(opts: { sql: AdminSql }): Router {
       if (!body.preview) await sql.change(req, action, built.target, built.sql);
       res.json({ sql: built.sql, ran: !body.preview });
     });
-  const tableName = async (id: number) => sql.value<string>('select studio.require_table($1)::text', [id]);
+  const tableName = async (id: number) => sql.value<string>('select studio.require_table($1)', [id]);
 
   r.post('/tables', change(CreateTableBody, 'create_table', async (_req, b) => ({ sql: await sql.value('select studio.create_table_sql($1)', [b]), target: `${b.schema ?? 'public'}.${b.name}` })));
   r.patch('/tables/:id', change(AlterTableBody, 'alter_table', async (req, b) => ({ sql: await sql.value('select studio.alter_table_sql($1, $2)', [tableId(req), b]), target: await tableName(tableId(req)) })));

@@ -51,7 +51,7 @@ export function rowRoutes(opts: { sql: AdminSql; pool: import('pg').Pool }): Rou
   r.delete('/tables/:id/rows', route(async (req, res) => {
     const body = parseBody(DeleteRows, req.body);
     const deleted = await sql.value<number>('select studio.delete_rows($1, $2)', [tableId(req), JSON.stringify(body.keys)]);
-    await audit(opts.pool, req, req.operator!, 'delete_rows', await sql.value<string>('select studio.require_table($1)::text', [tableId(req)]), { keys: body.keys.slice(0, 100), deleted });
+    await audit(opts.pool, req, req.operator!, 'delete_rows', await sql.value<string>('select studio.require_table($1)', [tableId(req)]), { keys: body.keys.slice(0, 100), deleted });
     res.json({ deleted });
   }));
 
@@ -60,7 +60,7 @@ export function rowRoutes(opts: { sql: AdminSql; pool: import('pg').Pool }): Rou
     const q = parseBody(ExportQuery, req.query);
     const parsed = parseBody(RowsQuery, { filters: q.filters ? JSON.parse(q.filters) as unknown : [], order: q.order ? JSON.parse(q.order) as unknown : [] });
     const id = tableId(req);
-    const name = (await sql.value<string>('select studio.require_table($1)::text', [id])).replace(/[^\w.-]+/g, '_');
+    const name = (await sql.value<string>('select studio.require_table($1)', [id])).replace(/[^\w.-]+/g, '_');
     const csv = (q.format ?? 'csv') === 'csv';
     const columns = (await sql.value<Array<{ name: string }>>('select studio.columns($1)', [[id]])).map((c) => c.name);
     res.setHeader('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
