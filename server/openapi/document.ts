@@ -19,6 +19,20 @@ export const OPERATIONS: Operation[] = [
 
 type Json = Record<string, unknown>;
 
+/** One OpenAPI document: its operations, tags, named schemas, and how each access rule authenticates. */
+export type DocumentDef = {
+  info: { title: string; version: string; description: string };
+  operations: Operation[];
+  tags: Array<{ name: string; description: string }>;
+  named: Array<[id: string, schema: z.ZodType]>;
+  securitySchemes: Record<string, Json>;
+  security: Partial<Record<Access, Array<Record<string, string[]>>>>;
+  /** Statuses every route of an access rule may answer. */
+  always: Partial<Record<Access, number[]>>;
+  /** The error schema of a body shape (by name in `named`), where it is not /api's. */
+  errorSchemaOf?: (body: ErrorBody, status: number, always: boolean) => string;
+};
+
 const TAGS: Array<{ name: string; description: string }> = [
   { name: 'Workflows', description: 'Graphs of blocks, their versions, runs and the webhook trigger (spec 4.7, 4.8)' },
   { name: 'Agents', description: 'Agents, their tools, knowledge bases, MCP servers, hooks and runs (spec 4.9)' },
@@ -38,14 +52,14 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: 'Reference', description: 'This document' },
 ];
 
-const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
+const SECURITY: DocumentDef['security'] = {
   project: [{ apikey: [], bearer: [] }],
   bearer: [{ bearer: [] }, { apikey: [], bearer: [] }],
   webhook: [{ webhookSecret: [] }, { webhookToken: [] }],
   none: [],
 };
 /** Statuses every route of an access rule may answer (the key gate, the identity check, a fault). */
-const ALWAYS: Record<Access, number[]> = { project: [401, 403, 500], bearer: [401, 403, 500], webhook: [401, 500], none: [] };
+const ALWAYS: DocumentDef['always'] = { project: [401, 403, 500], bearer: [401, 403, 500], webhook: [401, 500], none: [] };
 const STATUS_TEXT: Record<number, string> = {
   400: 'The request breaks a rule (the message names it)', 401: 'No key, or a bad or expired token', 402: 'No usable key or credits for the model\'s provider',
   403: 'The caller may not do this (the anonymous key alone, or not the owner)', 404: 'Not found, or not visible to the caller', 405: 'Not allowed on this resource',
@@ -100,11 +114,12 @@ function parameters(op: Operation, query: Json | undefined): Json[] {
   return params;
 }
 
-function build(): Json {
+/** An OpenAPI 3.1 document from its operations' zod schemas. */
+export function documentOf(def: DocumentDef): Json {
   // Names: the shared ones as named; an operation's own as <operationId>Body / <operationId><status>.
   const requestEntries: Array<[string, z.ZodType]> = [];
-  const responseEntries: Array<[string, z.ZodType]> = [...NAMED];
-  const names = new Map<z.ZodType, string>(NAMED.map(([id, s]) => [s, id]));
+  const responseEntries: Array<[string, z.ZodType]> = [...def.named];
+  const names = new Map<z.ZodType, string>(def.named.map(([id, s]) => [s, id]));
   const nameOf = (list: Array<[string, z.ZodType]>, schema: z.ZodType, id: string) => {
     if (!names.has(schema)) {
       names.set(schema, id);
@@ -112,7 +127,7 @@ function build(): Json {
     }
     return names.get(schema)!;
   };
-  for (const op of OPERATIONS) {
+  for (const op of def.operations) {
     if (op.body) nameOf(requestEntries, op.body, `${pascal(op.operationId)}Body`);
     if (op.multipart) nameOf(requestEntries, op.multipart, `${pascal(op.operationId)}Form`);
     for (const a of op.answers) {
@@ -123,7 +138,8 @@ function build(): Json {
   const schemas = { ...convert(responseEntries, 'output'), ...convert(requestEntries, 'input') };
 
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) {
+  const errorSchemaFor = def.errorSchemaOf ?? errorSchema;
+  for (const op of def.operations) {
     const responses: Record<string, Json> = {};
     for (const a of op.answers) {
       const key = String(a.status);
@@ -131,9 +147,9 @@ function build(): Json {
       const prior = responses[key] as { description: string; content?: Json } | undefined;
       responses[key] = { description: prior?.description ?? a.description, ...(content || prior?.content ? { content: { ...prior?.content, ...content } } : {}) };
     }
-    const always = ALWAYS[op.access];
+    const always = def.always[op.access] ?? [];
     for (const status of [...new Set([...(op.errors ?? []), ...always])].sort()) {
-      responses[String(status)] ??= { description: STATUS_TEXT[status] ?? 'An error', content: { 'application/json': { schema: ref(errorSchema(op.errorBody, status, always.includes(status) && !(op.errors ?? []).includes(status))) } } };
+      responses[String(status)] ??= { description: STATUS_TEXT[status] ?? 'An error', content: { 'application/json': { schema: ref(errorSchemaFor(op.errorBody, status, always.includes(status) && !(op.errors ?? []).includes(status))) } } };
     }
     const query = op.query ? strip(z.toJSONSchema(op.query, { io: 'input', unrepresentable: 'any' })) : undefined;
     const params = parameters(op, query);
@@ -143,33 +159,27 @@ function build(): Json {
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId, summary: op.summary, ...(op.description ? { description: op.description } : {}), tags: [op.tag],
       ...(params.length ? { parameters: params } : {}), ...(body ? { requestBody: body } : {}),
-      responses, security: SECURITY[op.access],
+      responses, security: def.security[op.access] ?? [],
     };
   }
-  return {
-    openapi: '3.1.0',
+  return { openapi: '3.1.0', info: def.info, servers: [{ url: '/' }], tags: def.tags, paths, components: { schemas, securitySchemes: def.securitySchemes } };
+}
+
+let built: Json | undefined;
+/** The document of /api (built once per process: it depends on code only). */
+export function openApiDocument(): Json {
+  built ??= documentOf({
     info: {
       title: 'pgbase /api', version: '1',
       description: 'The AI surface, the database proxy and the clients\' surfaces of pgbase. Send the project key as `apikey` and a user\'s access token (or the service-role key) as `Authorization: Bearer`; /api/v1 and /api/mcp take the Bearer token alone.',
     },
-    servers: [{ url: '/' }],
-    tags: TAGS,
-    paths,
-    components: {
-      schemas,
-      securitySchemes: {
-        apikey: { type: 'apiKey', in: 'header', name: 'apikey', description: 'The project\'s anon or service-role key' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A signed-in user\'s access token, or the service-role key' },
-        webhookSecret: { type: 'http', scheme: 'bearer', description: 'The webhook block\'s secret' },
-        webhookToken: { type: 'apiKey', in: 'query', name: 'token', description: 'The webhook block\'s secret, in the query' },
-      },
+    operations: OPERATIONS, tags: TAGS, named: NAMED, security: SECURITY, always: ALWAYS,
+    securitySchemes: {
+      apikey: { type: 'apiKey', in: 'header', name: 'apikey', description: 'The project\'s anon or service-role key' },
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A signed-in user\'s access token, or the service-role key' },
+      webhookSecret: { type: 'http', scheme: 'bearer', description: 'The webhook block\'s secret' },
+      webhookToken: { type: 'apiKey', in: 'query', name: 'token', description: 'The webhook block\'s secret, in the query' },
     },
-  };
-}
-
-let built: Json | undefined;
-/** The document (built once per process: it depends on code only). */
-export function openApiDocument(): Json {
-  built ??= build();
+  });
   return built;
 }

@@ -6,14 +6,15 @@ import type { z } from 'zod';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Which error body a route answers in (spec part 7; server/ai/errors.ts, openai-compat/wire.ts, webhooks.ts). */
-export type ErrorBody = 'ai' | 'ai_coded' | 'plain' | 'openai' | 'webhook';
+export type ErrorBody = 'ai' | 'ai_coded' | 'plain' | 'openai' | 'webhook' | 'platform';
 
 /**
  * Who may call: `project` is the apikey header with a Bearer token (a user's or the service key);
  * `bearer` also takes the Bearer token alone (OpenAI and MCP clients); `webhook` is the webhook's
- * secret; `none` needs nothing.
+ * secret; `none` needs nothing; `operator` is the control plane's: a Studio session cookie (with
+ * its X-CSRF-Token on changes) or a platform token as the Bearer.
  */
-export type Access = 'project' | 'bearer' | 'webhook' | 'none';
+export type Access = 'project' | 'bearer' | 'webhook' | 'none' | 'operator';
 
 export type Answer =
   | { status: number; description: string; json: z.ZodType }

@@ -29,6 +29,7 @@ import { queryRoutes } from './query.ts';
 import { rowRoutes } from './rows.ts';
 import { operatorGate } from './session.ts';
 import { snippetRoutes } from './snippets.ts';
+import { platformOpenApiDocument } from './openapi.ts';
 import { studioStatic } from './static.ts';
 import { storageProxy } from './storage.ts';
 import { userRoutes } from './users.ts';
@@ -65,7 +66,8 @@ export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: Req
   const json = jsonBody({ limit: '10mb' });
   const api = express.Router();
 
-  // Before the gate: what an operator needs to sign in.
+  // Before the gate: this API's document, and what an operator needs to sign in.
+  api.get('/openapi.json', (_req, res) => void res.set('cache-control', 'no-cache').json(platformOpenApiDocument()));
   api.use(jsonBody({ limit: '100kb' }), accountRoutes({
     pool, platformSecret: deps.keys.platformSecret, project: deps.project, signInRate: config.STUDIO_SIGN_IN_RATE, studio: config.STUDIO,
     queueInvite: async (email, link) => {

@@ -112,8 +112,8 @@ export function queryRoutes(opts: { adminUrl: string; sql: AdminSql; pool: pg.Po
     res.json(answer);
   }));
 
-  r.post('/query/:runId/cancel', route(async (req, res) => {
-    const run = running.get(String(req.params.runId));
+  r.post('/query/:run_id/cancel', route(async (req, res) => {
+    const run = running.get(String(req.params.run_id));
     if (!run) return void res.json({ cancelled: false });
     res.json({ cancelled: await opts.sql.value<boolean>('select pg_cancel_backend($1)', [run.pid]) });
   }));

@@ -1,0 +1,55 @@
+// The control plane's OpenAPI document (issue 45, item 2): served without a
+// session, equal to docs/platform-openapi.json, valid OpenAPI 3.1, naming
+// the routes the control plane mounts (the Storage API's under v1/ among the
+// storage router's own), and the Studio's client types generated from it
+// (studio/src/api/platform.ts) equal to what the document gives.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import express from 'express';
+import { platformOpenApiFile, platformOpenApiText, studioTypes, studioTypesFile } from '../../server/cli/openapi.ts';
+import { mountedRoutes } from '../../server/openapi/mounted.ts';
+import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+
+type Document = { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+
+describe('the OpenAPI document of the control plane', () => {
+  let p: TestPlatform;
+  let served: Document;
+
+  before(async () => {
+    p = await startTestPlatform({ WORKER: 'off' });
+    const res = await fetch(`${p.platformUrl}/api/platform/openapi.json`);
+    assert.equal(res.status, 200);
+    served = (await res.json()) as Document;
+  });
+  after(() => stopTestPlatform(p));
+
+  it('is the file npm run openapi writes, valid OpenAPI 3.1', async () => {
+    assert.equal(readFileSync(platformOpenApiFile, 'utf8'), platformOpenApiText(), 'docs/platform-openapi.json is stale: run npm run openapi');
+    assert.deepEqual(served, JSON.parse(platformOpenApiText()));
+    const validator = new Validator();
+    const verdict = await validator.validate(structuredClone(served));
+    assert.equal(verdict.valid, true, JSON.stringify(verdict.errors));
+    const refs = [...JSON.stringify(served).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    assert.deepEqual(refs.filter((r) => !(r in served.components.schemas)), []);
+  });
+
+  it('generates the Studio\'s client types that studio/src/api/platform.ts holds', async () => {
+    assert.equal(readFileSync(studioTypesFile, 'utf8'), await studioTypes(served), 'studio/src/api/platform.ts is stale: run npm run openapi');
+  });
+
+  it('documents every route the control plane mounts, and each documented route exists', async () => {
+    const { controlPlane } = await import('../../server/studio/index.ts');
+    const plane = controlPlane({ config: p.config, keys: p.keys, adminPool: p.adminPool, adminUrl: p.adminUrl, storage: { service: { buckets: async () => [], upload: async () => ({ Id: '', Key: '' }) }, router: express.Router() }, project: () => ({ ref: 'default', api_url: p.url, anon_key: p.keys.anonKey, platform_url: p.platformUrl }) });
+    const norm = (path: string) => path.replace(/[:*](\w+)/g, '{$1}');
+    const mounted = mountedRoutes('/api/platform', [plane.api]).map((r) => `${r.method} ${norm(r.path)}`);
+    // The Storage API under v1/ is the storage router's own routes, as clients reach them at /storage/v1.
+    const storageApi = p.routesUnder('/storage/v1').map((r) => `${r.method} ${norm(r.path).replace('/storage/v1', '/api/platform/storage/{ref}/v1')}`);
+    const documented = Object.entries(served.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const isStorageApi = (r: string) => r.includes('/storage/{ref}/v1/');
+    assert.deepEqual(mounted.filter((r) => !r.endsWith(' /api/platform/openapi.json') && !documented.includes(r)).sort(), [], 'mounted but not documented');
+    assert.deepEqual(documented.filter((r) => !(isStorageApi(r) ? storageApi : mounted).includes(r)).sort(), [], 'documented but not mounted');
+  });
+});
