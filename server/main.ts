@@ -1,5 +1,8 @@
 // `npm start`: one process serving everything. SIGINT/SIGTERM drain and stop
 // cleanly; a second signal forces the exit.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { studioBuilt } from '../studio/build.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { startPlatform, type Platform } from './start.ts';
@@ -37,6 +40,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       },
     );
   });
+}
+
+// The Studio is built by `npm install`; a checkout whose Studio sources changed
+// since (a pull, an edit) is rebuilt here, in a child process so that Vite's
+// memory is never the server's.
+if (config.STUDIO && !studioBuilt()) {
+  log.info('building the Studio (its sources changed since the last build)');
+  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../studio/build.ts', import.meta.url))], { stdio: 'inherit' });
+  if (build.status !== 0) log.warn({ status: build.status }, 'the Studio could not be built; the control plane serves its API only');
 }
 
 try {

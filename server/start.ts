@@ -209,9 +209,11 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       const plane = controlPlane({
         config, keys, adminPool, adminUrl: target.adminUrl, storage: { service: storage.service, router: storage.router },
         project: () => ({ ref: config.PROJECT_REF, api_url: url, anon_key: keys.anonKey, platform_url: platformUrl }),
+        realtimeUrl: () => `ws://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}`,
       });
       const control = await listen(createPlatformApp({ log, health, api: plane.api, studio: plane.studio, trustProxy: config.TRUST_PROXY }), config.PLATFORM_PORT, config.HOST);
-      cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, shutdownHooks));
+      control.on('upgrade', plane.realtime.upgrade);
+      cleanups.push(() => drain([api, control], config.SHUTDOWN_TIMEOUT_MS, [...shutdownHooks, async () => plane.realtime.close()]));
       const portOf = (s: http.Server) => (s.address() as AddressInfo).port;
       if (config.PORT === 0) url = `http://localhost:${portOf(api)}`;
       if (config.PLATFORM_PORT === 0) platformUrl = `http://localhost:${portOf(control)}`;

@@ -10,6 +10,7 @@
 //   /api/platform/auth/{ref}/*      the project's users (users.ts)
 //   /api/platform/storage/{ref}/*   buckets and an operator's upload (spec 4.2), and the Storage API as the service role under v1/ (storage.ts)
 //   /api/platform/openapi.json      this API's OpenAPI document
+//   /api/platform/realtime/{ref}    the realtime inspector's WebSocket (realtime-bridge.ts; `upgrade`)
 //   /                               the Studio (static.ts), unless STUDIO=off
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ import { adminSql } from './admin-sql.ts';
 import { changeRoutes } from './changes.ts';
 import { metaRoutes } from './meta.ts';
 import { queryRoutes } from './query.ts';
+import { realtimeBridge } from './realtime-bridge.ts';
 import { rowRoutes } from './rows.ts';
 import { operatorGate } from './session.ts';
 import { snippetRoutes } from './snippets.ts';
@@ -44,6 +46,8 @@ export type ControlPlaneDeps = {
   storage: { service: StorageService; router: RequestHandler };
   /** The project's public face; read per request (the ports are known only once the servers listen). */
   project: () => ProjectInfo;
+  /** The project API on loopback (ws://127.0.0.1:<port>), where the realtime inspector's bridge connects. */
+  realtimeUrl: () => string;
 };
 
 /** A route naming a project: the token must list it, and this server must serve it. */
@@ -57,7 +61,7 @@ function projectOf(config: Config): RequestHandler {
   };
 }
 
-export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: RequestHandler | null } {
+export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: RequestHandler | null; realtime: ReturnType<typeof realtimeBridge> } {
   const { config, adminPool: pool } = deps;
   const sql = adminSql(pool, { timeoutMs: 15_000 });
   const gate = operatorGate({ pool, platformSecret: deps.keys.platformSecret });
@@ -85,5 +89,6 @@ export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: Req
     queryRoutes({ adminUrl: deps.adminUrl, sql, pool, timeoutMs: config.STUDIO_QUERY_TIMEOUT_MS }));
   api.use('/auth/:ref', project, userRoutes({ config, pool }));
 
-  return { api, studio: config.STUDIO ? studioStatic(path.resolve(STUDIO_DIST)) : null };
+  const realtime = realtimeBridge({ pool, keys: deps.keys, projectRef: config.PROJECT_REF, realtimeUrl: deps.realtimeUrl, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES });
+  return { api, studio: config.STUDIO ? studioStatic(path.resolve(STUDIO_DIST)) : null, realtime };
 }

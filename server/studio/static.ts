@@ -8,13 +8,17 @@
 // Every answer carries a strict Content-Security-Policy: scripts, styles,
 // fonts and connections from this origin only (no inline script, nothing
 // from a third party), images and media also from blob: (previews of files
-// the Studio fetched itself), no framing of the Studio.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+// the Studio fetched itself), no framing of the Studio. The one exception is
+// a nonce for styles, new with every index.html: CodeMirror writes its
+// editor's styles into <style> elements, and takes the nonce from the page
+// (<meta property="csp-nonce">); scripts get none.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "media-src 'self' blob:",
+export const contentSecurityPolicy = (styleNonce?: string) => [
+  "default-src 'self'", "script-src 'self'", styleNonce ? `style-src 'self' 'nonce-${styleNonce}'` : "style-src 'self'", "img-src 'self' data: blob:", "media-src 'self' blob:",
   "font-src 'self'", "connect-src 'self'", "frame-src 'self' blob:", "worker-src 'self' blob:", "object-src 'none'", "base-uri 'none'",
   "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ');
@@ -25,8 +29,8 @@ const TYPES: Record<string, string> = {
 };
 
 /** Headers every Studio answer carries. */
-export function securityHeaders(res: Response): void {
-  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+export function securityHeaders(res: Response, styleNonce?: string): void {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(styleNonce));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('X-Frame-Options', 'DENY');
@@ -53,11 +57,30 @@ function send(req: Request, res: Response, file: string, cache: string): void {
   createReadStream(chosen).pipe(res);
 }
 
+/** index.html with this answer's style nonce in it (the file is read again when a build replaces it). */
+function indexPage(file: string): (nonce: string) => string {
+  let cached: { mtime: number; text: string } | undefined;
+  return (nonce) => {
+    const mtime = statSync(file).mtimeMs;
+    if (cached?.mtime !== mtime) cached = { mtime, text: readFileSync(file, 'utf8') };
+    return cached.text.replace('</head>', `<meta property="csp-nonce" content="${nonce}" />\n  </head>`);
+  };
+}
+
 export function studioStatic(dist: string): RequestHandler {
   const index = path.join(dist, 'index.html');
   const assets = path.join(dist, 'assets');
+  const page = indexPage(index);
   return (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/') || req.path === '/health') return next();
+    if (!req.path.startsWith('/assets/') && (!path.extname(req.path) || req.path === '/index.html')) {
+      if (!existsSync(index)) return next();
+      const nonce = randomBytes(18).toString('base64');
+      securityHeaders(res, nonce);
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(page(nonce));
+      return;
+    }
     securityHeaders(res);
     if (req.path.startsWith('/assets/')) {
       const name = path.basename(req.path);
@@ -66,12 +89,8 @@ export function studioStatic(dist: string): RequestHandler {
       if (name !== req.path.slice('/assets/'.length) || !/^[\w.-]+$/.test(name) || !existsSync(file) || !statSync(file).isFile()) return next();
       return send(req, res, file, 'public, max-age=31536000, immutable');
     }
-    if (path.extname(req.path) && req.path !== '/index.html') {
-      const file = path.join(dist, path.basename(req.path));
-      if (/^\/[\w.-]+$/.test(req.path) && existsSync(file) && statSync(file).isFile()) return send(req, res, file, 'public, max-age=3600');
-      return next();
-    }
-    if (!existsSync(index)) return next();
-    send(req, res, index, 'no-cache');
+    const file = path.join(dist, path.basename(req.path));
+    if (/^\/[\w.-]+$/.test(req.path) && existsSync(file) && statSync(file).isFile()) return send(req, res, file, 'public, max-age=3600');
+    next();
   };
 }

@@ -4,7 +4,9 @@
 // Studio's file browser calls exactly what clients call, so every rule
 // (bucket limits, MIME types, names) holds, and resumable uploads use the
 // same TUS path; the browser never holds the service key. Emptying or
-// deleting a bucket and deleting objects go to the audit log.
+// deleting a bucket and deleting objects go to the audit log. An object's
+// bytes are served sandboxed (no script, no sniffing): a user's HTML file
+// cannot act as a page of the Studio.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type pg from 'pg';
 import type { Keys } from '../keys.ts';
@@ -24,6 +26,12 @@ export function storageProxy(opts: { storage: express.RequestHandler; keys: Keys
   r.use((req: Request, res: Response, next: NextFunction) => {
     // The gateway's verdict for the service key, as if the project API had checked it.
     req.auth = { role: 'service_role', claims: { role: 'service_role' }, apikey: { role: 'service_role' }, bearer: opts.keys.serviceRoleKey };
+    // An object read here is a user's file on the Studio's origin: it may never run as a page of it (an HTML
+    // or SVG file opened in a tab): sandboxed, no script, its type never sniffed.
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/object/')) {
+      res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+    }
     const recorded = destructive(req);
     if (recorded) {
       res.once('finish', () => {

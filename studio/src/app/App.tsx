@@ -1,0 +1,56 @@
+// The Studio's pages, each at a URL that can be bookmarked and shared; pages
+// load on first visit (the SQL editor's CodeMirror only when it is opened).
+import { lazy } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { ToastProvider } from './toasts.tsx';
+import { SessionProvider } from './session.tsx';
+import { Shell } from './Shell.tsx';
+import SignIn from '../auth/SignIn.tsx';
+import Setup from '../auth/Setup.tsx';
+import AcceptInvite from '../auth/AcceptInvite.tsx';
+
+const TableEditor = lazy(() => import('../pages/tables/TableEditor.tsx'));
+const SqlEditor = lazy(() => import('../pages/sql/SqlEditor.tsx'));
+const DatabasePage = lazy(() => import('../pages/database/DatabasePage.tsx'));
+const Users = lazy(() => import('../pages/auth/Users.tsx'));
+const UserDetail = lazy(() => import('../pages/auth/UserDetail.tsx'));
+const AuthSettings = lazy(() => import('../pages/auth/AuthSettings.tsx'));
+const StoragePage = lazy(() => import('../pages/storage/StoragePage.tsx'));
+const RealtimeInspector = lazy(() => import('../pages/realtime/RealtimeInspector.tsx'));
+const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
+const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
+const AuditLog = lazy(() => import('../pages/settings/AuditLog.tsx'));
+
+export function App() {
+  return (
+    <ToastProvider>
+      <SessionProvider>
+        <BrowserRouter>
+          <Routes>
+            <Route path="/sign-in" element={<SignIn />} />
+            <Route path="/setup" element={<Setup />} />
+            <Route path="/invite" element={<AcceptInvite />} />
+            <Route element={<Shell />}>
+              <Route index element={<Navigate to="/tables" replace />} />
+              <Route path="tables/:schema?/:table?" element={<TableEditor />} />
+              <Route path="sql/:snippet?" element={<SqlEditor />} />
+              <Route path="database" element={<Navigate to="/database/advisors" replace />} />
+              <Route path="database/:section" element={<DatabasePage />} />
+              <Route path="auth" element={<Navigate to="/auth/users" replace />} />
+              <Route path="auth/users" element={<Users />} />
+              <Route path="auth/users/:id" element={<UserDetail />} />
+              <Route path="auth/settings" element={<AuthSettings />} />
+              <Route path="storage/:bucket?/*" element={<StoragePage />} />
+              <Route path="realtime" element={<RealtimeInspector />} />
+              <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
+              <Route path="settings" element={<Navigate to="/settings/operators" replace />} />
+              <Route path="settings/operators" element={<Operators />} />
+              <Route path="settings/audit" element={<AuditLog />} />
+              <Route path="*" element={<p>No page here.</p>} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </SessionProvider>
+    </ToastProvider>
+  );
+}

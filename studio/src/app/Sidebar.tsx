@@ -1,0 +1,32 @@
+// The areas of the Studio, one link each; the current one is marked for
+// assistive technology (aria-current) and the eye alike. Part 2 adds the AI
+// surface's areas here.
+import { NavLink } from 'react-router';
+
+export const AREAS: Array<{ to: string; label: string; icon: string }> = [
+  { to: '/tables', label: 'Table editor', icon: '▦' },
+  { to: '/sql', label: 'SQL editor', icon: '⌘' },
+  { to: '/database', label: 'Database', icon: '◫' },
+  { to: '/auth', label: 'Authentication', icon: '◉' },
+  { to: '/storage', label: 'Storage', icon: '⬚' },
+  { to: '/realtime', label: 'Realtime', icon: '↯' },
+  { to: '/api-docs', label: 'API docs', icon: '⟨⟩' },
+  { to: '/settings', label: 'Settings', icon: '⚙' },
+];
+
+export function Sidebar() {
+  return (
+    <nav className="sidebar" aria-label="Studio">
+      <ul>
+        {AREAS.map((a) => (
+          <li key={a.to}>
+            <NavLink to={a.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+              <span className="nav-icon" aria-hidden="true">{a.icon}</span>
+              <span>{a.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,27 @@
+// The Studio's build: React with TypeScript through Vite's own transform (no
+// plugin), hashed file names under assets/, no inline script or style (the
+// control plane's Content-Security-Policy allows neither), no source maps
+// shipped. studio/build.ts runs it (npm install, or the first start).
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  base: '/',
+  oxc: { jsx: { runtime: 'automatic' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    assetsInlineLimit: 0,
+    cssCodeSplit: true,
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      // react-router marks its modules "use client" (for React Server Components, which the Studio does not use).
+      onLog(level, log, handler) {
+        if (log.code !== 'MODULE_LEVEL_DIRECTIVE') handler(level, log);
+      },
+    },
+  },
+  logLevel: 'warn',
+});
