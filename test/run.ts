@@ -3,7 +3,9 @@
 //   2. starts a throwaway cluster: the embedded PostgreSQL 17 that `npm start`
 //      runs (pgTAP's SQL files copied in from Debian's package), or with
 //      TEST_POSTGRES=15 Debian's PostgreSQL 15, the oldest we support
-//   3. type-checks the project (tsc, strict)
+//   3. type-checks the project and the Studio (tsc, strict) and builds the
+//      Studio when its sources changed (the browser tests drive it in
+//      Debian's Chromium)
 //   4. runs the integration tests (node:test, files in parallel, one database each)
 //   5. runs the pgTAP files with pg_prove on a freshly migrated database
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -15,14 +17,16 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runMigrations } from 'graphile-worker';
 import { migrate } from '../db/migrate.ts';
+import { buildStudio } from '../studio/build.ts';
+import { chromiumPath } from './helpers/chromium.ts';
 import { pgBinDir, startCluster } from './helpers/cluster.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const APT_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'libtap-parser-sourcehandler-pgtap-perl'];
+const APT_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'libtap-parser-sourcehandler-pgtap-perl', 'chromium'];
 const DEBIAN_EXTENSIONS = '/usr/share/postgresql/15/extension';
 
 function hasTools(): boolean {
-  return !!pgBinDir() && existsSync(path.join(DEBIAN_EXTENSIONS, 'pgtap.control')) && spawnSync('pg_prove', ['--version']).status === 0;
+  return !!pgBinDir() && existsSync(path.join(DEBIAN_EXTENSIONS, 'pgtap.control')) && spawnSync('pg_prove', ['--version']).status === 0 && !!chromiumPath();
 }
 
 function ensureTools(): void {
@@ -33,7 +37,7 @@ function ensureTools(): void {
     execFileSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     if (hasTools()) return;
   }
-  console.error(`PostgreSQL 15, pgTAP and pg_prove are needed for the tests. Install them with:\n  sudo ${command.replace('&& apt-get', '&& sudo apt-get')}`);
+  console.error(`PostgreSQL 15, pgTAP, pg_prove and Chromium are needed for the tests. Install them with:\n  sudo ${command.replace('&& apt-get', '&& sudo apt-get')}`);
   process.exit(1);
 }
 
@@ -78,11 +82,11 @@ if (postgres !== 'embedded' && postgres !== '15') {
   process.exit(1);
 }
 process.env.TEST_PG_BINDIR = postgres === 'embedded' ? embeddedServer() : '/usr/lib/postgresql/15/bin';
-// A hung run must not eat CI's time: give up after 20 minutes, loudly.
+// A hung run must not eat CI's time: give up after 30 minutes, loudly.
 const watchdog = setTimeout(() => {
-  console.error('\ntest run exceeded 20 minutes: aborting');
+  console.error('\ntest run exceeded 30 minutes: aborting');
   void stopCluster().finally(() => process.exit(1));
-}, 20 * 60_000);
+}, 30 * 60_000);
 watchdog.unref();
 const cluster = await startCluster();
 {
@@ -105,6 +109,12 @@ try {
     failed = true;
     failures++;
   } else console.log('type-check ok');
+  const studioTsc = await runStep('type-check the Studio', path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'studio'], env);
+  if (studioTsc.code !== 0) {
+    failed = true;
+    failures++;
+  } else console.log('Studio type-check ok');
+  console.log(`# Studio build: ${await buildStudio((line) => console.log(`# ${line}`))}`);
 
   const only = process.argv.slice(2);
   const files = only.length > 0 ? only : ['test/**/*.test.ts'];
