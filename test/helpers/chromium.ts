@@ -29,6 +29,8 @@ export type StudioPage = {
   shot: (name: string) => Promise<void>;
   /** axe-core on the page as it is: no serious or critical violation. */
   axe: (what: string) => Promise<void>;
+  /** After each test: a screenshot of the page as a failed test left it (failed-<test>.png). */
+  afterTest: (t: { name: string; passed?: boolean }) => Promise<void>;
   /** Asserts nothing went wrong in the page, then closes the browser. */
   close: () => Promise<void>;
 };
@@ -46,6 +48,7 @@ export async function openBrowser(baseURL: string, opts: { colorScheme?: 'light'
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
   });
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
@@ -66,6 +69,10 @@ export async function openBrowser(baseURL: string, opts: { colorScheme?: 'light'
       const result = await new AxeBuilder({ page }).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${what}`);
+    },
+    afterTest: async (t) => {
+      if (t.passed !== false) return;
+      await page.screenshot({ path: path.join(SCREENSHOTS, `failed-${t.name.replace(/[^\w]+/g, '-').slice(0, 80)}.png`) }).catch(() => undefined);
     },
     close: async () => {
       await browser.close();

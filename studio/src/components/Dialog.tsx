@@ -1,9 +1,10 @@
 // A modal dialog on the native <dialog>: the browser traps focus in it,
 // Escape closes it, and focus goes back where it was. Opened while mounted.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId(); // dialogs nest (a lookup inside a form): each names itself
   useEffect(() => {
     const dialog = ref.current!;
     const before = document.activeElement as HTMLElement | null;
@@ -14,9 +15,9 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     };
   }, []);
   return (
-    <dialog ref={ref} className={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby="dialog-title" onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    <dialog ref={ref} className={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onClose(); }}>
       <header className="dialog-head">
-        <h2 id="dialog-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>×</button>
       </header>
       <div className="dialog-body">{children}</div>

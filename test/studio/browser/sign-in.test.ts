@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { openBrowser, setUpFirstOperator, signIn, type StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
 import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
@@ -25,6 +25,7 @@ describe('Studio in Chromium: signing in', () => {
     server = await startStudioServer({ STUDIO_SIGN_IN_RATE: '14/300' });
     s = await openBrowser(server.studioUrl);
   });
+  afterEach((t) => s?.afterTest(t));
   after(async () => {
     await s?.close();
     await server?.stop();

@@ -43,7 +43,7 @@ export function PolicyForm({ tableId, tableName, editing, onDone, onClose }: { t
       setError(err as Error);
     }
   };
-  if (preview) return <SqlPreviewDialog title={editing ? `Change policy ${editing.name}` : `New policy on ${tableName}`} sql={preview} onClose={() => setPreview(undefined)} onRun={async () => { await send(false); onDone(); }} />;
+  if (preview) return <SqlPreviewDialog title={editing ? `Change policy ${editing.name}` : `New policy on ${tableName}`} sql={preview} onClose={() => setPreview(undefined)} onRun={async () => { await send(false); onDone(); onClose(); }} />;
   return (
     <Dialog title={editing ? `Edit policy ${editing.name}` : `New policy on ${tableName}`} onClose={onClose} wide>
       <form className="stack" onSubmit={(e) => void review(e)}>

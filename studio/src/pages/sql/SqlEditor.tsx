@@ -16,6 +16,7 @@ import { ResultsGrid } from './ResultsGrid.tsx';
 import { SnippetPanel } from './SnippetPanel.tsx';
 
 type Answer = components['schemas']['QueryAnswer'];
+const rows = (n: number) => `${n.toLocaleString()} row${n === 1 ? '' : 's'}`;
 
 export default function SqlEditor() {
   const { snippet: snippetId } = useParams();
@@ -103,7 +104,7 @@ export default function SqlEditor() {
           {answer?.plan !== undefined ? <PlanTree plan={answer.plan} /> : answer && (
             <>
               <p className="muted" role="status">
-                {answer.columns.length > 0 ? `${(answer.row_count ?? 0).toLocaleString()} rows` : `${answer.command ?? 'Done'}${answer.row_count !== null ? `: ${answer.row_count} rows` : ''}`}, {answer.duration_ms} ms
+                {answer.columns.length > 0 ? rows(answer.row_count ?? 0) : `${answer.command ?? 'Done'}${answer.row_count !== null ? `: ${rows(answer.row_count)}` : ''}`}, {answer.duration_ms} ms
               </p>
               {answer.truncated && <p className="warning" role="note">Only the first {answer.rows.length.toLocaleString()} of {(answer.row_count ?? 0).toLocaleString()} rows are shown: add a limit, or export from the table editor.</p>}
               {answer.columns.length > 0 && <ResultsGrid columns={answer.columns} rows={answer.rows} />}

@@ -1,9 +1,12 @@
-// Editing one cell, over it: the editor fits the column's type (a choice for
-// booleans and enums, a date field for dates, a text area checked as JSON for
-// json, jsonb and arrays, a line of text otherwise), NULL where allowed.
-// Enter saves (Ctrl+Enter in a text area), Escape leaves it as it was; a
-// value the type cannot take is refused here, before anything is sent.
+// Editing one cell: the editor fits the column's type (a choice for booleans
+// and enums, a date field for dates, a text area checked as JSON for json,
+// jsonb and arrays, a line of text otherwise), NULL where allowed. A line
+// edits over the cell; a text area opens in a dialog, where it has room
+// wherever the cell is. Enter saves (Ctrl+Enter in a text area), Escape
+// leaves it as it was; a value the type cannot take is refused here, before
+// anything is sent.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
 import { editText, kindOf, parseInput, type Column } from './values.ts';
 
 export function CellEditor({ column, value, onSave, onCancel }: { column: Column; value: unknown; onSave: (v: unknown) => Promise<void>; onCancel: () => void }) {
@@ -37,8 +40,8 @@ export function CellEditor({ column, value, onSave, onCancel }: { column: Column
   const label = `${column.name} (${column.type})`;
   const common = { 'aria-label': label, disabled: isNull, onKeyDown, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? 'cell-error' : undefined } as const;
 
-  return (
-    <div className={multiline ? 'cell-editor cell-editor-wide' : 'cell-editor'} role="group" aria-label={`Edit ${column.name}`}>
+  const editor = (
+    <div className={multiline ? 'cell-editor-wide' : 'cell-editor'} role="group" aria-label={`Edit ${column.name}`}>
       {kind === 'boolean' ? (
         <select ref={field} {...common} value={text} onChange={(e) => setText(e.target.value)}>
           <option value="true">true</option><option value="false">false</option>
@@ -62,4 +65,5 @@ export function CellEditor({ column, value, onSave, onCancel }: { column: Column
       </div>
     </div>
   );
+  return multiline ? <Dialog title={`Edit ${column.name}`} onClose={onCancel} wide>{editor}</Dialog> : editor;
 }

@@ -24,6 +24,7 @@ export function ColumnForm({ table, tables, onDone, onClose }: { table: Table; t
     return <SqlPreviewDialog title={`Add ${column.name} to ${table.name}`} sql={preview} onClose={() => setPreview(undefined)} onRun={async () => {
       await must(api.POST('/api/platform/pg-meta/{ref}/tables/{id}/columns', { ...path, body: columnBody(column, table.schema) }));
       onDone();
+      onClose();
     }} />;
   }
   return (

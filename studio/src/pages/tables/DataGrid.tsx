@@ -20,6 +20,8 @@ type Props = {
   rows: Row[];
   total: number | null;
   more: boolean;
+  /** Whether filters narrow the rows (an empty grid says "match" then). */
+  filtered: boolean;
   order: Order[];
   editable: boolean;
   selected: Set<number>;
@@ -92,7 +94,7 @@ export function DataGrid(p: Props) {
               <div key={c.name} role="columnheader" aria-colindex={v.index + 2} aria-sort={sort} className="grid-cell" style={{ width: v.size, transform: `translateX(${SELECT_WIDTH + v.start}px)` }}>
                 <button type="button" className="column-sort" onClick={() => p.onSort(c.name)} title={`${c.name} ${c.type}${c.is_primary_key ? ', primary key' : ''}`}>
                   <span className="column-name">{c.name}</span>
-                  <span className="column-type">{c.type}</span>
+                  <span className="column-type">{c.format}</span>
                   <span aria-hidden="true">{sort === 'ascending' ? '▲' : sort === 'descending' ? '▼' : ''}</span>
                 </button>
               </div>
@@ -100,7 +102,7 @@ export function DataGrid(p: Props) {
           })}
         </div>
       </div>
-      {p.rows.length === 0 && !p.more && <p className="grid-empty muted">No rows{p.total === null ? '' : ' match'}.</p>}
+      {p.rows.length === 0 && !p.more && <p className="grid-empty muted">No rows{p.filtered ? ' match' : ' yet'}.</p>}
       <div role="rowgroup" className="grid-body" style={{ height: rowsV.getTotalSize(), width: totalWidth }}>
         {items.map((r) => {
           const row = p.rows[r.index];

@@ -1,7 +1,8 @@
 // A new row (or a copy of one): a field per column fitted to its type; a
 // field left on "default" is not sent, so the column's default applies
-// (identity and generated columns always are). A foreign key's value can be
-// looked up in the referenced table.
+// (identity and generated columns always are); an empty field of a column
+// that takes NULL is NULL. A foreign key's value can be looked up in the
+// referenced table.
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
@@ -14,7 +15,7 @@ export function RowForm({ title, columns, from, onSave, onClose }: { title: stri
   const writable = columns.filter((c) => !c.is_generated && c.identity_generation !== 'ALWAYS');
   const [fields, setFields] = useState<Record<string, Field>>(() => Object.fromEntries(writable.map((c) => {
     const copy = from && !c.is_primary_key && !c.is_identity ? from[c.name] : undefined;
-    const mode: Field['mode'] = copy !== undefined ? (copy === null ? 'null' : 'value') : c.default_value || c.is_identity ? 'default' : c.is_nullable ? 'null' : 'value';
+    const mode: Field['mode'] = copy !== undefined ? (copy === null ? 'null' : 'value') : c.default_value || c.is_identity ? 'default' : 'value';
     return [c.name, { text: editText(copy), mode }];
   })));
   const [error, setError] = useState<string>();
@@ -28,7 +29,7 @@ export function RowForm({ title, columns, from, onSave, onClose }: { title: stri
     for (const c of writable) {
       const f = fields[c.name]!;
       if (f.mode === 'default') continue;
-      const parsed = parseInput(c, f.text, f.mode === 'null');
+      const parsed = parseInput(c, f.text, f.mode === 'null' || (f.text === '' && c.is_nullable));
       if (!parsed.ok) return setError(parsed.error);
       row[c.name] = parsed.value;
     }
@@ -64,9 +65,9 @@ export function RowForm({ title, columns, from, onSave, onClose }: { title: stri
                     {(kind === 'boolean' ? ['true', 'false'] : c.enums).map((v) => <option key={v} value={v}>{v}</option>)}
                   </select>
                 ) : kind === 'json' || kind === 'array' ? (
-                  <textarea id={id} aria-label={c.name} rows={3} value={f.text} placeholder={kind === 'array' ? '["a", "b"]' : '{"key": "value"}'} onChange={(e) => set(c.name, { text: e.target.value })} />
+                  <textarea id={id} aria-label={c.name} rows={3} value={f.text} placeholder={c.is_nullable ? 'NULL' : kind === 'array' ? '["a", "b"]' : '{"key": "value"}'} onChange={(e) => set(c.name, { text: e.target.value })} />
                 ) : (
-                  <input id={id} aria-label={c.name} type={kind === 'date' ? 'date' : 'text'} value={f.text} onChange={(e) => set(c.name, { text: e.target.value })} />
+                  <input id={id} aria-label={c.name} type={kind === 'date' ? 'date' : 'text'} value={f.text} placeholder={c.is_nullable ? 'NULL' : undefined} onChange={(e) => set(c.name, { text: e.target.value })} />
                 ))}
                 {f.mode === 'value' && c.foreign_key && <button type="button" onClick={() => setPicking(c)}>Look up {c.foreign_key.table}</button>}
               </div>

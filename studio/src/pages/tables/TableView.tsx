@@ -15,6 +15,8 @@ import { RowForm } from './RowForm.tsx';
 import { useRows, type Filter, type Order } from './useRows.ts';
 import { keyOf, type Row, type Table } from './values.ts';
 
+const plural = (n: number, what: string) => `${n.toLocaleString()} ${what}${n === 1 ? '' : 's'}`;
+
 type Modal = { kind: 'row'; from?: Row | undefined } | { kind: 'column' } | { kind: 'import' } | { kind: 'delete-rows' } | { kind: 'sql'; title: string; sql: string; run: () => Promise<void>; danger?: boolean };
 
 export function TableView({ table, tables, onChanged, onDropped }: { table: Table; tables: Table[]; onChanged: () => void; onDropped: () => void }) {
@@ -66,7 +68,7 @@ export function TableView({ table, tables, onChanged, onDropped }: { table: Tabl
     <section className="table-view" aria-labelledby="table-title">
       <div className="page-header">
         <h1 id="table-title">{table.schema}.{table.name}</h1>
-        <span className="muted">{data.count !== null ? `${data.count.toLocaleString()} rows` : `about ${Math.max(data.estimate, table.live_rows_estimate).toLocaleString()} rows`}</span>
+        <span className="muted">{data.count !== null ? plural(data.count, 'row') : `about ${plural(Math.max(data.estimate, table.live_rows_estimate), 'row')}`}</span>
       </div>
       {table.exposed && !table.rls_enabled && (
         <div className="warning" role="note">
@@ -89,7 +91,7 @@ export function TableView({ table, tables, onChanged, onDropped }: { table: Tabl
       </div>
       <FilterBar columns={columns} onApply={setFilters} />
       <ErrorNote error={data.error} />
-      <DataGrid label={`Rows of ${table.name}`} columns={columns} rows={data.rows} total={data.count} more={data.more} order={order} editable={editable}
+      <DataGrid label={`Rows of ${table.name}`} columns={columns} rows={data.rows} total={data.count} more={data.more} filtered={filters.length > 0} order={order} editable={editable}
         selected={selected} onSelect={(i, on) => setSelected((s) => { const n = new Set(s); if (on) n.add(i); else n.delete(i); return n; })}
         onSort={sort} onNear={data.near}
         onSave={async (index, column, value) => {
@@ -102,6 +104,7 @@ export function TableView({ table, tables, onChanged, onDropped }: { table: Tabl
         await must(api.POST('/api/platform/pg-meta/{ref}/tables/{id}/rows', { ...path, body: { rows: [row] } }));
         notify('Row added');
         data.reload();
+        onChanged();
       }} />}
       {modal?.kind === 'column' && <ColumnForm table={table} tables={tables} onClose={() => setModal(undefined)} onDone={() => { onChanged(); data.reload(); }} />}
       {modal?.kind === 'import' && <CsvImport table={table} onClose={() => setModal(undefined)} onDone={(n) => { notify(`${n.toLocaleString()} rows imported`); data.reload(); onChanged(); }} />}
@@ -110,6 +113,7 @@ export function TableView({ table, tables, onChanged, onDropped }: { table: Tabl
           await must(api.DELETE('/api/platform/pg-meta/{ref}/tables/{id}/rows', { ...path, body: { keys: selectedRows.map((r) => keyOf(table, r)) } }));
           notify('Rows deleted');
           data.reload();
+          onChanged();
         }} />}
       {modal?.kind === 'sql' && <SqlPreviewDialog title={modal.title} sql={modal.sql} {...(modal.danger ? { danger: true } : {})} onRun={modal.run} onClose={() => setModal(undefined)} />}
     </section>
