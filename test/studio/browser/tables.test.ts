@@ -247,6 +247,37 @@ describe('Studio in Chromium: the table editor', () => {
     assert.deepEqual((await reader.from('notes').select('body')).data, [{ body: 'mine' }]);
   });
 
+  it('changes the structure: a column added, renamed and made unique, then dropped; indexes listed', async () => {
+    await s.page.goto('/tables/public/books');
+    await s.page.getByRole('toolbar', { name: 'Row actions' }).getByRole('button', { name: 'Add column' }).click();
+    const fields = dialog().getByRole('group', { name: 'Column 1' });
+    await fields.getByLabel('Name').fill('isbn');
+    await dialog().getByRole('button', { name: 'Review SQL' }).click();
+    assert.equal(await dialog().getByLabel('SQL that will run').textContent(), 'alter table public.books add column isbn text;');
+    await dialog().getByRole('button', { name: 'Run' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await grid().locator('.column-name', { hasText: 'isbn' }).waitFor();
+
+    await s.page.getByRole('navigation', { name: 'Table views' }).getByRole('link', { name: 'Structure' }).click();
+    await s.page.waitForURL(/\?view=structure$/);
+    await s.page.getByRole('button', { name: 'Edit column isbn' }).click();
+    await dialog().getByLabel('Name').fill('isbn13');
+    await dialog().getByLabel('Unique').check();
+    await dialog().getByRole('button', { name: 'Review SQL' }).click();
+    assert.equal(await dialog().getByLabel('SQL that will run').textContent(), 'alter table public.books add unique (isbn);\nalter table public.books rename column isbn to isbn13;');
+    await dialog().getByRole('button', { name: 'Run' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await s.page.getByRole('region', { name: 'Indexes' }).getByText(/isbn13/).first().waitFor();
+    await s.axe('the structure of a table');
+    await s.shot('table-editor-structure');
+
+    await s.page.getByRole('button', { name: 'Drop column isbn13' }).click();
+    assert.equal(await dialog().getByLabel('SQL that will run').textContent(), 'alter table public.books drop column isbn13;');
+    await dialog().getByRole('button', { name: 'Run' }).click();
+    await s.page.getByRole('button', { name: 'Edit column isbn13' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await db("select column_name from information_schema.columns where table_schema = 'public' and table_name = 'books' order by ordinal_position"), ['id', 'created_at', 'title', 'meta', 'author_id'].map((column_name) => ({ column_name })));
+  });
+
   it('shows a table, a column and a value made of markup as text', async () => {
     await s.page.goto('/tables/public');
     await newTable(XSS, [{ name: XSS, type: 'text' }]);

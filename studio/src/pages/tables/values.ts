@@ -70,3 +70,6 @@ export function parseInput(c: Column, text: string, asNull: boolean): Parsed {
 export function keyOf(table: Table, row: Row): Row {
   return Object.fromEntries(table.primary_keys.map((k) => [k.name, row[k.name]]));
 }
+
+/** "1 row", "2 rows", "10,000 rows". */
+export const plural = (n: number, what: string) => `${n.toLocaleString()} ${what}${n === 1 ? '' : 's'}`;
