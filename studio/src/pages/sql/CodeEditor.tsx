@@ -7,7 +7,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { searchKeymap } from '@codemirror/search';
-import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, highlightActiveLine, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 
@@ -33,8 +33,17 @@ const errorField = StateField.define<DecorationSet>({
 
 type Props = { initial: string; schema: SQLNamespace; functions: string[]; onRun: () => void; onChange: (text: string) => void };
 
+/** PostgreSQL's highlighting, and completion of this schema's names and functions. */
+function languageFor(schema: SQLNamespace, functions: string[]): Extension {
+  return [
+    sql({ dialect: PostgreSQL, schema, defaultSchema: 'public', upperCaseKeywords: false }),
+    EditorState.languageData.of(() => [{ autocomplete: completeFromList(functions.map((f) => ({ label: f, type: 'function' }))) }]),
+  ];
+}
+
 export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEditor(p, handle) {
   const host = useRef<HTMLDivElement>(null);
+  const language = useRef(new Compartment());
   const view = useRef<EditorView>(null);
   const run = useRef(p.onRun);
   run.current = p.onRun;
@@ -46,17 +55,24 @@ export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEdito
     const extensions: Extension[] = [
       ...(nonce ? [EditorView.cspNonce.of(nonce)] : []),
       lineNumbers(), history(), bracketMatching(), highlightActiveLine(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-      sql({ dialect: PostgreSQL, schema: p.schema, defaultSchema: 'public', upperCaseKeywords: false }),
-      EditorState.languageData.of(() => [{ autocomplete: completeFromList(p.functions.map((f) => ({ label: f, type: 'function' }))) }]),
+      language.current.of(languageFor(p.schema, p.functions)),
       autocompletion(), errorField,
       keymap.of([{ key: 'Mod-Enter', run: () => (run.current(), true) }, indentWithTab, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...searchKeymap]),
       EditorView.updateListener.of((u) => u.docChanged && change.current(u.state.doc.toString())),
-      EditorView.contentAttributes.of({ 'aria-label': 'SQL', 'aria-multiline': 'true' }),
+      // tabindex: the text is in the tab order anyway (contenteditable); said
+      // outright, checkers see the scrolling area has a focusable inside.
+      EditorView.contentAttributes.of({ 'aria-label': 'SQL', 'aria-multiline': 'true', tabindex: '0' }),
     ];
     view.current = new EditorView({ parent: host.current!, state: EditorState.create({ doc: p.initial, extensions }) });
     return () => view.current?.destroy();
-    // The schema arrives once; a new one rebuilds the editor with the text it holds.
-  }, [JSON.stringify(p.schema), p.functions.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A schema read again (after DDL ran) changes the completion in place: the
+  // text, its undo history and the selection stay.
+  const schemaKey = JSON.stringify(p.schema) + p.functions.join();
+  useEffect(() => {
+    view.current?.dispatch({ effects: language.current.reconfigure(languageFor(p.schema, p.functions)) });
+  }, [schemaKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useImperativeHandle(handle, () => ({
     runText: () => {

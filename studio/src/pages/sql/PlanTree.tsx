@@ -33,9 +33,9 @@ export function PlanTree({ plan }: { plan: unknown }) {
   if (!top) return <p>No plan.</p>;
   const analyzed = top['Execution Time'] !== undefined;
   return (
-    <div className="plan" aria-label="Query plan">
+    <section className="plan" aria-label="Query plan">
       {analyzed && <p className="muted">Planning {top['Planning Time']?.toFixed(3)} ms, execution {top['Execution Time']?.toFixed(3)} ms (the statement ran in a transaction that was rolled back).</p>}
       <ul className="plan-tree"><Node node={top.Plan} analyzed={analyzed} hot={slowest(top.Plan, analyzed)} /></ul>
-    </div>
+    </section>
   );
 }

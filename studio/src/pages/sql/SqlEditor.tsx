@@ -57,6 +57,8 @@ export default function SqlEditor() {
       const result = await must(api.POST('/api/platform/pg-meta/{ref}/query', { params: { path: { ref: ref() } }, body: { query, run_id: runId, ...(explain ? { explain } : {}) } }));
       setAnswer(result);
       performance.measure('studio-query-render', { start: started });
+      // What a statement other than a query changed may be new names to complete.
+      if (!explain && result.command && !['SELECT', 'EXPLAIN', 'SHOW'].includes(result.command)) catalogue.reload();
     } catch (e) {
       const failure = e instanceof ApiFailure ? e : new ApiFailure(0, { message: (e as Error).message });
       setError(failure);
