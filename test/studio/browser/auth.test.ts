@@ -1,0 +1,125 @@
+// Authentication in the Studio, in Chromium: a user created here signs in
+// with supabase-js; found by search; their page shows their sign-in and
+// session, and their metadata as text however it is made; banned for a day
+// (asked first), they cannot sign in; the ban lifted, they can; invited by
+// e-mail through the configured SMTP; deleted (asked first); each change in
+// the audit log, which the Studio shows.
+import { createClient } from '@supabase/supabase-js';
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { openBrowser, setUpFirstOperator, type StudioPage } from '../../helpers/chromium.ts';
+import { query } from '../../helpers/db.ts';
+import { startSmtpSink } from '../../helpers/smtp.ts';
+import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
+
+describe('Studio in Chromium: users', () => {
+  let server: StudioServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let s: StudioPage;
+  const dialog = () => s.page.getByRole('dialog');
+  const client = () => createClient(server.apiUrl, server.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+  before(async () => {
+    smtp = await startSmtpSink();
+    server = await startStudioServer({ SMTP_URL: smtp.url });
+    s = await openBrowser(server.studioUrl);
+    await setUpFirstOperator(s, server.setupUrl!);
+  });
+  afterEach((t) => s?.afterTest(t));
+  after(async () => {
+    await s?.close();
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  it('creates a user who then signs in with supabase-js', async () => {
+    await s.page.goto('/auth/users');
+    await s.page.getByRole('button', { name: 'Create user' }).click();
+    await dialog().getByLabel('E-mail').fill('maria@example.com');
+    await dialog().getByLabel('Password').fill('marias-password');
+    await s.axe('the new user dialog');
+    await dialog().getByRole('button', { name: 'Create user' }).click();
+    await s.page.getByRole('status').getByText('User maria@example.com created').waitFor();
+    await s.page.getByRole('link', { name: 'maria@example.com' }).waitFor();
+
+    const { data, error } = await client().auth.signInWithPassword({ email: 'maria@example.com', password: 'marias-password' });
+    assert.equal(error, null);
+    assert.equal(data.user?.email, 'maria@example.com');
+    const [made] = await query<{ email_confirmed: boolean }>(server.databaseUrl, "select email_confirmed_at is not null as email_confirmed from auth.users where email = 'maria@example.com'");
+    assert.equal(made!.email_confirmed, true, 'the operator vouches for the address');
+  });
+
+  it('finds a user by search, and shows their sign-in, session and metadata as text', async () => {
+    const { error } = await client().auth.signUp({ email: 'other@example.com', password: 'others-password', options: { data: { name: '<img src=x onerror=alert(1)>' } } });
+    assert.equal(error, null);
+    await s.page.goto('/auth/users');
+    await s.page.getByRole('link', { name: 'other@example.com' }).waitFor();
+    await s.page.keyboard.press('/');
+    assert.equal(await s.page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type), 'search', '/ goes to the search box');
+    await s.page.keyboard.type('maria');
+    await s.page.keyboard.press('Enter');
+    await s.page.waitForURL(/\?q=maria$/);
+    await s.page.getByRole('link', { name: 'other@example.com' }).waitFor({ state: 'detached' });
+    await s.page.getByText('Page 1 of 1 · 1 users').waitFor();
+    await s.axe('the users page');
+    await s.shot('auth-users');
+
+    await s.page.getByRole('link', { name: 'maria@example.com' }).click();
+    await s.page.getByRole('heading', { level: 1, name: 'maria@example.com' }).waitFor();
+    assert.notEqual(await s.page.locator('dt:text("Last sign-in") + dd').textContent(), 'never');
+    assert.equal(await s.page.getByRole('table', { name: 'Sessions' }).getByRole('row').count(), 2, 'a header and the session supabase-js opened');
+
+    await s.page.goto('/auth/users?q=other');
+    await s.page.getByRole('link', { name: 'other@example.com' }).click();
+    await s.page.getByText('"name": "<img src=x onerror=alert(1)>"').waitFor();
+    assert.equal(await s.page.locator('img[src="x"]').count(), 0);
+    await s.axe('a user page');
+    await s.shot('auth-user');
+  });
+
+  it('bans a user for a day after asking: they cannot sign in until the ban is lifted', async () => {
+    await s.page.goto('/auth/users?q=maria');
+    await s.page.getByRole('link', { name: 'maria@example.com' }).click();
+    await s.page.getByLabel('Ban for').selectOption('24h');
+    await s.page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await dialog().getByText('They cannot sign in until the ban ends').waitFor();
+    await dialog().getByRole('button', { name: 'Ban', exact: true }).click();
+    await s.page.locator('dt:text("Banned until")').waitFor();
+    const refused = await client().auth.signInWithPassword({ email: 'maria@example.com', password: 'marias-password' });
+    assert.equal(refused.error?.code, 'user_banned');
+
+    await s.page.getByRole('button', { name: 'Lift ban' }).click();
+    await s.page.getByRole('status').getByText('Ban lifted').waitFor();
+    assert.equal((await client().auth.signInWithPassword({ email: 'maria@example.com', password: 'marias-password' })).error, null);
+  });
+
+  it('invites a user by e-mail through the configured SMTP', async () => {
+    await s.page.goto('/auth/users');
+    await s.page.getByRole('button', { name: 'Invite user' }).click();
+    await dialog().getByLabel('E-mail').fill('invited@example.com');
+    await dialog().getByRole('button', { name: 'Send invite' }).click();
+    await s.page.getByRole('status').getByText('Invite sent to invited@example.com').waitFor();
+    const mail = await smtp.waitFor('invited@example.com', "You have been invited");
+    assert.match(mail.link!, /\/auth\/v1\/verify\?token=[\w-]+&type=invite/);
+  });
+
+  it('deletes a user after asking, and the audit log shows who did what', async () => {
+    await s.page.goto('/auth/users?q=other');
+    await s.page.getByRole('link', { name: 'other@example.com' }).click();
+    await s.page.getByRole('button', { name: 'Delete user' }).click();
+    await dialog().getByRole('button', { name: 'Delete user' }).click();
+    await s.page.waitForURL(/\/auth\/users$/);
+    await s.page.getByRole('link', { name: 'maria@example.com' }).waitFor();
+    assert.equal(await s.page.getByRole('link', { name: 'other@example.com' }).count(), 0);
+    assert.equal((await query(server.databaseUrl, "select 1 from auth.users where email = 'other@example.com'")).length, 0);
+
+    await s.page.goto('/settings/audit');
+    const log = s.page.getByRole('table', { name: /audit/i });
+    for (const action of ['create user', 'ban user', 'unban user', 'invite user', 'delete user']) await log.getByRole('cell', { name: action, exact: true }).first().waitFor();
+    const deletion = log.getByRole('row').filter({ has: s.page.getByRole('cell', { name: 'delete user', exact: true }) });
+    await deletion.getByRole('cell', { name: 'other@example.com', exact: true }).waitFor();
+    await deletion.getByRole('cell', { name: 'first-operator@example.com', exact: true }).waitFor();
+    await s.axe('the audit log');
+    await s.shot('settings-audit');
+  });
+});
