@@ -21,6 +21,8 @@ import { UrlDialog } from './UrlDialog.tsx';
 type Entry = components['schemas']['StorageObject'];
 type Sort = 'name' | 'updated_at' | 'created_at';
 const size = (e: Entry) => Number((e.metadata as { size?: number } | null)?.size ?? 0);
+/** 203 B, 1.5 KB, 20.0 MB. */
+const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${(n / 1024 ** 3).toFixed(1)} GB`);
 const typeOf = (e: Entry) => String((e.metadata as { mimetype?: string } | null)?.mimetype ?? '');
 
 export function FileBrowser({ bucket, prefix }: { bucket: string; prefix: string }) {
@@ -70,7 +72,7 @@ export function FileBrowser({ bucket, prefix }: { bucket: string; prefix: string
               ) : (
                 <tr key={e.name} className={open?.name === e.name ? 'selected' : undefined}>
                   <td><button type="button" className="link-button" onClick={() => setOpen(e)}>{e.name}</button></td>
-                  <td>{size(e).toLocaleString()} B</td>
+                  <td title={`${size(e).toLocaleString()} bytes`}>{bytes(size(e))}</td>
                   <td className="small">{typeOf(e)}</td>
                   <td className="small">{e.updated_at ? new Date(e.updated_at).toLocaleString() : ''}</td>
                   <td className="actions">
