@@ -66,7 +66,7 @@ export async function openBrowser(baseURL: string, opts: { colorScheme?: 'light'
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
     },
     axe: async (what) => {
-      const result = await new AxeBuilder({ page }).analyze();
+      const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${what}`);
     },

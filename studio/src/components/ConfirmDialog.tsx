@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { Dialog } from './Dialog.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
+import { CodeBlock } from './CodeBlock.tsx';
 
 export function ConfirmDialog(props: { title: string; message: string; sql?: string | undefined; action: string; onConfirm: () => Promise<void>; onClose: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -21,7 +22,7 @@ export function ConfirmDialog(props: { title: string; message: string; sql?: str
   return (
     <Dialog title={props.title} onClose={props.onClose}>
       <p>{props.message}</p>
-      {props.sql && <pre className="sql-preview" aria-label="SQL that will run">{props.sql}</pre>}
+      {props.sql && <CodeBlock className="sql-preview" label="SQL that will run">{props.sql}</CodeBlock>}
       <ErrorNote error={error} />
       <div className="dialog-actions">
         <button type="button" onClick={props.onClose}>Cancel</button>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Dialog } from './Dialog.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
+import { CodeBlock } from './CodeBlock.tsx';
 
 export function SqlPreviewDialog(props: { title: string; sql: string; danger?: boolean; onRun: () => Promise<void>; onClose: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -20,7 +21,7 @@ export function SqlPreviewDialog(props: { title: string; sql: string; danger?: b
   return (
     <Dialog title={props.title} onClose={props.onClose} wide>
       <p>This SQL will run:</p>
-      <pre className="sql-preview" aria-label="SQL that will run">{props.sql}</pre>
+      <CodeBlock className="sql-preview" label="SQL that will run">{props.sql}</CodeBlock>
       <ErrorNote error={error} />
       <div className="dialog-actions">
         <button type="button" onClick={props.onClose}>Back</button>

@@ -6,6 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AuthNav } from './AuthNav.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 export default function AuthSettings() {
   const config = useAsync(() => must(api.GET('/api/platform/auth/{ref}/config', { params: { path: { ref: ref() } } })), []);
@@ -33,7 +34,7 @@ export default function AuthSettings() {
             <h2>Providers</h2>
             <ul className="plain-list columns">{Object.entries(c.external).map(([p, enabled]) => <li key={p}>{p}: {on(enabled)}</li>)}</ul>
             <h2>Rate limits</h2>
-            <pre className="json">{JSON.stringify(c.rate_limits, null, 2)}</pre>
+            <CodeBlock className="json" label="Rate limits">{JSON.stringify(c.rate_limits, null, 2)}</CodeBlock>
           </>
         )}
       </div>

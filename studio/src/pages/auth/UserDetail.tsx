@@ -10,6 +10,7 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AuthNav } from './AuthNav.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 const BANS: Array<[string, string]> = [['1h', 'an hour'], ['24h', 'a day'], ['168h', 'a week'], ['876000h', 'for good']];
 
@@ -58,9 +59,9 @@ export default function UserDetail() {
             <h2>MFA factors</h2>
             {detail.value!.factors.length === 0 ? <p className="muted">None.</p> : <ul className="plain-list">{detail.value!.factors.map((f, n) => <li key={n}>{String(f.factor_type ?? '')} {String(f.friendly_name ?? '')} ({String(f.status ?? '')})</li>)}</ul>}
             <h2>User metadata</h2>
-            <pre className="json">{JSON.stringify(user.user_metadata ?? {}, null, 2)}</pre>
+            <CodeBlock className="json" label="User metadata">{JSON.stringify(user.user_metadata ?? {}, null, 2)}</CodeBlock>
             <h2>App metadata</h2>
-            <pre className="json">{JSON.stringify(user.app_metadata ?? {}, null, 2)}</pre>
+            <CodeBlock className="json" label="App metadata">{JSON.stringify(user.app_metadata ?? {}, null, 2)}</CodeBlock>
             <h2>Sessions</h2>
             {detail.value!.sessions.length === 0 ? <p className="muted">None.</p> : (
               <table className="list-table">

@@ -6,6 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SqlPreviewDialog } from '../../components/SqlPreviewDialog.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 export function Advisors() {
   const list = useAsync(() => must(api.GET('/api/platform/pg-meta/{ref}/advisors', { params: { path: { ref: ref() } } })), []);
@@ -22,7 +23,7 @@ export function Advisors() {
               <h2 className="card-title"><span className={`badge badge-${a.level}`}>{a.level}</span> {a.title}</h2>
               <p className="mono">{a.object}</p>
               <p>{a.detail}</p>
-              <pre className="sql-preview">{a.fix}</pre>
+              <CodeBlock className="sql-preview" label={`The fix for ${a.title}`}>{a.fix}</CodeBlock>
               <button type="button" onClick={() => setFixing({ title: a.title, fix: a.fix })}>Apply fix</button>
             </li>
           ))}

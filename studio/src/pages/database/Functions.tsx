@@ -5,6 +5,7 @@ import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 export function Functions() {
   const [schema, setSchema] = useState('public');
@@ -26,7 +27,7 @@ export function Functions() {
             <li key={f.id} className="card">
               <details>
                 <summary><span className="mono">{f.schema}.{f.name}({f.argument_types})</span> <span className="muted small">returns {f.return_type} · {f.language} · {f.behavior}{f.security_definer ? ' · security definer' : ''}</span></summary>
-                <pre className="sql-preview">{f.complete_statement ?? f.definition ?? '(built in)'}</pre>
+                <CodeBlock className="sql-preview" label={`Source of ${f.schema}.${f.name}`}>{f.complete_statement ?? f.definition ?? '(built in)'}</CodeBlock>
               </details>
             </li>
           ))}

@@ -10,6 +10,7 @@ import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { functionSnippets, tableSnippets } from './snippets.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 export default function ApiDocs() {
   const { schema: chosenSchema, name } = useParams();
@@ -47,7 +48,7 @@ export default function ApiDocs() {
         {data.loading && !data.value ? <Loading what="the schema" /> : !table && !fn ? (
           <>
             <p>Your project&apos;s URL and anon key, for <code>createClient</code>:</p>
-            <pre className="code">{`import { createClient } from '@supabase/supabase-js'\n\nconst supabase = createClient(\n  ${JSON.stringify(project.api_url)},\n  ${JSON.stringify(project.anon_key)}\n)`}</pre>
+            <CodeBlock label="Creating the client">{`import { createClient } from '@supabase/supabase-js'\n\nconst supabase = createClient(\n  ${JSON.stringify(project.api_url)},\n  ${JSON.stringify(project.anon_key)}\n)`}</CodeBlock>
             <p>Choose a table or function for its calls. What the anon key (or a user&apos;s token) reaches is decided by row level security.</p>
           </>
         ) : (
@@ -57,7 +58,7 @@ export default function ApiDocs() {
             {snippets.map((s) => (
               <section key={s.title}>
                 <h2>{s.title}</h2>
-                <pre className="code">{lang === 'js' ? s.js : s.curl}</pre>
+                <CodeBlock label={`${s.title}, ${lang === 'js' ? 'supabase-js' : 'curl'}`}>{lang === 'js' ? s.js : s.curl}</CodeBlock>
               </section>
             ))}
           </>

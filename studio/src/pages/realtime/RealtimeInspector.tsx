@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ref } from '../../api/client.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 type Message = { event: string; payload: unknown; at: string };
 type Status = 'idle' | 'joining' | 'joined' | 'left';
@@ -95,7 +96,7 @@ export default function RealtimeInspector() {
           {messages.map((m, i) => (
             <li key={messages.length - i}>
               <span className="muted small">{new Date(m.at).toLocaleTimeString()}</span> <span className="badge">{m.event}</span>
-              <pre className="json">{JSON.stringify(m.payload, null, 2)}</pre>
+              <CodeBlock className="json" label={`Payload of ${m.event}`}>{JSON.stringify(m.payload, null, 2)}</CodeBlock>
             </li>
           ))}
           {messages.length === 0 && <li className="muted">Nothing yet.</li>}

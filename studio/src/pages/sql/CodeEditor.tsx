@@ -5,10 +5,11 @@
 import { autocompletion, completeFromList, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql';
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { searchKeymap } from '@codemirror/search';
 import { Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, highlightActiveLine, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
+import { classHighlighter } from '@lezer/highlight';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 
 export type CodeEditorHandle = {
@@ -54,7 +55,7 @@ export const CodeEditor = forwardRef<CodeEditorHandle, Props>(function CodeEdito
     const nonce = document.querySelector('meta[property="csp-nonce"]')?.getAttribute('content');
     const extensions: Extension[] = [
       ...(nonce ? [EditorView.cspNonce.of(nonce)] : []),
-      lineNumbers(), history(), bracketMatching(), highlightActiveLine(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      lineNumbers(), history(), bracketMatching(), highlightActiveLine(), syntaxHighlighting(classHighlighter), // coloured by styles.css, per theme
       language.current.of(languageFor(p.schema, p.functions)),
       autocompletion(), errorField,
       keymap.of([{ key: 'Mod-Enter', run: () => (run.current(), true) }, indentWithTab, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...searchKeymap]),

@@ -3,6 +3,7 @@
 // at most 200 KB of it). Nothing a file holds runs as a page here.
 import { useEffect, useState } from 'react';
 import { objectUrl } from './paths.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 export function Preview({ bucket, name, type }: { bucket: string; name: string; type: string }) {
   const url = objectUrl(bucket, name);
@@ -24,6 +25,6 @@ export function Preview({ bucket, name, type }: { bucket: string; name: string; 
   if (type.startsWith('audio/')) return <audio controls src={url} aria-label={`Audio ${name}`} />;
   if (type.startsWith('video/')) return <video controls src={url} aria-label={`Video ${name}`} className="preview-video" />;
   if (isPdf) return blob ? <iframe className="preview-pdf" src={blob} title={`PDF ${name}`} /> : <p className="muted">Loading the PDF…</p>;
-  if (isText) return <pre className="preview-text" aria-label={`Text of ${name}`}>{text ?? 'Loading…'}</pre>;
+  if (isText) return <CodeBlock className="preview-text" label={`Text of ${name}`}>{text ?? 'Loading…'}</CodeBlock>;
   return <p className="muted">No preview for {type || 'this kind of file'}: download it instead.</p>;
 }

@@ -8,6 +8,7 @@ import { api, must, ref } from '../../api/client.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { kindOf, type Row, type Table } from './values.ts';
+import { ScrollArea } from '../../components/ScrollArea.tsx';
 
 const BATCH = 500;
 
@@ -74,7 +75,7 @@ export function CsvImport({ table, onDone, onClose }: { table: Table; onDone: (r
       {parsed && (
         <>
           <p>{parsed.rows.length.toLocaleString()} rows. The first ones:</p>
-          <div className="preview-scroll">
+          <ScrollArea className="preview-scroll" label="Preview of the file">
             <table className="list-table">
               <caption className="sr-only">Preview of the file</caption>
               <thead>
@@ -91,7 +92,7 @@ export function CsvImport({ table, onDone, onClose }: { table: Table; onDone: (r
               </thead>
               <tbody>{parsed.rows.slice(0, 5).map((r, i) => <tr key={i}>{r.map((cell, j) => <td key={j}>{cell}</td>)}</tr>)}</tbody>
             </table>
-          </div>
+          </ScrollArea>
         </>
       )}
       {progress && (

@@ -8,6 +8,8 @@ import { SqlPreviewDialog } from '../../components/SqlPreviewDialog.tsx';
 import { ColumnEditForm } from './ColumnEditForm.tsx';
 import { TableSettingsForm } from './TableSettingsForm.tsx';
 import type { Column, Table } from './values.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
+import { ScrollArea } from '../../components/ScrollArea.tsx';
 
 export function TableStructure({ table, onChanged }: { table: Table; tables: Table[]; onChanged: () => void }) {
   const query = { params: { path: { ref: ref() }, query: { table_id: String(table.id) } } };
@@ -41,7 +43,7 @@ export function TableStructure({ table, onChanged }: { table: Table; tables: Tab
       <section className="card" aria-labelledby="structure-columns">
         <div className="card-head"><h2 id="structure-columns" className="card-title">Columns</h2></div>
         <ErrorNote error={error} />
-        <div className="table-scroll">
+        <ScrollArea label={`Columns of ${table.name}`}>
           <table className="list-table">
             <caption className="sr-only">Columns of {table.name}</caption>
             <thead><tr><th scope="col">Column</th><th scope="col">Type</th><th scope="col">Default</th><th scope="col">Nullable</th><th scope="col">Keys</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
@@ -61,14 +63,14 @@ export function TableStructure({ table, onChanged }: { table: Table; tables: Tab
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       </section>
       <section className="card" aria-labelledby="structure-indexes">
         <div className="card-head"><h2 id="structure-indexes" className="card-title">Indexes</h2></div>
         <ErrorNote error={indexes.error} />
         {indexes.value?.length === 0 ? <p className="muted small">No indexes.</p> : (
           <ul className="plain-list">
-            {indexes.value?.map((i) => <li key={i.id}><strong>{i.name}</strong> <span className="muted small">{i.is_primary ? 'primary key' : i.is_unique ? 'unique' : ''} · {i.size} · {i.scans.toLocaleString()} scans</span><pre className="sql-preview small">{i.definition}</pre></li>)}
+            {indexes.value?.map((i) => <li key={i.id}><strong>{i.name}</strong> <span className="muted small">{i.is_primary ? 'primary key' : i.is_unique ? 'unique' : ''} · {i.size} · {i.scans.toLocaleString()} scans</span><CodeBlock className="sql-preview small" label={`Definition of ${i.name}`}>{i.definition}</CodeBlock></li>)}
           </ul>
         )}
       </section>
