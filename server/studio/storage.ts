@@ -26,12 +26,9 @@ export function storageProxy(opts: { storage: express.RequestHandler; keys: Keys
   r.use((req: Request, res: Response, next: NextFunction) => {
     // The gateway's verdict for the service key, as if the project API had checked it.
     req.auth = { role: 'service_role', claims: { role: 'service_role' }, apikey: { role: 'service_role' }, bearer: opts.keys.serviceRoleKey };
-    // An object read here is a user's file on the Studio's origin: it may never run as a page of it (an HTML
-    // or SVG file opened in a tab): sandboxed, no script, its type never sniffed.
-    if ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/object/')) {
-      res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-    }
+    // An object read here is a user's file on the Studio's origin. The Storage API serves every object
+    // sandboxed (CSP sandbox), never sniffed, and as an attachment unless its type runs nothing, so an
+    // HTML or SVG file never runs as a page of the Studio (test/studio/users-storage.test.ts holds it).
     const recorded = destructive(req);
     if (recorded) {
       res.once('finish', () => {
