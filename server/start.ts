@@ -146,7 +146,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     schemaCache.onReload(() => graphql.reload());
     const graphqlRouter = express.Router();
     graphqlRouter.use(graphql.handler);
-    const stores = openStorageStores(config);
+    const stores = await openStorageStores(config);
     await stores.check();
     const resumableLocks = pgLocker({ connectionString: target.adminUrl, maxHeld: 32, log });
     cleanups.push(() => resumableLocks.close());

@@ -9,24 +9,36 @@ import { jsonBody } from '../json-body.ts';
 import type pg from 'pg';
 import { requestSettings } from '../../db/as-role.ts';
 import './graphile-env.ts';
-import { postgraphile, type PostGraphileInstance } from 'postgraphile';
-import { makePgService } from 'postgraphile/adaptors/pg';
-import { defaultMaskError } from 'postgraphile/grafserv';
-import { grafserv } from 'postgraphile/grafserv/express/v4';
-import { GraphQLError } from 'postgraphile/graphql';
-import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
+import type { PostGraphileInstance } from 'postgraphile';
 
-export type GraphQLSurface = { handler: RequestHandler; release: () => Promise<void>; schemaReady: () => Promise<void>; reload: () => Promise<void> };
+export type GraphQLSurface = { handler: RequestHandler; release: () => Promise<void>; reload: () => Promise<void> };
 
 type Handle = (req: IncomingMessage, res: ServerResponse, next?: (err?: Error) => void) => void;
 type Instance = { pgl: PostGraphileInstance; serv: { release: () => unknown }; handle: Handle };
 
+/** PostGraphile's modules, loaded with the first GraphQL request. */
+async function library() {
+  const [{ postgraphile }, { makePgService }, { defaultMaskError }, { grafserv }, { GraphQLError }, { PostGraphileAmberPreset }] = await Promise.all([
+    import('postgraphile'), import('postgraphile/adaptors/pg'), import('postgraphile/grafserv'), import('postgraphile/grafserv/express/v4'),
+    import('postgraphile/graphql'), import('postgraphile/presets/amber'),
+  ]);
+  return { postgraphile, makePgService, defaultMaskError, grafserv, GraphQLError, PostGraphileAmberPreset };
+}
+type Library = Awaited<ReturnType<typeof library>>;
+
+/**
+ * The schema is built with the first GraphQL request, not at start: a
+ * server whose clients never ask for GraphQL never holds PostGraphile, its
+ * introspection of the database or its schema (tens of MB at rest).
+ */
 export function graphqlSurface(opts: { pool: pg.Pool; schemas: string[]; graphiql: boolean }): GraphQLSurface {
-  const build = (): Instance => {
-    const pgl = postgraphile(presetFor(opts));
-    const serv = pgl.createServ(grafserv);
-    // The schema is built eagerly; a failure (database not reachable yet) is
-    // answered per request by grafserv, and must not surface as an unhandled rejection.
+  let lib: Promise<Library> | undefined;
+  const build = async (): Promise<Instance> => {
+    const l = await (lib ??= library());
+    const pgl = l.postgraphile(presetFor(l, opts));
+    const serv = pgl.createServ(l.grafserv);
+    // A failure to build (the database not reachable) is answered per request
+    // by grafserv, and must not surface as an unhandled rejection.
     Promise.resolve(pgl.getSchema()).catch(() => undefined);
     return { pgl, serv, handle: serv.createHandler() };
   };
@@ -34,30 +46,34 @@ export function graphqlSurface(opts: { pool: pg.Pool; schemas: string[]; graphiq
   const release = async (i: Instance) => {
     await i.serv.release();
   };
-  let current = build();
+  let current: Promise<Instance> | undefined;
   // The platform's JSON parser first (its size and depth limits); grafserv's Express adapter reads req.body.
   const json = jsonBody({ limit: '1mb', type: ['application/json', 'application/graphql+json'] });
   return {
-    handler: (req, res, next) => json(req, res, (err?: unknown) => (err ? next(err) : current.handle(req, res, next))),
-    release: () => release(current),
-    schemaReady: async () => {
-      await current.pgl.getSchema();
+    handler: (req, res, next) => json(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      (current ??= build()).then((i) => i.handle(req, res, next), next);
+    }),
+    release: async () => {
+      if (current) await release(await current);
     },
     // After DDL: build the new schema first, then swap; requests in flight finish on the old one.
+    // Nothing built yet: the first request builds from the database as it is then.
     reload: async () => {
-      const next = build();
+      if (!current) return;
+      const next = await build();
       await next.pgl.getSchema();
       const previous = current;
-      current = next;
-      setTimeout(() => void release(previous).catch(() => undefined), 30_000).unref();
+      current = Promise.resolve(next);
+      setTimeout(() => void previous.then(release).catch(() => undefined), 30_000).unref();
     },
   };
 }
 
-function presetFor(opts: { pool: pg.Pool; schemas: string[]; graphiql: boolean }): GraphileConfig.Preset {
+function presetFor(l: Library, opts: { pool: pg.Pool; schemas: string[]; graphiql: boolean }): GraphileConfig.Preset {
   return {
-    extends: [PostGraphileAmberPreset],
-    pgServices: [makePgService({ pool: opts.pool, schemas: opts.schemas })],
+    extends: [l.PostGraphileAmberPreset],
+    pgServices: [l.makePgService({ pool: opts.pool, schemas: opts.schemas })],
     grafast: {
       context(requestContext) {
         const req = requestContext.node?.req as (IncomingMessage & Pick<Request, 'auth'>) | undefined;
@@ -79,9 +95,9 @@ function presetFor(opts: { pool: pg.Pool; schemas: string[]; graphiql: boolean }
       maskError(error) {
         const cause = error.originalError as { code?: unknown; message?: string } | undefined;
         if (cause && typeof cause.code === 'string' && /^(22|23|42|P0|PT)/.test(cause.code)) {
-          return new GraphQLError(cause.message ?? error.message, { nodes: error.nodes ?? null, positions: error.positions ?? null, path: error.path ?? null, extensions: { code: cause.code } });
+          return new l.GraphQLError(cause.message ?? error.message, { nodes: error.nodes ?? null, positions: error.positions ?? null, path: error.path ?? null, extensions: { code: cause.code } });
         }
-        return defaultMaskError(error);
+        return l.defaultMaskError(error);
       },
     },
   };

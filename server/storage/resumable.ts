@@ -1,16 +1,15 @@
 // Resumable uploads (TUS 1.0) at /storage/v1/upload/resumable, with @tus/server.
 // The upload's id is the byte version the finished object gets, so bytes are
 // written where they will stay (no copy at the end): on local disk beside the
-// other objects (@tus/file-store), on S3 at the object's key (@tus/s3-store).
+// other objects (@tus/file-store), on S3 at the object's key (s3-resumable.ts,
+// loaded only when storage is on S3).
 // Authorisation is SQL's: storage.begin_resumable at creation (bucket rules,
 // the caller's policies), storage.require_resumable on every later request,
 // storage.finish_resumable when the last byte arrives (policies again, then the
 // object row). Unfinished uploads expire; the worker deletes their bytes.
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
 import { EVENTS, Server } from '@tus/server';
 import type { DataStore, KvStore, Locker, Upload } from '@tus/utils';
-import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { Request, RequestHandler } from 'express';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,32 +76,6 @@ export function localResumableStore(storageRoot: string, recordsDir: string): Re
     idOf: (version) => `${version.slice(0, 2)}/${version}`,
     forget: (version) => records.delete(version),
   };
-}
-
-/** S3: the finished upload is the object at the S3 backend's key; its .info and .part records live under a separate prefix. */
-export function s3ResumableStore(clientConfig: S3ClientConfig, bucket: string, objectsPrefix: string, recordsPrefix: string): ResumableStore {
-  class Store extends S3Store {
-    protected override infoKey(id: string): string {
-      return `${recordsPrefix}${path.posix.basename(id)}.info`;
-    }
-    protected override partKey(id: string, isIncomplete = false): string {
-      return isIncomplete ? `${recordsPrefix}${path.posix.basename(id)}.part` : id;
-    }
-    // @tus/s3-store's remove leaves a pending incomplete part (chunks under 5 MB) behind.
-    override async remove(id: string): Promise<void> {
-      try {
-        await super.remove(id);
-      } finally {
-        await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) }).catch(() => undefined);
-      }
-    }
-    async forget(version: string): Promise<void> {
-      await this.client.deleteObject({ Bucket: this.bucket, Key: this.infoKey(version) });
-      this.clearCache(`${objectsPrefix}${version.slice(0, 2)}/${version}`);
-    }
-  }
-  const store = new Store({ s3ClientConfig: { ...clientConfig, bucket }, partSize: 8 * 1024 * 1024 });
-  return { store, idOf: (version) => `${objectsPrefix}${version.slice(0, 2)}/${version}`, forget: (version) => store.forget(version) };
 }
 
 export type ResumableDeps = {

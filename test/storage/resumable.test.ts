@@ -220,7 +220,7 @@ for (const backend of ['local', 's3'] as const) describe(`resumable upload on ${
   });
 
   it('the scheduled sweeper job removes bytes no row refers to, and no others', async () => {
-    const stores = openStorageStores(p.config);
+    const stores = await openStorageStores(p.config);
     const orphan = newVersion();
     await stores.backend.write(orphan, Readable.from([Buffer.from('left by a crash')]), 1024);
     const { rows: [kept] } = await p.adminPool.query(`select version from storage.objects where name = $1`, [`${ann.id}/big.bin`]);

@@ -328,7 +328,7 @@ for (const backend of ['local', 's3'] as const) describe(`storage on ${backend =
   });
 
   it('sweeps bytes no row refers to, and keeps every object’s bytes', async () => {
-    const stores = openStorageStores(p.config);
+    const stores = await openStorageStores(p.config);
     const orphan = newVersion();
     await stores.backend.write(orphan, Readable.from([Buffer.from('left behind by a crash')]), 1024);
     const before = await storageFiles();

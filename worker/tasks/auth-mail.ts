@@ -3,10 +3,10 @@
 // (API_EXTERNAL_URL, SITE_URL), never from a request's Host header. With no
 // SMTP_URL the message is kept in platform.mail_outbox and its link logged, so
 // a developer can sign in locally.
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type { Config } from '../../server/config.ts';
+import { smtpSender } from './smtp.ts';
 
 export type AuthMailPayload = {
   template: 'confirmation' | 'magic_link' | 'recovery' | 'invite' | 'email_change' | 'reauthentication';
@@ -43,13 +43,12 @@ export function renderMail(config: Config, p: AuthMailPayload): { subject: strin
 }
 
 export function authMailTask(config: Config, log: Logger): Task {
-  let transport: Transporter | undefined;
+  const send = smtpSender(config);
   return async (payload, helpers) => {
     const mail = payload as AuthMailPayload;
     const { subject, text } = renderMail(config, mail);
     if (config.SMTP_URL) {
-      transport ??= nodemailer.createTransport(config.SMTP_URL);
-      await transport.sendMail({ from: { name: config.SMTP_SENDER_NAME, address: config.SMTP_ADMIN_EMAIL }, to: mail.to, subject, text });
+      await send({ to: mail.to, subject, text });
       // Sent mail keeps no body: its link and code are live credentials.
       await helpers.query(`insert into platform.mail_outbox (template, recipient, subject, body_text, transport) values ($1, $2, $3, '', 'smtp')`, [mail.template, mail.to, subject]);
       log.info({ template: mail.template }, 'auth mail sent');

@@ -13,18 +13,18 @@ export const STORAGE_CRON: CronItem[] = [
 ];
 
 export function storageTasks(config: Config, log: Logger): TaskList {
-  let stores: StorageStores | undefined;
+  let stores: Promise<StorageStores> | undefined;
   const open = () => (stores ??= openStorageStores(config));
   const jobLog = log.child({ component: 'storage' });
   return {
     storage_expire_resumable: async (_payload, helpers) => {
-      await expireResumableUploads(open(), (sql, values) => helpers.query(sql, values as unknown[]), jobLog);
+      await expireResumableUploads(await open(), (sql, values) => helpers.query(sql, values as unknown[]), jobLog);
     },
     storage_sweep_orphans: async (payload, helpers) => {
       const asked = Number((payload as { graceSeconds?: unknown } | null)?.graceSeconds);
       // An hour by default: far longer than any upload between storing bytes and committing the row.
       const grace = Number.isFinite(asked) && asked >= 0 ? asked : 3600;
-      const result = await sweepOrphanedBytes(open(), (sql, values) => helpers.query(sql, values as unknown[]), jobLog, grace);
+      const result = await sweepOrphanedBytes(await open(), (sql, values) => helpers.query(sql, values as unknown[]), jobLog, grace);
       jobLog.info(result, 'orphaned storage bytes swept');
     },
   };
