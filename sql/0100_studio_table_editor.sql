@@ -158,7 +158,8 @@ begin
       case when v_dirs[1] then '>' else '<' end,
       (select string_agg(format('%L::%s', p_after ->> c, pg_catalog.format_type((studio.column_of(p_table, c)).atttypid, (studio.column_of(p_table, c)).atttypmod)), ', ' order by n) from unnest(v_cols) with ordinality x(c, n)));
   end if;
-  execute format('select coalesce(jsonb_agg(to_jsonb(t) order by n), ''[]'') from (select t.*, row_number() over () as n from (select * from %s where %s and %s order by %s limit %s offset %s) t) t',
+  -- One pass: each row as JSON beside its place in the order (apart, so a column of any name is kept).
+  execute format('select coalesce(jsonb_agg(x.j order by x.n), ''[]'') from (select to_jsonb(t) as j, row_number() over () as n from (select * from %s where %s and %s order by %s limit %s offset %s) t) x',
                  v_rel, v_where, v_after, v_order, v_limit, case when p_after is not null and v_keyset then 0 else greatest(coalesce(p_offset, 0), 0) end)
     into v_rows;
   select greatest(c.reltuples::bigint, 0) into v_estimate from pg_catalog.pg_class c where c.oid = p_table;
@@ -167,7 +168,7 @@ begin
     execute format('select count(*) from %s where %s', v_rel, v_where) into v_count;
   end if;
   return jsonb_build_object(
-    'rows', (select coalesce(jsonb_agg(r - 'n'), '[]') from jsonb_array_elements(v_rows) r),
+    'rows', v_rows,
     'keyset', v_keyset, 'order', to_jsonb(v_cols),
     'count', v_count, 'estimate', v_estimate);
 end

@@ -12,6 +12,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // STUDIO_NO_MINIFY=1: readable code in a browser profile (bench:studio's hot spots).
+    ...(process.env.STUDIO_NO_MINIFY ? { minify: false } : {}),
     assetsInlineLimit: 0,
     cssCodeSplit: true,
     modulePreload: { polyfill: false },

@@ -34,11 +34,16 @@ export function rowRoutes(opts: { sql: AdminSql; pool: import('pg').Pool }): Rou
   const { sql } = opts;
   const r = express.Router({ mergeParams: true });
   const tableId = (req: Request) => Number(req.params.id);
-  const page = (id: number, q: z.infer<typeof RowsQuery>) =>
-    sql.value<Page>('select studio.rows($1, $2, $3, $4, $5, $6)', [id, JSON.stringify(q.filters ?? []), JSON.stringify(q.order ?? []), q.limit ?? 100, q.offset ?? 0, q.after ? JSON.stringify(q.after) : null]);
+  const pageArgs = (id: number, q: z.infer<typeof RowsQuery>) => [id, JSON.stringify(q.filters ?? []), JSON.stringify(q.order ?? []), q.limit ?? 100, q.offset ?? 0, q.after ? JSON.stringify(q.after) : null];
+  const page = (id: number, q: z.infer<typeof RowsQuery>) => sql.value<Page>('select studio.rows($1, $2, $3, $4, $5, $6)', pageArgs(id, q));
 
   r.post('/tables/:id/rows/query', route(async (req, res) => {
-    res.json(await page(tableId(req), parseBody(RowsQuery, req.body)));
+    const started = performance.now();
+    // The page as the JSON text PostgreSQL made: passed on, never parsed and written again here.
+    const answer = await sql.value<string>('select studio.rows($1, $2, $3, $4, $5, $6)::text', pageArgs(tableId(req), parseBody(RowsQuery, req.body)));
+    // The server's own time for a page (what bench:studio holds to 50 ms), seen by the browser's Resource Timing.
+    res.setHeader('Server-Timing', `db;dur=${(performance.now() - started).toFixed(1)}`);
+    res.type('application/json').send(answer);
   }));
   r.post('/tables/:id/rows', route(async (req, res) => {
     const body = parseBody(InsertRows, req.body);

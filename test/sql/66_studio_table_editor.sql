@@ -2,7 +2,7 @@
 -- shapes, rows by filter and keyset, the DDL a form runs with every name
 -- quoted and every type checked, policy templates.
 begin;
-select plan(13);
+select plan(14);
 
 create table public.t66 (id int primary key, "Odd Name" text, doc jsonb, owner_id uuid);
 insert into public.t66 select g, 'row ' || g, jsonb_build_object('g', g), null from generate_series(1, 30) g;
@@ -12,6 +12,9 @@ select is((select jsonb_agg(c ->> 'name' order by (c ->> 'ordinal_position')::in
   '["id", "Odd Name", "doc", "owner_id"]'::jsonb, 'its columns, in order');
 select is(jsonb_array_length(studio.rows('public.t66'::regclass, '[{"column": "Odd Name", "op": "like", "value": "row 1%"}]') -> 'rows'), 11, 'a like filter on a quoted name');
 select is((studio.rows('public.t66'::regclass, '[]', '[{"column": "id", "ascending": false}]', 5, 0, '{"id": 10}') -> 'rows' -> 0 ->> 'id')::int, 9, 'keyset: the page after id 10, descending');
+create table public.t66n (n int primary key, j text);
+insert into public.t66n values (2, 'b'), (1, 'a');
+select is(studio.rows('public.t66n'::regclass) -> 'rows', '[{"n": 1, "j": "a"}, {"n": 2, "j": "b"}]'::jsonb, 'rows in key order, a column named n kept');
 select throws_ok($$ select studio.rows('public.t66'::regclass, '[{"column": "id; drop table t66", "op": "eq", "value": 1}]') $$, 'PT400', null, 'an unknown column is refused, not run');
 select throws_ok($$ select studio.rows('public.t66'::regclass, '[{"column": "id", "op": "between", "value": 1}]') $$, 'PT400', null, 'an unknown operator is refused');
 select is(studio.update_row('public.t66'::regclass, '{"id": 3}', '{"doc": {"x": 1}}') -> 'doc', '{"x": 1}'::jsonb, 'a row edited by its key');

@@ -5,9 +5,9 @@
 // Space selects its row. Headers sort (aria-sort says how). Every value is
 // rendered as text.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { CellEditor } from './CellEditor.tsx';
-import { display, type Column, type Row } from './values.ts';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { GridRow } from './GridRow.tsx';
+import type { Column, Row } from './values.ts';
 import type { Order } from './useRows.ts';
 
 const ROW_HEIGHT = 34;
@@ -36,9 +36,17 @@ export function DataGrid(p: Props) {
   const [active, setActive] = useState({ row: 0, col: 0 });
   const [editing, setEditing] = useState(false);
   const count = p.rows.length + (p.more ? 1 : 0);
-  const rowsV = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-  const colsV = useVirtualizer({ horizontal: true, count: p.columns.length, getScrollElement: () => scroller.current, estimateSize: () => COLUMN_WIDTH, overscan: 3 });
+  const rowsV = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 6, useFlushSync: false });
+  const colsV = useVirtualizer({ horizontal: true, count: p.columns.length, getScrollElement: () => scroller.current, estimateSize: () => COLUMN_WIDTH, overscan: 2, useFlushSync: false });
   const items = rowsV.getVirtualItems();
+  const cols = colsV.getVirtualItems();
+  // Stable, so the memoised rows are not rendered again for a new function.
+  const activate = useCallback((row: number, col: number) => setActive({ row, col }), []);
+  const edit = useCallback((row: number, col: number) => {
+    setActive({ row, col });
+    setEditing(true);
+  }, []);
+  const stopEditing = useCallback(() => setEditing(false), []);
 
   // Ask for the next page as the end comes into view.
   const lastIndex = items.at(-1)?.index ?? 0;
@@ -87,7 +95,7 @@ export function DataGrid(p: Props) {
       <div role="rowgroup" className="grid-head" style={{ width: totalWidth }}>
         <div role="row" aria-rowindex={1} className="grid-row grid-head-row">
           <div role="columnheader" aria-colindex={1} className="grid-cell grid-select" style={{ width: SELECT_WIDTH }}><span className="sr-only">Select</span></div>
-          {colsV.getVirtualItems().map((v) => {
+          {cols.map((v) => {
             const c = p.columns[v.index]!;
             const sort = sortOf(c.name);
             return (
@@ -107,34 +115,10 @@ export function DataGrid(p: Props) {
         {items.map((r) => {
           const row = p.rows[r.index];
           if (!row) return <div key="loading" role="row" aria-rowindex={r.index + 2} className="grid-row muted" style={{ transform: `translateY(${r.start}px)` }}><div role="gridcell" aria-colindex={1} className="grid-cell">Loading more rows…</div></div>;
-          const selected = p.selected.has(r.index);
           return (
-            <div key={r.key} role="row" aria-rowindex={r.index + 2} aria-selected={selected} className={selected ? 'grid-row selected' : 'grid-row'} style={{ transform: `translateY(${r.start}px)` }}>
-              <div role="gridcell" aria-colindex={1} className="grid-cell grid-select" style={{ width: SELECT_WIDTH }}>
-                <input type="checkbox" aria-label={`Select row ${r.index + 1}`} checked={selected} tabIndex={-1} onChange={(e) => p.onSelect(r.index, e.target.checked)} />
-              </div>
-              {colsV.getVirtualItems().map((v) => {
-                const c = p.columns[v.index]!;
-                const isActive = active.row === r.index && active.col === v.index;
-                const value = row[c.name];
-                return (
-                  <div key={c.name} role="gridcell" aria-colindex={v.index + 2} data-cell={`${r.index}:${v.index}`} tabIndex={isActive ? 0 : -1}
-                    className={`grid-cell${isActive ? ' active' : ''}${value === null || value === undefined ? ' null' : ''}`}
-                    style={{ width: v.size, transform: `translateX(${SELECT_WIDTH + v.start}px)` }}
-                    onClick={() => setActive({ row: r.index, col: v.index })}
-                    onDoubleClick={() => p.editable && c.is_updatable && (setActive({ row: r.index, col: v.index }), setEditing(true))}>
-                    <span className="cell-text">{display(value)}</span>
-                    {isActive && editing && (
-                      <CellEditor column={c} value={value} onCancel={() => setEditing(false)}
-                        onSave={async (next) => {
-                          await p.onSave(r.index, c, next);
-                          setEditing(false);
-                        }} />
-                    )}
-                  </div>
-                );
-              })}
-            </div>
+            <GridRow key={r.key} index={r.index} row={row} start={r.start} columns={p.columns} cols={cols} selectWidth={SELECT_WIDTH} selected={p.selected.has(r.index)}
+              activeCol={active.row === r.index ? active.col : -1} editing={editing && active.row === r.index} editable={p.editable}
+              onActivate={activate} onEdit={edit} onSelect={p.onSelect} onSave={p.onSave} onStopEditing={stopEditing} />
           );
         })}
       </div>

@@ -1,6 +1,6 @@
 // A table's rows: filters, the row actions, and the grid, edited in place.
 // Alt+N adds a row.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, must, ref } from '../../api/client.ts';
 import { useToast } from '../../app/toasts.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -11,7 +11,7 @@ import { DataGrid } from './DataGrid.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { RowForm } from './RowForm.tsx';
 import { useRows, type Filter, type Order } from './useRows.ts';
-import { keyOf, plural, type Row, type Table } from './values.ts';
+import { keyOf, plural, type Column, type Row, type Table } from './values.ts';
 
 type Modal = { kind: 'row'; from?: Row | undefined } | { kind: 'column' } | { kind: 'import' } | { kind: 'delete-rows' };
 
@@ -44,6 +44,22 @@ export function TableRows({ table, tables, onChanged, onCount }: { table: Table;
     const now = o.find((x) => x.column === column);
     return !now ? [{ column, ascending: true }] : now.ascending ? [{ column, ascending: false }] : [];
   });
+  // Stable across renders: the grid's rows are memoised on them.
+  const rowsNow = useRef(data.rows);
+  rowsNow.current = data.rows;
+  const { replace } = data;
+  const select = useCallback((i: number, on: boolean) => setSelected((s) => {
+    const n = new Set(s);
+    if (on) n.add(i);
+    else n.delete(i);
+    return n;
+  }), []);
+  const saveCell = useCallback(async (index: number, column: Column, value: unknown) => {
+    const row = rowsNow.current[index]!;
+    const saved = await must(api.PATCH('/api/platform/pg-meta/{ref}/tables/{id}/rows', { params: { path: { ref: ref(), id: String(table.id) } }, body: { key: keyOf(table, row), changes: { [column.name]: value } } }));
+    replace(index, saved);
+    notify(`${column.name} saved`);
+  }, [table, replace, notify]);
   const selectedRows = [...selected].map((i) => data.rows[i]).filter((r): r is Row => !!r);
   const changed = () => {
     data.reload();
@@ -65,14 +81,7 @@ export function TableRows({ table, tables, onChanged, onCount }: { table: Table;
       <FilterBar columns={columns} onApply={setFilters} />
       <ErrorNote error={data.error} />
       <DataGrid label={`Rows of ${table.name}`} columns={columns} rows={data.rows} total={data.count} more={data.more} filtered={filters.length > 0} order={order} editable={editable}
-        selected={selected} onSelect={(i, on) => setSelected((s) => { const n = new Set(s); if (on) n.add(i); else n.delete(i); return n; })}
-        onSort={sort} onNear={data.near}
-        onSave={async (index, column, value) => {
-          const row = data.rows[index]!;
-          const saved = await must(api.PATCH('/api/platform/pg-meta/{ref}/tables/{id}/rows', { ...path, body: { key: keyOf(table, row), changes: { [column.name]: value } } }));
-          data.replace(index, saved);
-          notify(`${column.name} saved`);
-        }} />
+        selected={selected} onSelect={select} onSort={sort} onNear={data.near} onSave={saveCell} />
       {modal?.kind === 'row' && <RowForm title={modal.from ? 'Duplicate row' : `New row in ${table.name}`} columns={columns} from={modal.from} onClose={() => setModal(undefined)} onSave={async (row) => {
         await must(api.POST('/api/platform/pg-meta/{ref}/tables/{id}/rows', { ...path, body: { rows: [row] } }));
         notify('Row added');

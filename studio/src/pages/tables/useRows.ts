@@ -63,12 +63,12 @@ export function useRows(tableId: number, filters: Filter[], order: Order[]): Row
     void load([], false, [], gen);
   }, [load, generation]);
 
+  const replace = useCallback((index: number, row: Row) => setRows((r) => r.map((x, i) => (i === index ? row : x))), []);
   return {
-    rows, count: meta.count, estimate: meta.estimate, more: meta.more, loading, error,
+    rows, count: meta.count, estimate: meta.estimate, more: meta.more, loading, error, replace,
     near: (index) => {
       if (meta.more && !busy.current && index >= rows.length - 100) void load(rows, meta.keyset, meta.orderCols, current.current);
     },
-    replace: (index, row) => setRows((r) => r.map((x, i) => (i === index ? row : x))),
     reload: () => setGeneration((g) => g + 1),
   };
 }
