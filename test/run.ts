@@ -115,6 +115,8 @@ try {
     failures++;
   } else console.log('Studio type-check ok');
   console.log(`# Studio build: ${await buildStudio((line) => console.log(`# ${line}`))}`);
+  // The browser tests' screenshots are this run's only.
+  rmSync(path.join(root, 'test-output', 'studio'), { recursive: true, force: true });
 
   const only = process.argv.slice(2);
   const files = only.length > 0 ? only : ['test/**/*.test.ts'];

@@ -11,12 +11,18 @@ export function SnippetPanel({ snippets, history, onOpenText }: { snippets: Snip
   const folders = [...new Set(snippets.map((s) => s.folder))].sort();
   return (
     <aside className="snippet-panel" aria-label="Snippets and history">
-      <div role="tablist" aria-label="Saved or ran" className="tabs">
-        <button type="button" role="tab" aria-selected={tab === 'snippets'} onClick={() => setTab('snippets')}>Snippets</button>
-        <button type="button" role="tab" aria-selected={tab === 'history'} onClick={() => setTab('history')}>History</button>
+      {/* Tabs as ARIA has them: one in the tab order, the arrow keys move between them. */}
+      <div role="tablist" aria-label="Saved or ran" className="tabs" onKeyDown={(e) => {
+        if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+        const next = tab === 'snippets' ? 'history' : 'snippets';
+        setTab(next);
+        document.getElementById(`sql-tab-${next}`)?.focus();
+      }}>
+        <button type="button" role="tab" id="sql-tab-snippets" aria-selected={tab === 'snippets'} tabIndex={tab === 'snippets' ? 0 : -1} onClick={() => setTab('snippets')}>Snippets</button>
+        <button type="button" role="tab" id="sql-tab-history" aria-selected={tab === 'history'} tabIndex={tab === 'history' ? 0 : -1} onClick={() => setTab('history')}>History</button>
       </div>
       {tab === 'snippets' ? (
-        <div role="tabpanel" aria-label="Snippets">
+        <div role="tabpanel" aria-labelledby="sql-tab-snippets">
           {snippets.length === 0 && <p className="muted small">Nothing saved yet.</p>}
           {folders.map((f) => (
             <section key={f}>
@@ -28,7 +34,7 @@ export function SnippetPanel({ snippets, history, onOpenText }: { snippets: Snip
           ))}
         </div>
       ) : (
-        <div role="tabpanel" aria-label="History">
+        <div role="tabpanel" aria-labelledby="sql-tab-history">
           <ul className="plain-list history">
             {history.map((h) => (
               <li key={h.id}>
