@@ -1,11 +1,23 @@
 # The platform image: Node 24 runs the TypeScript sources directly (type
-# stripping), so there is no build step. Use it with DATABASE_URL; the
-# embedded database is for local development.
+# stripping), so the server has no build step. The Studio (a React app) is
+# built in a stage of its own, with the devDependencies Vite needs, and only
+# its files are kept. Use the image with DATABASE_URL; the embedded database
+# is for local development.
+FROM node:24-bookworm-slim AS studio
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY studio ./studio
+# npm ci runs the package's postinstall, which builds studio/dist.
+RUN npm ci --no-audit --no-fund
+
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
+# The Studio's sources beside its build: the start checks the build against them (without Vite here, it never rebuilds).
+COPY studio ./studio
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=studio /app/studio/dist ./studio/dist
 COPY sql ./sql
 COPY db ./db
 COPY server ./server
