@@ -6,11 +6,12 @@
 // the audit log, which the Studio shows.
 import { createClient } from '@supabase/supabase-js';
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { openBrowser, setUpFirstOperator, type StudioPage } from '../../helpers/chromium.ts';
+import { after, before, describe, it } from 'node:test';
+import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
 import { startSmtpSink } from '../../helpers/smtp.ts';
-import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
+import type { StudioServer } from '../../helpers/studio-process.ts';
+import { studioSuite } from '../../helpers/studio-suite.ts';
 
 describe('Studio in Chromium: users', () => {
   let server: StudioServer;
@@ -21,16 +22,9 @@ describe('Studio in Chromium: users', () => {
 
   before(async () => {
     smtp = await startSmtpSink();
-    server = await startStudioServer({ SMTP_URL: smtp.url });
-    s = await openBrowser(server.studioUrl);
-    await setUpFirstOperator(s, server.setupUrl!);
   });
-  afterEach((t) => s?.afterTest(t));
-  after(async () => {
-    await s?.close();
-    await server?.stop();
-    await smtp?.stop();
-  });
+  studioSuite({ env: () => ({ SMTP_URL: smtp.url }) }, (run) => ({ server, s } = run));
+  after(() => smtp?.stop());
 
   it('creates a user who then signs in with supabase-js', async () => {
     await s.page.goto('/auth/users');

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { openBrowser, setUpFirstOperator, signIn, type StudioPage } from '../../helpers/chromium.ts';
+import { describe, it } from 'node:test';
+import { setUpFirstOperator, signIn, type StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
-import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
+import type { StudioServer } from '../../helpers/studio-process.ts';
+import { studioSuite } from '../../helpers/studio-suite.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
@@ -21,15 +22,7 @@ describe('Studio in Chromium: signing in', () => {
   let s: StudioPage;
   const alert = () => s.page.getByRole('alert');
 
-  before(async () => {
-    server = await startStudioServer({ STUDIO_SIGN_IN_RATE: '14/300' });
-    s = await openBrowser(server.studioUrl);
-  });
-  afterEach((t) => s?.afterTest(t));
-  after(async () => {
-    await s?.close();
-    await server?.stop();
-  });
+  studioSuite({ env: { STUDIO_SIGN_IN_RATE: '14/300' }, setUp: false }, (run) => ({ server, s } = run));
 
   it('says how to set up before any operator exists, then makes the first one through the setup link', async () => {
     assert.ok(server.setupUrl, 'the startup log printed a setup link');

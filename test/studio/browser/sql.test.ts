@@ -4,10 +4,11 @@
 // with its slowest node, a long query cancelled, a snippet saved in a folder
 // and found again after a reload, and markup in results shown as text.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { openBrowser, setUpFirstOperator, type StudioPage } from '../../helpers/chromium.ts';
+import { before, describe, it } from 'node:test';
+import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
-import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
+import type { StudioServer } from '../../helpers/studio-process.ts';
+import { studioSuite } from '../../helpers/studio-suite.ts';
 
 describe('Studio in Chromium: the SQL editor', () => {
   let server: StudioServer;
@@ -28,17 +29,10 @@ describe('Studio in Chromium: the SQL editor', () => {
     await s.page.getByRole('toolbar', { name: 'Query actions' }).getByRole('button', { name: 'Run' }).and(s.page.locator(':enabled')).waitFor();
   }
 
+  studioSuite({}, (run) => ({ server, s } = run));
   before(async () => {
-    server = await startStudioServer();
-    s = await openBrowser(server.studioUrl);
-    await setUpFirstOperator(s, server.setupUrl!);
     await s.page.goto('/sql');
     await editor().waitFor();
-  });
-  afterEach((t) => s?.afterTest(t));
-  after(async () => {
-    await s?.close();
-    await server?.stop();
   });
 
   it('runs the whole text, then only the selection', async () => {

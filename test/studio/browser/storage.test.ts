@@ -6,12 +6,13 @@
 // first and audited; a bucket emptied and deleted.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import sharp from 'sharp';
-import { openBrowser, setUpFirstOperator, type StudioPage } from '../../helpers/chromium.ts';
+import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
+import type { StudioServer } from '../../helpers/studio-process.ts';
+import { studioSuite } from '../../helpers/studio-suite.ts';
 
 const XSS_NAME = '<img src=x onerror=alert(1)>.txt';
 
@@ -22,16 +23,7 @@ describe('Studio in Chromium: storage', () => {
   const files = () => s.page.getByRole('table', { name: /^Files in/ });
   const db = <T extends Record<string, unknown>>(sql: string, values: unknown[] = []) => query<T>(server.databaseUrl, sql, values);
 
-  before(async () => {
-    server = await startStudioServer();
-    s = await openBrowser(server.studioUrl);
-    await setUpFirstOperator(s, server.setupUrl!);
-  });
-  afterEach((t) => s?.afterTest(t));
-  after(async () => {
-    await s?.close();
-    await server?.stop();
-  });
+  studioSuite({}, (run) => ({ server, s } = run));
 
   it('creates buckets with their rules', async () => {
     await s.page.goto('/storage');

@@ -10,11 +10,12 @@
 import { createClient } from '@supabase/supabase-js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { openBrowser, setUpFirstOperator, type StudioPage } from '../../helpers/chromium.ts';
+import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
-import { startStudioServer, type StudioServer } from '../../helpers/studio-process.ts';
+import type { StudioServer } from '../../helpers/studio-process.ts';
+import { studioSuite } from '../../helpers/studio-suite.ts';
 
 const XSS = '<img src=x onerror=alert(1)>';
 
@@ -56,16 +57,7 @@ describe('Studio in Chromium: the table editor', () => {
     return sql!;
   }
 
-  before(async () => {
-    server = await startStudioServer();
-    s = await openBrowser(server.studioUrl);
-    await setUpFirstOperator(s, server.setupUrl!);
-  });
-  afterEach((t) => s?.afterTest(t));
-  after(async () => {
-    await s?.close();
-    await server?.stop();
-  });
+  studioSuite({}, (run) => ({ server, s } = run));
 
   it('creates two tables through the editor, the second with a foreign key, each previewed as SQL', async () => {
     const authorsSql = await newTable('authors', [{ name: 'name', type: 'text', notNull: true }]);
