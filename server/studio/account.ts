@@ -30,7 +30,7 @@ export type ProjectInfo = { ref: string; api_url: string; anon_key: string; plat
 export function accountRoutes(opts: { pool: pg.Pool; platformSecret: string; project: () => ProjectInfo; signInRate: Rate; studio: boolean; queueInvite: (email: string, link: string) => Promise<void> }): Router {
   const { pool } = opts;
   const r = express.Router();
-  const gate = operatorGate({ pool, platformSecret: opts.platformSecret });
+  const gate = operatorGate({ pool, platformSecret: opts.platformSecret, sessions: opts.studio });
   const perAddress = rateWindow(opts.signInRate);
   const ip = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 

@@ -64,7 +64,7 @@ function projectOf(config: Config): RequestHandler {
 export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: RequestHandler | null; realtime: ReturnType<typeof realtimeBridge> } {
   const { config, adminPool: pool } = deps;
   const sql = adminSql(pool, { timeoutMs: 15_000 });
-  const gate = operatorGate({ pool, platformSecret: deps.keys.platformSecret });
+  const gate = operatorGate({ pool, platformSecret: deps.keys.platformSecret, sessions: config.STUDIO });
   const project = projectOf(config);
   const exposed = config.REST_SCHEMAS.split(',');
   const json = jsonBody({ limit: '10mb' });

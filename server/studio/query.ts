@@ -6,9 +6,11 @@
 // sets (a role, a search_path, a lock held by an open transaction) ends with
 // it and never reaches a pooled connection. It runs as the admin login, like
 // Supabase's SQL editor, with STUDIO_QUERY_TIMEOUT_MS. At most MAX_ROWS rows
-// of a result come back (the rest are read from the socket and dropped, so
-// the server's memory stays bounded) with `truncated` and the full count.
-// EXPLAIN ANALYZE runs the statement in a transaction that is rolled back.
+// of a result, and MAX_BYTES of their values, come back (the rest are read
+// from the socket and dropped, so the server's memory stays bounded) with
+// `truncated` and the full count. EXPLAIN, with or without ANALYZE, runs in a
+// transaction that is rolled back: a second statement in the text (EXPLAIN
+// covers only the first) is undone with it.
 // An error answers its SQLSTATE and the 1-based position PostgreSQL gave.
 import { randomUUID } from 'node:crypto';
 import express, { type Router } from 'express';
@@ -20,6 +22,9 @@ import { studioErrors } from './errors.ts';
 import { parseBody } from './parse.ts';
 
 export const MAX_ROWS = 10_000;
+/** What the kept rows' values may hold in all (about: text by its length, other values 8 bytes). */
+export const MAX_BYTES = 32 * 1024 * 1024;
+const sizeOf = (row: unknown[]) => row.reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : 8), 0);
 
 export const QueryBody = z.object({
   query: z.string({ error: 'query is required' }).min(1, 'query is required').max(1_000_000, 'query is longer than 1,000,000 characters'),
@@ -38,7 +43,7 @@ export type QueryAnswer = {
   plan?: unknown;
 };
 
-type Collected = { fields: Array<{ name: string; dataTypeID: number }>; rows: unknown[][]; seen: number; command: string | null; rowCount: number | null };
+type Collected = { fields: Array<{ name: string; dataTypeID: number }>; rows: unknown[][]; seen: number; bytes: number; command: string | null; rowCount: number | null };
 
 export function queryRoutes(opts: { adminUrl: string; sql: AdminSql; pool: pg.Pool; timeoutMs: number }): Router {
   const r = express.Router({ mergeParams: true });
@@ -57,12 +62,15 @@ export function queryRoutes(opts: { adminUrl: string; sql: AdminSql; pool: pg.Po
     query.on('row', (row: unknown[], result?: pg.QueryResult) => {
       if (!result) return;
       if (!current || (current as unknown as { result: unknown }).result !== result) {
-        current = { fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: [], seen: 0, command: null, rowCount: null };
+        current = { fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: [], seen: 0, bytes: 0, command: null, rowCount: null };
         Object.defineProperty(current, 'result', { value: result, enumerable: false });
         results.push(current);
       }
       current.seen++;
-      if (current.rows.length < MAX_ROWS) current.rows.push(row);
+      if (current.rows.length < MAX_ROWS && current.bytes < MAX_BYTES && current.rows.length === current.seen - 1) {
+        current.bytes += sizeOf(row);
+        current.rows.push(row);
+      }
     });
     query.on('error', reject);
     query.on('end', (last: pg.QueryResult | pg.QueryResult[]) => {
@@ -70,7 +78,7 @@ export function queryRoutes(opts: { adminUrl: string; sql: AdminSql; pool: pg.Po
       // Results without rows (DDL, an empty select) have no 'row' event: take their shape from the end.
       resolve(all.map((res) => {
         const kept = results.find((c) => (c as unknown as { result: unknown }).result === res);
-        return { fields: (res.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: kept?.rows ?? [], seen: kept?.seen ?? 0, command: res.command ?? null, rowCount: res.rowCount ?? null };
+        return { fields: (res.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })), rows: kept?.rows ?? [], seen: kept?.seen ?? 0, bytes: kept?.bytes ?? 0, command: res.command ?? null, rowCount: res.rowCount ?? null };
       }));
     });
     client.query(query);
@@ -87,14 +95,14 @@ export function queryRoutes(opts: { adminUrl: string; sql: AdminSql; pool: pg.Po
     let answer: QueryAnswer | undefined;
     try {
       if (body.explain) {
-        if (body.explain === 'analyze') await client.query('begin');
+        await client.query('begin');
         const [plan] = await collect(client, `explain (format json${body.explain === 'analyze' ? ', analyze, buffers' : ''}) ${body.query}`);
-        if (body.explain === 'analyze') await client.query('rollback');
+        await client.query('rollback');
         const raw = plan?.rows[0]?.[0];
         answer = { run_id: runId, command: 'EXPLAIN', row_count: null, columns: [], rows: [], truncated: false, duration_ms: Math.round(performance.now() - started), plan: typeof raw === 'string' ? JSON.parse(raw) as unknown : raw };
       } else {
         const results = await collect(client, body.query);
-        const last = results.at(-1) ?? { fields: [], rows: [], seen: 0, command: null, rowCount: null };
+        const last = results.at(-1) ?? { fields: [], rows: [], seen: 0, bytes: 0, command: null, rowCount: null };
         answer = {
           run_id: runId, command: last.command, row_count: last.fields.length ? last.seen : last.rowCount,
           columns: await Promise.all(last.fields.map(async (f) => ({ name: f.name, type: await typeName(f.dataTypeID) }))),

@@ -80,7 +80,12 @@ export function realtimeBridge(opts: { pool: pg.Pool; keys: Keys; projectRef: st
         beat = setInterval(() => socket.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: String(++ref) })), HEARTBEAT_MS);
       });
       socket.on('message', (raw) => {
-        const frame = JSON.parse(String(raw)) as { topic: string; event: string; payload: { status?: string; response?: { reason?: string } } };
+        let frame: { topic: string; event: string; payload: { status?: string; response?: { reason?: string } } };
+        try {
+          frame = JSON.parse(String(raw)) as typeof frame;
+        } catch {
+          return; // not a Phoenix frame: nothing to relay
+        }
         if (frame.topic !== topic) return;
         // The only reply on the channel is the join's (broadcasts are sent without ack).
         if (frame.event === 'phx_reply') return tell(frame.payload.status === 'ok' ? { type: 'status', status: 'joined' } : { type: 'status', status: 'error', message: frame.payload.response?.reason ?? 'The join was refused' });

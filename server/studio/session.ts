@@ -71,10 +71,10 @@ export async function sessionOf(pool: pg.Pool, token: string): Promise<SessionRo
 
 /**
  * Middleware: `req.operator` from a session cookie (with the CSRF token on
- * state-changing methods) or a platform token; 401 otherwise. A platform
+ * state-changing methods; never with STUDIO=off) or a platform token; 401 otherwise. A platform
  * token names the project refs it may touch; a route with `:ref` checks it.
  */
-export function operatorGate(opts: { pool: pg.Pool; platformSecret: string }): RequestHandler {
+export function operatorGate(opts: { pool: pg.Pool; platformSecret: string; /** false with STUDIO=off: platform tokens only */ sessions: boolean }): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     void (async () => {
       const bearer = bearerOf(req);
@@ -84,7 +84,7 @@ export function operatorGate(opts: { pool: pg.Pool; platformSecret: string }): R
         req.operator = { kind: 'token', id: null, email: claims.email, refs: claims.refs };
         return;
       }
-      const token = sessionToken(req);
+      const token = opts.sessions ? sessionToken(req) : undefined;
       const session = token ? await sessionOf(opts.pool, token) : undefined;
       if (!token || !session) throw studioErrors.signInRequired();
       if (!SAFE_METHODS.has(req.method)) {

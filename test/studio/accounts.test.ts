@@ -144,3 +144,27 @@ describe('Studio operators and sessions', () => {
     assert.match(((await last.json()) as { message: string }).message, /from this address/);
   });
 });
+
+describe('STUDIO=off', () => {
+  let p: TestPlatform;
+  before(async () => {
+    p = await startTestPlatform({ WORKER: 'off', STUDIO: 'off' });
+  });
+  after(() => stopTestPlatform(p));
+
+  it('serves no Studio, makes no setup link, and opens the control plane to platform tokens only', async () => {
+    assert.equal(p.setupUrl, null, 'no setup link printed');
+    const page = await fetch(`${p.platformUrl}/`);
+    assert.equal(page.status, 404);
+    assert.equal((await fetch(`${p.platformUrl}/tables/public`)).status, 404);
+    const signIn = await fetch(`${p.platformUrl}/api/platform/studio/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ops@example.com', password: OPERATOR_PASSWORD }) });
+    assert.equal(signIn.status, 404);
+    // A session made before the Studio was turned off opens nothing now.
+    await p.adminPool.query("select studio.set_password('ops@example.com', $1)", [OPERATOR_PASSWORD]);
+    const token = 'a-session-token-made-while-the-studio-was-on';
+    await p.adminPool.query("select * from studio.sign_in('ops@example.com', $1, '127.0.0.1', 'test', sha256(convert_to($2, 'utf8')))", [OPERATOR_PASSWORD, token]);
+    assert.equal((await fetch(`${p.platformUrl}/api/platform/pg-meta/default/tables`, { headers: { cookie: `pgbase_studio=${token}` } })).status, 401);
+    const bearer = await signPlatformToken(p.keys.platformSecret, 'script@example.com', ['default'], 60);
+    assert.equal((await fetch(`${p.platformUrl}/api/platform/pg-meta/default/tables`, { headers: { authorization: `Bearer ${bearer}` } })).status, 200);
+  });
+});

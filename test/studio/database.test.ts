@@ -112,6 +112,10 @@ describe('Studio: the database through the control plane', () => {
     assert.ok(plan.plan[0]!.Plan['Node Type']);
     await op.json(meta('/query'), 200, { method: 'POST', body: { query: 'delete from books', explain: 'analyze' } });
     assert.equal((await p.adminPool.query('select count(*)::int as n from books')).rows[0].n, 248, 'EXPLAIN ANALYZE of a change is rolled back');
+    await op.json(meta('/query'), 200, { method: 'POST', body: { query: 'select 1; create table sneaky (i int)', explain: 'plan' } });
+    assert.equal((await p.adminPool.query("select to_regclass('public.sneaky') as t")).rows[0].t, null, 'a statement after the one EXPLAIN covers is rolled back too');
+    const wide = await op.json<{ rows: unknown[][]; row_count: number; truncated: boolean }>(meta('/query'), 200, { method: 'POST', body: { query: "select repeat('x', 1000000) as big from generate_series(1, 50)" } });
+    assert.deepEqual([wide.rows.length, wide.row_count, wide.truncated], [34, 50, true], 'rows are kept up to 32 MB of values, then counted only');
     const runId = crypto.randomUUID();
     const slow = op.call(meta('/query'), { method: 'POST', body: { query: 'select pg_sleep(20)', run_id: runId } });
     await new Promise((r) => setTimeout(r, 500));
