@@ -113,8 +113,8 @@ try {
   };
   const services = {
     models: platform.ai.models, settings: platform.ai.settings, fetch: async () => ({ status: 200, headers: {}, body: '' }), rest: async () => [], storage: { read: async () => ({ contentType: '', size: 0, bytes: Buffer.alloc(0), truncated: false }), write: async () => ({ id: '', key: '' }), list: async () => [], remove: async () => [] },
-    sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, actor: PROJECT, executionId: 'bench',
-    agents: { agent: async () => null, orchestration: async () => null },
+    sandbox: { pool, timeoutMs: 10_000, memoryMb: 64 }, actor: PROJECT, executionId: 'bench', resumed: false,
+    agents: { agent: async () => null, orchestration: async () => null }, wait: async () => { throw new Error('no waits in this bench'); },
   };
   const bare = () => runGraph({ graph: hook.graph, variables: { n: 1 }, trigger: 'webhook', services, signal: new AbortController().signal, emit: () => undefined, record: async () => undefined });
   await rate(callHook);

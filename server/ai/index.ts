@@ -85,6 +85,9 @@ export type AiJobs = {
   enrichMetadata: (payload: { knowledge_base_id: string; run: number; incremental: boolean; retry_failed: boolean }, attempt: Attempt) => Promise<void>;
 };
 
+/** How far ahead a process times a parked run's wake itself (beyond it, the resume job's poll does). */
+const WAKE_WITHIN_MS = 10 * 60_000;
+
 export type AiSurface = {
   router: Router;
   /** /api/v1: the OpenAI-compatible endpoint (a surface of its own: openAiShape, bearer as key). */
@@ -168,8 +171,25 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, stops, busySecondsPerMb: config.EXTRACTION_BUSY_SECONDS_PER_MB, log });
   const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
-  const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal });
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, limiter, stop: stopping.signal });
+  const resumeRun = runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log });
+  const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, runnerId: opts.runnerId, events: runServices.log, resumes: resumeRun });
+  // A parked workflow run due soon is taken up by a timer here, to the second (the job's poll is the fallback: sql/0103).
+  const wakes = new Map<string, NodeJS.Timeout>();
+  const wake = (id: string, inMs: number) => {
+    if (wakes.has(id) || inMs > WAKE_WITHIN_MS || stopping.signal.aborted) return;
+    const timer = setTimeout(() => {
+      wakes.delete(id);
+      void resumeWorkflow(id).catch((err: Error) => log.warn({ execution: id, error: err.message }, 'a waiting run was not taken up; its job will'));
+    }, Math.max(0, inMs));
+    timer.unref();
+    wakes.set(id, timer);
+  };
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, limiter, stop: stopping.signal, wake });
+  const resumeWorkflow = async (id: string) => {
+    // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
+    if (stopping.signal.aborted) throw new Error('The server is stopping; another worker resumes this run');
+    await recordedRun(runServices.log, 'workflow', (emit) => runs.resume(id, stopping.signal, emit), undefined, { runId: id, lingerMs: 0 });
+  };
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
   openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal }));
@@ -186,6 +206,11 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const sweep = () => void (async () => {
     await calls.asService('select ai.resume_abandoned_agent_runs(), ai.resume_abandoned_executions()', []);
     await calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []);
+    // Waits due before the next sweep, on whichever server: timed here too (a restart loses no second).
+    const due = await calls.asService<{ execution_id: string; in_ms: number }>(
+      `select execution_id, (extract(epoch from min(due_at) - now()) * 1000)::float8 as in_ms from ai.workflow_waits
+        where status = 'waiting' and due_at < now() + make_interval(secs => $1::float8 / 1000) group by execution_id`, [config.AI_RUN_SWEEP_INTERVAL_MS * 2]);
+    for (const d of due) wake(d.execution_id, d.in_ms);
   })().catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
   // Headers stored before they were sealed (an upgrade): sealed now; only this process holds the key.
@@ -197,12 +222,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     jobs: {
       // An async run's events are kept too: a client follows GET …/executions/{id}/events.
       runWorkflow: (id) => recordedRun(runServices.log, 'workflow', (emit) => runs.runQueued(id, stopping.signal, emit)),
-      resumeWorkflow: async (id) => {
-        // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
-        if (stopping.signal.aborted) throw new Error('The server is stopping; another worker resumes this run');
-        await recordedRun(runServices.log, 'workflow', (emit) => runs.resume(id, stopping.signal, emit), undefined, { runId: id, lingerMs: 0 });
-      },
-      resumeRun: runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log }),
+      resumeWorkflow,
+      resumeRun: resumeRun,
       extractSource,
       indexSource: indexing.index,
       buildBm25: indexing.buildBm25,
@@ -211,10 +232,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     },
     handOver: async () => {
       clearInterval(sweeper);
+      for (const timer of wakes.values()) clearTimeout(timer);
       stopping.abort(new Error('The server is stopping'));
     },
     stop: async () => {
       clearInterval(sweeper);
+      for (const timer of wakes.values()) clearTimeout(timer);
       stopping.abort(new Error('The server is stopping'));
       await mcpServer.close();
       limiter.close();

@@ -21,6 +21,7 @@ import { runLoop, type Emit, type LoopResult, type LoopTool, type LoopToolCall, 
 import type { McpTools } from './mcp-client.ts';
 import { AGENT, type AgentRow } from './store.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
+import type { RunParent } from '../sessions/store.ts';
 import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
 import { stepCap } from './tuning.ts';
@@ -49,7 +50,7 @@ type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSi
  * approval wait and a server's stop hands it over instead of failing it;
  * inWorker: a durable run only begun here, then carried by a worker (sql/0079).
  */
-type TurnHow = { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined };
+type TurnHow = { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined; parent?: RunParent | undefined };
 /** checkpoint: where the member stores its steps, and those it stored before its run resumed (it goes on from them). */
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void; checkpoint: MemberCheckpoint };
 
@@ -147,7 +148,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     /** `durable`: the run may park on a long approval wait (Parked is thrown then) and is handed over when the server stops (HandedOver). */
     run: (caller: RequestContext, agent: AgentRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: TurnHow = {}): Promise<RunResult> => {
       const turn = agentTurn(caller, agent, input.message, life, emit, how);
-      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false, inWorker: how.inWorker ?? false }, life, emit, turn.body, turn.after));
+      return turn.answer(opts.sessionRun(caller, { owner: { kind: 'agent', agentId: agent.id }, message: input.message, sessionId: input.sessionId, settings: agent.settings, system: agent.system_prompt, durable: how.durable ?? false, inWorker: how.inWorker ?? false, parent: how.parent }, life, emit, turn.body, turn.after));
     },
     /** Carries on a run whose process died (runs/resume.ts), from its stored steps; its events go on where they stopped. `setup`: read with the agent (forRun). */
     resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit, setup?: AgentSetup): Promise<RunResult> => {

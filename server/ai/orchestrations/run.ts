@@ -16,6 +16,7 @@ import { delegationEvents, TASK_SCHEMA, taskOf } from '../agents/delegation.ts';
 import { stepCap } from '../agents/tuning.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import { chatMessageOf } from '../sessions/conversation.ts';
+import type { RunParent } from '../sessions/store.ts';
 import { aiErrors } from '../errors.ts';
 import { HandedOver } from '../failures.ts';
 import type { RunLifetime } from '../lifetime.ts';
@@ -146,8 +147,8 @@ export function orchestrationRunner(opts: { calls: AiCalls; models: ModelRouter;
     },
     /** Runs to the end; with `emit`: start, entity_skipped, content_delta, tool_call, delegation_started, delegation_*, tool_result, usage, complete. */
     /** `durable` (its events are kept): a server's stop hands it over (HandedOver) instead of failing it. */
-    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined } = {}) =>
-      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false, inWorker: how.inWorker ?? false },
+    run: (caller: RequestContext, orchestration: OrchestrationRow, input: { message: string; sessionId?: string | undefined }, life: RunLifetime, emit?: Emit, how: { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; parent?: RunParent | undefined } = {}) =>
+      answer(caller, opts.sessionRun(caller, { owner: { kind: 'orchestration', orchestrationId: orchestration.id }, message: input.message, sessionId: input.sessionId, settings: orchestration.settings, system: systemOf(orchestration), durable: how.durable ?? false, inWorker: how.inWorker ?? false, parent: how.parent },
         life, emit, coordinator(caller, orchestration, input.message, emit, how))),
     /** A completed run's answer, read back (a run a worker carried to its end: runs/json-run.ts). */
     answer: async (caller: RequestContext, runId: string) => {

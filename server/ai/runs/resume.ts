@@ -66,16 +66,17 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
     throw err;
   };
 
-  /** begin: a run begun in the process that took its request, carried here from its first step (sql/0079): no `resumed` event. */
-  return async (kind: ResumedKind, runId: string, how: { begin?: boolean } = {}): Promise<void> => {
-    // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
-    if (deps.stop.aborted) throw new Error('The server is stopping; another worker resumes this run');
-    // The claim commits before what the run stored is read (not one statement): an event the process taken
-    // for dead stored before the claim is read back, one after it is refused (sql/0077).
-    const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
-    // Ended, cancelled, or another process has it already.
-    if (!claim?.ok) return;
-    await recordedRun(deps.events, kind, async (push) => {
+  /**
+   * Carries on a run this process has taken (ai.claim_run, or its parent's
+   * ai.claim_child_run) from what it stored; answers how it ended. `tap`
+   * also hears what the run tells its followers (a workflow block streams
+   * the model's text on). `begin`: a run begun in the process that took its
+   * request, carried here from its first step (sql/0079): no `resumed` event.
+   * `signal`: what else ends it (its parent workflow's cancel or time limit).
+   */
+  const carryClaimed = (kind: ResumedKind, runId: string, how: { begin?: boolean; tap?: Emit; signal?: AbortSignal } = {}) =>
+    recordedRun(deps.events, kind, async (recorded) => {
+      const push = tee(recorded as Emit, how.tap);
       const [row] = await calls.asService<RunRow>(storedRun(kind), [runId]);
       // The first stored message is the user's; the rest are the run's steps.
       const steps = row!.messages.slice(1);
@@ -87,23 +88,33 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
       // Begun elsewhere and never carried yet (a run that began carrying stored a step, or was resumed, is a resume).
       const first = how.begin === true && steps.length === 0 && row!.resumes === 0;
       const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from, traceparent: row!.traceparent, first };
-      const life = detachedLifetime(deps.stop);
+      const life = detachedLifetime(how.signal ? AbortSignal.any([deps.stop, how.signal]) : deps.stop);
       const emit = (): Emit => {
-        if (first) return push as Emit;
+        if (first) return push;
         push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
-        return unrepeated(row!.events, from.steps, push as Emit);
+        return unrepeated(row!.events, from.steps, push);
       };
       if (kind === 'agent') {
         // The agent with the setup its run needs, in one read (as a route reads it).
         const found = row!.owner ? await deps.agents.forRun(who, row!.owner).catch(() => undefined) : undefined;
         if (!found) return cannot(kind, runId, 'its agent was deleted');
-        await deps.agents.resume(who, found.agent, stored, life, emit(), found.setup);
-      } else {
-        const team = row!.owner ? await deps.orchestrations.orchestration(who, row!.owner).catch(() => undefined) : undefined;
-        if (!team) return cannot(kind, runId, 'its orchestration was deleted');
-        await deps.orchestrations.resume(who, team, stored, life, emit());
+        return deps.agents.resume(who, found.agent, stored, life, emit(), found.setup);
       }
-    }, undefined, { runId, lingerMs: 0 }).catch(async (err: Error) => {
+      const team = row!.owner ? await deps.orchestrations.orchestration(who, row!.owner).catch(() => undefined) : undefined;
+      if (!team) return cannot(kind, runId, 'its orchestration was deleted');
+      return deps.orchestrations.resume(who, team, stored, life, emit());
+    }, undefined, { runId, lingerMs: 0 });
+
+  /** The job: takes the run (one process at a time), then carries it on; a failure ends it, said as its last event. */
+  const resumeRun = async (kind: ResumedKind, runId: string, how: { begin?: boolean } = {}): Promise<void> => {
+    // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
+    if (deps.stop.aborted) throw new Error('The server is stopping; another worker resumes this run');
+    // The claim commits before what the run stored is read (not one statement): an event the process taken
+    // for dead stored before the claim is read back, one after it is refused (sql/0077).
+    const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_run($1, $2, $3) as ok', [kind, runId, deps.runnerId]);
+    // Ended, cancelled, or another process has it already.
+    if (!claim?.ok) return;
+    await carryClaimed(kind, runId, how).catch(async (err: Error) => {
       // Parked again on an approval (the answer or the deadline brings it back), or handed over as the server stops.
       if (err instanceof Parked || deps.stop.aborted) return;
       deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
@@ -114,7 +125,19 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
         [runId, 'The run could not be resumed', deps.runnerId]).catch(() => undefined);
     });
   };
+  return Object.assign(resumeRun, { carryClaimed });
 }
+
+/** What a run tells its followers, also told to `tap` (the last events' one statement kept: endWith). */
+function tee(push: Emit, tap: Emit | undefined): Emit {
+  if (!tap) return push;
+  return Object.assign((e: Parameters<Emit>[0]) => {
+    push(e);
+    tap(e);
+  }, push.endWith ? { endWith: push.endWith } : {});
+}
+
+export type RunResumes = ReturnType<typeof runResumes>;
 
 /**
  * The resumed run's events without what followers already have: the tool

@@ -20,7 +20,7 @@ import type { ChatMessage } from '../providers/router.ts';
 import type { Compactor } from './compaction.ts';
 import { messageRecorder, type StoredMessage } from './conversation.ts';
 import { memberCheckpoints, type MemberCheckpoints } from './member-steps.ts';
-import { runRecords, type RunOwner, type RunTotals } from './store.ts';
+import { runRecords, type RunOwner, type RunParent, type RunTotals } from './store.ts';
 import { aiErrors } from '../errors.ts';
 import { checkRunMessage } from './limits.ts';
 import { ForWorker, HandedOver, Parked } from '../failures.ts';
@@ -64,6 +64,8 @@ export type SessionRunInput = {
   durable?: boolean;
   /** Only begun here, then carried by a worker (ForWorker is thrown once it has begun); a durable run only. */
   inWorker?: boolean;
+  /** A workflow block's child: its parent execution resumes it (sql/0102). */
+  parent?: RunParent | undefined;
 };
 
 /** A run taken up again after its process died (runs/resume.ts): its record and what it stored. */
@@ -160,7 +162,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const history = input.sessionId
         ? await deps.compactor.history(caller, input.sessionId, { settings: input.settings, system: input.system, message, userId: callerUser(caller), runId, feature: owner.kind, signal: life.signal, emit: (e) => early.push(e) })
         : [];
-      const sessionId = await records.begin(caller, owner, runId, input.sessionId, message, deps.runnerId, history);
+      const sessionId = await records.begin(caller, owner, runId, input.sessionId, message, deps.runnerId, history, input.parent);
       emit?.({ type: 'start', session_id: sessionId, run_id: runId });
       for (const e of early) emit?.(e);
       // Begun: a worker carries it from here (sql/0079), once the catcher has stored these events.

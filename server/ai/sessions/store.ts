@@ -12,6 +12,8 @@ const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason
 
 /** Which run table a conversational run is kept in, and what it belongs to. */
 export type RunOwner = { kind: 'agent'; agentId: string } | { kind: 'orchestration'; orchestrationId: string };
+/** The workflow execution and block place a block's child run belongs to (sql/0102: its parent resumes it). */
+export type RunParent = { executionId: string; block: string };
 export type RunTotals = { tokens_in: number; tokens_out: number; cost_usd: number };
 
 export function sessionStore(calls: AiCalls) {
@@ -62,11 +64,14 @@ export function runRecords(calls: AiCalls) {
      * Begins the run as the caller, in one statement (ai.begin_run): a new
      * session titled after the message when it has none, the run record
      * (its runner is this process: the sweep resumes or fails runs of dead
-     * runners) with the history its model reads, the user's message. The session's id.
+     * runners) with the history its model reads, the user's message; a
+     * workflow block's child names its parent (sql/0102). The session's id.
      */
-    begin: async (caller: RequestContext, owner: RunOwner, runId: string, sessionId: string | undefined, message: string, runner: string, history: unknown[]): Promise<string> => {
-      const [row] = await calls.as<{ session_id: string }>(caller, 'select ai.begin_run($1, $2, $3, $4, $5, $6, $7, $8::json) as session_id',
-        [owner.kind, runId, owner.kind === 'agent' ? owner.agentId : owner.orchestrationId, sessionId ?? null, sessionTitle(message), message, runner, JSON.stringify(history)]);
+    begin: async (caller: RequestContext, owner: RunOwner, runId: string, sessionId: string | undefined, message: string, runner: string, history: unknown[], parent?: RunParent): Promise<string> => {
+      const [row] = await calls.as<{ session_id: string }>(caller, `select ai.begin_run(p_kind => $1, p_run => $2, p_owner => $3, p_session => $4, p_title => $5, p_input => $6,
+          p_runner => $7, p_context => $8::json, p_parent_execution => $9, p_parent_block => $10) as session_id`,
+        [owner.kind, runId, owner.kind === 'agent' ? owner.agentId : owner.orchestrationId, sessionId ?? null, sessionTitle(message), message, runner, JSON.stringify(history),
+          parent?.executionId ?? null, parent?.block ?? null]);
       return row!.session_id;
     },
     /**

@@ -13,13 +13,13 @@ import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
 import { runGraph, type BlockLog, type SettledBlock } from './engine/run.ts';
-import type { Graph, RunEvent, WorkflowAgents } from './engine/types.ts';
+import type { Graph, RunEvent, WaitState, WorkflowAgents } from './engine/types.ts';
 import { guardedFetch, privateNetworkRule } from '../runtime/net/ssrf.ts';
 import type { Sandbox } from '../runtime/sandbox/index.ts';
 import type { InProcessRest } from '../../rest/in-process.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import { actorOf, storedActor, userActor, PROJECT, type Actor } from '../actor.ts';
-import { Failure, HandedOver } from '../failures.ts';
+import { Failure, HandedOver, Parked } from '../failures.ts';
 import { aiErrors } from '../errors.ts';
 import { toApiError, type ApiError } from '../../errors.ts';
 import type { RunWatch } from '../runs/watch.ts';
@@ -36,10 +36,13 @@ export type RunResult = { execution_id: string; status: 'succeeded'; output: unk
 const entryOf = (trigger: string): 'webhook' | 'manual' => (trigger === 'webhook' ? 'webhook' : 'manual');
 /** `traceparent`: read where a worker carries the run on (async, resumed), so its span joins the trace it was started in. */
 type Execution = { id: string; workflow_id?: string; graph: Graph; version: number | null; user_id: string | null; acts_as: string; traceparent?: string | null };
+/** A resumed run: the top-level blocks and split items it had settled, how often it was taken for dead, the events its followers lack. */
+type Resumed = { settled: SettledBlock[]; items: ReadonlyMap<string, unknown>; resumes: number; untold: RunEvent[] };
 
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch; limiter: RunLimiter; stop: AbortSignal }) {
+/** wake: takes a parked run up again in `inMs` (a timer of this process; the resume job is the fallback). */
+export function workflowRuns(opts: { calls: AiCalls; config: Config; models: ModelRouter; settings: Settings; runnerId: string; sandbox: Sandbox; rest: InProcessRest; storage: InProcessStorage; agents: WorkflowAgents; watch: RunWatch; limiter: RunLimiter; stop: AbortSignal; wake: (executionId: string, inMs: number) => void }) {
   const { calls, config } = opts;
   const sandbox = { pool: opts.sandbox, timeoutMs: config.SANDBOX_TIMEOUT_MS, memoryMb: config.SANDBOX_MEMORY_MB };
   const fetch = guardedFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
@@ -51,19 +54,44 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     if (row.cancelled) foundCancelled();
   };
 
+  /** A wait block's wait (ai.wait_state): begun once, ended when due; only while this process carries the run. */
+  const waitAt = (executionId: string) => async (w: { kind: string; due: Date | null; event: string | null; onTimeout: string; place: string }): Promise<WaitState> => {
+    const [row] = await calls.asService<WaitState & { id: string | null }>(
+      `select id, status, due_at, data, settled_at from ai.wait_state(p_execution => $1, p_runner => $2, p_block => $3, p_kind => $4, p_event => $5, p_due => $6, p_on_timeout => $7)`,
+      [executionId, opts.runnerId, w.place, w.kind, w.event, w.due, w.onTimeout]);
+    if (!row?.id) throw new HandedOver(executionId);
+    return row;
+  };
+
+  /**
+   * Lets go of a waiting run (ai.park_execution): its resume job is due when
+   * the earliest thing it waits on ends. A wait due within a few minutes is
+   * also timed here (the job's poll could be seconds late); a park refused
+   * (cancelled, or another process has the run) writes nothing more.
+   */
+  const park = async (executionId: string): Promise<Error> => {
+    const [row] = await calls.asService<{ parked: boolean; due_in_ms: number | null }>(
+      `select ai.park_execution($1, $2) as parked,
+              (select extract(epoch from min(w.due_at) - now()) * 1000 from ai.workflow_waits w where w.execution_id = $1 and w.status = 'waiting')::float8 as due_in_ms`,
+      [executionId, opts.runnerId]);
+    if (!row?.parked) return new HandedOver(executionId);
+    if (row.due_in_ms !== null) opts.wake(executionId, row.due_in_ms);
+    return new Parked(executionId, 'The run waits; a worker takes it up again when the wait ends');
+  };
+
   /**
    * Runs a recorded execution to its end; answers its output or throws
    * EXECUTION_FAILED / EXECUTION_TIMEOUT. A resumed run (its process died,
    * ai.claim_execution took it) starts from its settled blocks, after a
    * `resumed` event instead of `run_started`; its time limit starts again.
    */
-  const run = (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> =>
+  const run = (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: Resumed): Promise<RunResult> =>
     inSpan(`workflow ${trigger}`, {
       ...(execution.traceparent ? { parent: contextFrom(execution.traceparent) } : {}),
       attributes: { 'pgbase.execution_id': execution.id, 'pgbase.run_id': execution.id, 'pgbase.run.kind': 'workflow', 'pgbase.workflow.trigger': trigger, ...(execution.workflow_id ? { 'pgbase.workflow_id': execution.workflow_id } : {}), ...(resumed ? { 'pgbase.resumes': resumed.resumes } : {}) },
     }, () => runIn(execution, variables, trigger, actor, caller, emit, resumed));
 
-  const runIn = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: { settled: SettledBlock[]; resumes: number; untold: RunEvent[] }): Promise<RunResult> => {
+  const runIn = async (execution: Execution, variables: Record<string, unknown>, trigger: 'manual' | 'webhook', actor: Actor, caller: AbortSignal, emit: (e: RunEvent) => void, resumed?: Resumed): Promise<RunResult> => {
     const executionId = execution.id;
     if (!resumed) await calls.asService('select ai.start_execution($1, $2)', [executionId, opts.runnerId]);
     const timeout = AbortSignal.timeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS);
@@ -74,9 +102,9 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     for (const e of resumed?.untold ?? []) emit(e);
     try {
       const output = await runGraph({
-        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId, cancelled.found), ...(resumed ? { settled: resumed.settled } : {}),
+        graph: execution.graph, variables, trigger, signal, emit, record: record(executionId, cancelled.found), ...(resumed ? { settled: resumed.settled, items: resumed.items } : {}),
         handedOver: () => opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted,
-        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId },
+        services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId, resumed: resumed !== undefined, wait: waitAt(executionId) },
       });
       await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });
@@ -84,6 +112,8 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
     } catch (err) {
       // Carried on by another process (this one was taken for dead): nothing more is written here.
       if (err instanceof HandedOver) throw err;
+      // It waits (a wait block, an approval in a child run): this process lets go, a job takes it up again (sql/0103).
+      if (err instanceof Parked && !signal.aborted) throw await park(executionId);
       // The server is stopping: the run stays running for another process to resume from its settled blocks (sql/0069).
       if (opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted) throw new HandedOver(executionId);
       const timedOut = timeout.aborted;
@@ -95,6 +125,20 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       throw timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : aiErrors.executionFailed(message, executionId);
     } finally {
       cancelled.release();
+    }
+  };
+
+  /** A parked run's end, read from its record as it settles (a client with no event stream: an MCP tool call). */
+  const ended = async (caller: RequestContext, executionId: string, signal: AbortSignal): Promise<RunResult> => {
+    for (;;) {
+      const [row] = await calls.as<{ status: string; output: unknown; error: string | null; error_code: string | null }>(caller,
+        'select status, output, error, error_code from ai.workflow_executions where id = $1', [executionId]);
+      if (row?.status === 'succeeded') return { execution_id: executionId, status: 'succeeded', output: row.output };
+      if (row && row.status !== 'running' && row.status !== 'queued') {
+        throw row.error_code === 'EXECUTION_TIMEOUT' ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : aiErrors.executionFailed(row.error ?? 'The run failed', executionId);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      if (signal.aborted) throw aiErrors.stoppedBeforeEnd(executionId);
     }
   };
 
@@ -126,7 +170,11 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
         select w.id, 'manual', $2, w.active_version, v.graph from ai.workflows w join ai.workflow_versions v on v.workflow_id = w.id and v.version = w.active_version
          where w.id = $1 and w.deployed returning id, workflow_id, graph, version, user_id, acts_as`, [workflowId, JSON.stringify(variables)]);
       if (!row) throw aiErrors.workflowNotFound();
-      return run(row, variables, 'manual', storedActor(row), signal, () => undefined);
+      return run(row, variables, 'manual', storedActor(row), signal, () => undefined).catch((err: unknown) => {
+        // It waits (a wait block, an approval): the tool call stays until a worker has carried the run to its end.
+        if (err instanceof Parked) return ended(caller, row.id, signal);
+        throw err;
+      });
     },
 
     /**
@@ -148,7 +196,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
       // A webhook's run starts at its webhook block (queued by the webhook route when runs are the workers').
       await run(row, row.variables, entryOf(row.trigger), storedActor(row), signal, emit).catch((err: unknown) => {
-        if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
+        if (!(err instanceof HandedOver || err instanceof Parked)) emit(runFailure(toApiError(err)));
       });
     },
 
@@ -163,10 +211,12 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       const [claim] = await calls.asService<{ ok: boolean }>('select ai.claim_execution($1, $2) as ok', [executionId, opts.runnerId]);
       if (!claim?.ok) return;
       // Claimed by this live process: a failure to read what it stored ends it failed (else nobody would resume it).
-      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: Array<SettledBlock & { block_type: string }>; told: Array<{ type: string; block_id: string }> }>(
+      const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; trigger: string; resumes: number; settled: Array<SettledBlock & { block_type: string }>; items: Array<{ place: string; output: unknown }>; told: Array<{ type: string; block_id: string }> }>(
         `select e.id, e.workflow_id, e.graph, e.version, e.variables, e.user_id, e.acts_as, e.trigger, e.resumes, e.traceparent,
                 coalesce((select json_agg(json_build_object('block_id', l.block_id, 'block_type', l.block_type, 'status', l.status, 'output', l.output, 'error', l.error, 'taken', l.taken) order by l.id)
                             from ai.workflow_block_logs l where l.execution_id = e.id and l.path = ''), '[]') as settled,
+                coalesce((select json_agg(json_build_object('place', l.path, 'output', l.output))
+                            from ai.workflow_block_logs l where l.execution_id = e.id and l.block_type = 'split_item'), '[]') as items,
                 coalesce((select json_agg(json_build_object('type', r.event ->> 'type', 'block_id', r.event ->> 'block_id')) from ai.run_events r
                            where r.execution_id = e.id and r.event ->> 'type' in ('block_started', 'block_completed', 'block_skipped', 'block_failed')), '[]') as told
            from ai.workflow_executions e where e.id = $1`, [executionId]).catch(async (err: unknown) => {
@@ -185,9 +235,9 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
           : b.status === 'failed' ? { type: 'block_failed', block_id: b.block_id, block_type: b.block_type, error: b.error ?? '', continued: true }
             : { type: 'block_completed', block_id: b.block_id, block_type: b.block_type, output: b.output, duration_ms: 0 },
       ]);
-      await run(row!, row!.variables, entryOf(row!.trigger), storedActor(row!), signal, unrepeated, { settled: row!.settled, resumes: row!.resumes, untold })
+      await run(row!, row!.variables, entryOf(row!.trigger), storedActor(row!), signal, unrepeated, { settled: row!.settled, items: new Map(row!.items.map((i) => [i.place, i.output])), resumes: row!.resumes, untold })
         .catch((err: unknown) => {
-          if (!(err instanceof HandedOver)) emit(runFailure(toApiError(err)));
+          if (!(err instanceof HandedOver || err instanceof Parked)) emit(runFailure(toApiError(err)));
         });
     },
 

@@ -17,7 +17,7 @@ import { jsonBody } from '../body.ts';
 import type { RunServices } from '../runs/follow.ts';
 import { recordedRun } from '../runs/recorded.ts';
 import { runFailure } from './runs.ts';
-import { carriedRun } from './carried.ts';
+import { carriedRun, untilEnd } from './carried.ts';
 import { PROJECT_CALLER } from '../actor.ts';
 
 
@@ -64,11 +64,12 @@ export function webhookRoutes(runs: WorkflowRuns, events: RunServices): Router {
       if (queued.outcome !== 'queued') throw new Error('a webhook run meant for a worker was carried here');
       return void res.json(await carriedRun(res, { ...events, caller: PROJECT_CALLER }, queued.executionId));
     }
-    res.json(await recordedRun(events.log, 'workflow', async (emit) => {
+    // A run that parks (a wait) is answered once a worker has carried it to its end.
+    res.json(await untilEnd(res, { ...events, caller: PROJECT_CALLER }, recordedRun(events.log, 'workflow', async (emit) => {
       const ran = await call(emit);
       if (ran.outcome !== 'run') throw new Error('a webhook run was queued, not carried here');
       return ran.result;
-    }, runFailure));
+    }, runFailure)));
   }));
   return r;
 }

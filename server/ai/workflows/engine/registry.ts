@@ -8,6 +8,7 @@ import { platformApi } from './blocks/platform-api.ts';
 import { response } from './blocks/response.ts';
 import { split } from './blocks/split.ts';
 import { starter } from './blocks/starter.ts';
+import { wait } from './blocks/wait.ts';
 import { webhook } from './blocks/webhook.ts';
 import type { BlockHandler } from './types.ts';
 
@@ -22,6 +23,7 @@ export const BLOCK_HANDLERS: ReadonlyMap<string, BlockHandler> = new Map([
   ['platform_api', platformApi],
   ['agent', agent],
   ['orchestration', orchestration],
+  ['wait', wait],
 ]);
 
 /** Types a run starts from, by trigger. */

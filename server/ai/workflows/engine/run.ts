@@ -4,13 +4,18 @@
 // blocks only those edges lead to are skipped, not failed. A block may
 // retry ({retry: {max, backoff_ms}}) and may fail softly ({on_error:
 // "continue"}: the error becomes its output). A block that owns its
-// downstream (split) runs that part of the graph itself through runPath.
+// downstream (split) runs that part of the graph itself through runPath;
+// each item's end is logged (block_type split_item, its place as path), so
+// a resumed split runs only the items that had not finished. A block that
+// parks (a wait, an approval in its child run) stops the run starting
+// blocks; those in flight settle, then the run parks (Parked) and is taken
+// up again from its settled blocks.
 // Every block's resolved input, output, error and timings are logged; every
 // step is reported as a RunEvent. The type string only reaches the registry.
 import { BLOCK_HANDLERS, TRIGGERS } from './registry.ts';
 import { blockIndex, resolveConfig } from './references.ts';
 import { type Block, type EngineServices, type Graph, type RunEvent } from './types.ts';
-import { Failure, HandedOver } from '../../failures.ts';
+import { Failure, HandedOver, Parked } from '../../failures.ts';
 import { failSpan, inSpan, type Span } from '../../../telemetry/spans.ts';
 
 export type BlockLog = {
@@ -33,6 +38,8 @@ export type RunOptions = {
   record: (log: BlockLog) => Promise<void>;
   /** A resumed run: the top-level blocks its dead process had settled, in the order they settled. */
   settled?: SettledBlock[];
+  /** A resumed run: the split items that had finished, by their place (`split[3]`), with what each ended with. */
+  items?: ReadonlyMap<string, unknown>;
   /** Whether an abort is the server's stop handing the run over (then a block cut off is not logged). */
   handedOver?: () => boolean;
 };
@@ -78,6 +85,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
     const finished: string[] = [];
     const inFlight = new Set<Promise<void>>();
     let failure: Error | undefined;
+    let parked: Parked | undefined;
 
     /** Whether the edge from `source` to `target` carries the run (sources outside the scope always do). */
     const carries = (source: string, target: string) => {
@@ -131,14 +139,21 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
               block, config: input, variables: opts.variables, outputs, targets: outgoing.get(block.id) ?? [], signal, services: opts.services, callPath: `${path}${block.id}`,
               log: (line) => void logs.push(line),
               delta: (text) => opts.emit({ type: 'content_delta', block_id: block.id, delta: text }),
+              waiting: (what) => opts.emit({ type: 'block_waiting', block_id: block.id, block_type: block.type, ...what }),
               runPath: async (pathStarts, item, i) => {
-                const sub = await execute(descendants(pathStarts), pathStarts, new Map([...outputs, [block.id, { item, index: i }]]), `${path}${block.id}[${i}]/`);
-                return endOf(sub, descendants(pathStarts));
+                const place = `${path}${block.id}[${i}]`;
+                if (opts.items?.has(place)) return opts.items.get(place);
+                const itemStarted = new Date();
+                const sub = await execute(descendants(pathStarts), pathStarts, new Map([...outputs, [block.id, { item, index: i }]]), `${place}/`);
+                const end = endOf(sub, descendants(pathStarts));
+                await opts.record({ block_id: block.id, block_type: 'split_item', status: 'succeeded', input: { index: i }, output: end, error: null, attempts: 1, logs: [], started_at: itemStarted, finished_at: new Date(), taken: null, path: place });
+                return end;
               },
             });
             break;
           } catch (err) {
-            if (signal.aborted || attempts > maxRetries) throw err;
+            // Parked or handed over is not a failure to retry.
+            if (signal.aborted || attempts > maxRetries || err instanceof Parked || err instanceof HandedOver) throw err;
             logs.push(`attempt ${attempts} failed: ${(err as Error).message}; retrying`);
             await new Promise((r) => setTimeout(r, backoff * 2 ** (attempts - 1)));
           }
@@ -156,6 +171,11 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
         // Its log could not be written because another process carries the run now: stop, writing nothing.
         if (err instanceof HandedOver) {
           failure ??= err;
+          return;
+        }
+        // It waits: the run parks once what is in flight has settled; the block runs again when it is taken up.
+        if (err instanceof Parked) {
+          parked ??= err;
           return;
         }
         // Cut off as the server stops and the run is handed over: the block did not settle, nothing is logged
@@ -195,7 +215,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
 
     // Settles whatever can be settled, starting ready blocks, until nothing is pending or running.
     for (;;) {
-      if (failure || signal.aborted) break;
+      if (failure || parked || signal.aborted) break;
       let progressed = false;
       for (const id of scope) {
         if (state.get(id) !== 'pending') continue;
@@ -215,6 +235,7 @@ export async function runGraph(opts: RunOptions): Promise<unknown> {
     }
     await Promise.allSettled(inFlight);
     if (failure) throw failure;
+    if (parked && !signal.aborted) throw parked;
     if (signal.aborted) throw new Failure('The run was stopped');
     return { outputs, finished };
   };

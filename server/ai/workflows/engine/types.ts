@@ -31,7 +31,12 @@ export type BlockContext = {
   callPath: string;
   /** Runs a sub-graph (a split's path) for one item; used by split. */
   runPath: (start: string[], item: unknown, index: number) => Promise<unknown>;
+  /** Tells the run's followers the block waits (block_waiting) before it parks. */
+  waiting: (what: WaitingFor) => void;
 };
+
+/** What a waiting block waits for: a time, an event, or an approval of its child run. */
+export type WaitingFor = { until?: string | null; event?: string; approval_id?: string };
 
 /** A handler's answer: its output, and for a branching block which targets to take (others are skipped). */
 export type BlockResult = { output: unknown; take?: string[] };
@@ -56,16 +61,29 @@ export type EngineServices = {
   /** Whom the run acts as: a user, or explicitly the project. */
   actor: Actor;
   executionId: string;
+  /** Whether this run was taken up again (after a crash or a wait): blocks look for what they began before. */
+  resumed: boolean;
   /** Agent and orchestration runs for the agent and orchestration blocks. */
   agents: WorkflowAgents;
+  /** A wait block's wait at its place, begun once and read back (sql/0103). */
+  wait: (w: WaitSpec & { place: string }) => Promise<WaitState>;
 };
+
+/** A wait: for a time (duration or until: due), or for an event, until its timeout (due; null: none). */
+export type WaitSpec = { kind: 'duration' | 'until' | 'event'; due: Date | null; event: string | null; onTimeout: 'continue' | 'fail' };
+/** How a wait stands: still waiting, or how it ended (an event's data with it). */
+export type WaitState = { status: 'waiting' | 'elapsed' | 'received' | 'timed_out' | 'cancelled'; due_at: string | null; data: unknown; settled_at: string | null };
 
 /** What the agent and orchestration blocks ask of the agents surface (server/ai/workflow-agents.ts). */
 export type WorkflowAgents = {
   agent: (call: AgentBlockCall) => Promise<unknown>;
   orchestration: (call: AgentBlockCall) => Promise<unknown>;
 };
-export type AgentBlockCall = { actor: Actor; executionId: string; blockId: string; config: Record<string, unknown>; message: string; signal: AbortSignal; delta: (text: string) => void };
+/** place: the block's place in the run (its callPath), naming its child run or its stored steps; resumed: look for them. */
+export type AgentBlockCall = {
+  actor: Actor; executionId: string; blockId: string; place: string; resumed: boolean; config: Record<string, unknown>; message: string; signal: AbortSignal;
+  delta: (text: string) => void; waiting: (what: WaitingFor) => void;
+};
 
 // A block fails by throwing Failure (failures.ts): its message is worded for the run log and the caller.
 
@@ -78,4 +96,6 @@ export type RunEvent =
   | { type: 'block_skipped'; block_id: string; block_type: string }
   | { type: 'block_failed'; block_id: string; block_type: string; error: string; continued: boolean }
   | { type: 'content_delta'; block_id: string; delta: string }
+  // The block waits (a wait block, or an approval in its child run); the run holds no process meanwhile.
+  | ({ type: 'block_waiting'; block_id: string; block_type: string } & WaitingFor)
   | { type: 'run_completed'; execution_id: string; output: unknown };

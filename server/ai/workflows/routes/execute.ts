@@ -12,7 +12,7 @@ import { errorShape, route } from '../../../errors.ts';
 import { aiCodedShape, aiErrors } from '../../errors.ts';
 import { UUID, parse } from '../../parse.ts';
 import { runFailure, type WorkflowRuns } from '../runs.ts';
-import { carriedRun, streamCarriedRun } from '../carried.ts';
+import { carriedRun, streamCarriedRun, untilEnd } from '../carried.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
 import { runLifetime, streamRun } from '../../lifetime.ts';
@@ -54,7 +54,7 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     if (async) return void res.status(202).json({ execution_id: await deps.runs.enqueue(req, workflowId, variables), status: 'queued' });
     if (deps.events.inWorker) return void res.json(await carriedRun(res, { ...deps.events, caller: contextOf(req) }, await deps.runs.enqueue(req, workflowId, variables, 'manual')));
     const signal = runLifetime(res, stop, { detached: true }).signal;
-    res.json(await recordedRun(deps.events.log, 'workflow', (emit) => deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal, emit }), runFailure));
+    res.json(await untilEnd(res, { ...deps.events, caller: contextOf(req) }, recordedRun(deps.events.log, 'workflow', (emit) => deps.runs.runDraft(req, { workflowId, variables, trigger: 'manual', signal, emit }), runFailure)));
   }));
 
   // Server-sent events: every RunEvent as `data: {type, ...}`; a failure is an
@@ -65,7 +65,8 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     const { variables } = executeBody(req.body);
     await deps.store.get(req, workflowId);
     if (deps.events.inWorker) return streamCarriedRun(res, { ...deps.events, caller: contextOf(req) }, await deps.runs.enqueue(req, workflowId, variables, 'stream'));
-    await streamRun(res, stop, { log: deps.events.log, kind: 'workflow', failure: runFailure }, (life, send) =>
+    // A run that parks (a wait, an approval) is followed from its stored events until it ends.
+    await streamRun(res, stop, { log: deps.events.log, kind: 'workflow', failure: runFailure, follow: { ...deps.events, caller: contextOf(req) } }, (life, send) =>
       deps.runs.runDraft(req, { workflowId, variables, trigger: 'stream', signal: life.signal, emit: send }));
   }));
 

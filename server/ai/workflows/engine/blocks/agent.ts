@@ -5,7 +5,7 @@
 // else `input`), references resolved; without one, the run's variables as
 // JSON. Their text streams into the workflow stream as content_delta.
 import { type BlockContext, type BlockHandler } from '../types.ts';
-import { Failure } from '../../../failures.ts';
+import { Failure, HandedOver, Parked } from '../../../failures.ts';
 
 function messageOf(ctx: BlockContext): string {
   for (const key of ['message', 'prompt', 'input']) {
@@ -19,10 +19,14 @@ function handler(kind: 'agent' | 'orchestration'): BlockHandler {
   return {
     run: async (ctx) => {
       try {
-        const call = { actor: ctx.services.actor, executionId: ctx.services.executionId, blockId: ctx.block.id, config: ctx.config, message: messageOf(ctx), signal: ctx.signal, delta: ctx.delta };
+        const call = {
+          actor: ctx.services.actor, executionId: ctx.services.executionId, blockId: ctx.block.id, place: ctx.callPath, resumed: ctx.services.resumed,
+          config: ctx.config, message: messageOf(ctx), signal: ctx.signal, delta: ctx.delta, waiting: ctx.waiting,
+        };
         return { output: await ctx.services.agents[kind](call) };
       } catch (err) {
-        if (err instanceof Failure || ctx.signal.aborted) throw err;
+        // Parked (its child waits on an approval) or handed over: not the block's failure.
+        if (err instanceof Failure || err instanceof Parked || err instanceof HandedOver || ctx.signal.aborted) throw err;
         throw new Failure(`${kind} block: ${(err as Error).message}`);
       }
     },

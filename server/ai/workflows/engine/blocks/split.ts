@@ -2,6 +2,8 @@
 // most `concurrency` at a time (default 4), and gathers what each path
 // ended with, in input order. Inside the path, <split.item> and
 // <split.index> name the current item (by the split block's id or name).
+// Each item's end is a checkpoint (engine/run.ts): a resumed split runs
+// only the items that had not finished.
 import { type BlockHandler } from '../types.ts';
 import { Failure } from '../../../failures.ts';
 
@@ -13,13 +15,20 @@ export const split: BlockHandler = {
     const cap = typeof ctx.config.concurrency === 'number' && ctx.config.concurrency >= 1 ? Math.floor(ctx.config.concurrency) : 4;
     const results: unknown[] = new Array(items.length);
     let next = 0;
+    // An item that fails (or parks, or is cut off) stops the split taking more; those in flight settle first.
+    let stopped: unknown;
     const worker = async () => {
-      while (next < items.length && !ctx.signal.aborted) {
+      while (next < items.length && !ctx.signal.aborted && stopped === undefined) {
         const index = next++;
-        results[index] = await ctx.runPath(ctx.targets, items[index], index);
+        try {
+          results[index] = await ctx.runPath(ctx.targets, items[index], index);
+        } catch (err) {
+          stopped ??= err;
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(cap, items.length) }, worker));
+    if (stopped !== undefined) throw stopped;
     return { output: results };
   },
 };

@@ -1,0 +1,184 @@
+-- AI surface: a workflow run that waits holds no process (issue 46, items
+-- 3 and 5).
+--
+-- A `wait` block waits for a duration, until a time, or for an event (a call
+-- naming the run: POST …/executions/{id}/events, or the workflow's webhook
+-- with the execution's id); an agent block's child run may wait on an
+-- approval. Either way the execution parks: its process lets go of it
+-- (runner null, status still running), and it is a row here and one
+-- resume job (ai_workflow_resume, keyed by the execution) due when the
+-- earliest thing it waits on ends. The event, the answer or the time brings
+-- the job (any worker, any replica); the resumed run goes on from its
+-- settled blocks and the wait block reads how its wait ended. A run waiting
+-- a week is these rows and nothing else.
+--
+-- Contents
+--   1. ai.workflow_waits          one wait per block place: what, until when, how it ended
+--   2. ai.wait_state              a wait block's one statement: begun once, ended when due
+--   3. ai.park_execution          the execution's process lets go; its resume job is due at the earliest end
+--   4. ai.deliver_workflow_event  an event ends the waits for it; a parked run is resumed now
+--   5. ai.cancel_execution        restated: its waits end cancelled and its resume job goes
+--   6. the wait block type
+
+-- 1 ---------------------------------------------------------------------------
+-- kind: duration and until end at due_at ('elapsed'); event ends when the
+-- event comes ('received', with its data) or at due_at, its timeout
+-- ('timed_out', then on_timeout says whether the block goes on or fails).
+create table ai.workflow_waits (
+  id uuid primary key default gen_random_uuid(),
+  execution_id uuid not null references ai.workflow_executions on delete cascade,
+  block_path text not null check (length(block_path) between 1 and 600),
+  kind text not null check (kind in ('duration', 'until', 'event')),
+  event text check (length(event) between 1 and 200),
+  due_at timestamptz,
+  on_timeout text not null default 'continue' check (on_timeout in ('continue', 'fail')),
+  status text not null default 'waiting' check (status in ('waiting', 'elapsed', 'received', 'timed_out', 'cancelled')),
+  data jsonb,
+  created_at timestamptz not null default now(),
+  settled_at timestamptz,
+  unique (execution_id, block_path),
+  check ((kind = 'event') = (event is not null)),
+  check (kind = 'event' or due_at is not null)
+);
+create index workflow_waits_due on ai.workflow_waits (due_at) where status = 'waiting';
+create index workflow_waits_event on ai.workflow_waits (execution_id, event) where status = 'waiting';
+alter table ai.workflow_waits enable row level security;
+create policy workflow_waits_read on ai.workflow_waits for select to authenticated
+  using (exists (select 1 from ai.workflow_executions e where e.id = execution_id));
+grant select on ai.workflow_waits to authenticated;
+grant select, insert, update on ai.workflow_waits to service_role;
+
+-- 2 ---------------------------------------------------------------------------
+-- The wait at p_block, begun now unless it was begun before (a resumed run
+-- reads the one it had), then ended if its time has come. Only while
+-- p_runner carries the execution (none is answered otherwise).
+create or replace function ai.wait_state(p_execution uuid, p_runner uuid, p_block text, p_kind text, p_event text, p_due timestamptz, p_on_timeout text)
+returns ai.workflow_waits
+language plpgsql
+set search_path = ''
+as $$
+declare
+  w ai.workflow_waits;
+begin
+  if ai.run_status_for_step('workflow', p_execution, p_runner) is distinct from 'running' then
+    return null;
+  end if;
+  insert into ai.workflow_waits (execution_id, block_path, kind, event, due_at, on_timeout)
+  values (p_execution, p_block, p_kind, p_event, p_due, p_on_timeout)
+  on conflict (execution_id, block_path) do nothing;
+  update ai.workflow_waits x set status = case when x.kind = 'event' then 'timed_out' else 'elapsed' end, settled_at = now()
+   where x.execution_id = p_execution and x.block_path = p_block and x.status = 'waiting' and x.due_at <= now();
+  select * into w from ai.workflow_waits x where x.execution_id = p_execution and x.block_path = p_block;
+  return w;
+end
+$$;
+revoke execute on function ai.wait_state(uuid, uuid, text, text, text, timestamptz, text) from public;
+grant execute on function ai.wait_state(uuid, uuid, text, text, text, timestamptz, text) to service_role;
+
+-- 3 ---------------------------------------------------------------------------
+-- The process carrying p_execution lets go of it: only that process, only a
+-- running execution. Its resume job is due now when something it waited on
+-- has ended meanwhile (an event came, a child's approval was answered),
+-- else at the earliest of its waits' ends and its children's approval
+-- deadlines (none: only an event brings it back). False: not parked (it
+-- was cancelled, or another process has it).
+create or replace function ai.park_execution(p_execution uuid, p_runner uuid) returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_due timestamptz;
+begin
+  update ai.workflow_executions e set runner = null where e.id = p_execution and e.runner = p_runner and e.status = 'running';
+  if not found then return false; end if;
+  if exists (select 1 from ai.workflow_waits w where w.execution_id = p_execution and w.status in ('received', 'elapsed', 'timed_out'))
+     or exists (select 1 from ai.agent_runs r where r.parent_execution_id = p_execution and r.status = 'running') then
+    v_due := now();
+  else
+    select min(t) into v_due from (
+      select w.due_at as t from ai.workflow_waits w where w.execution_id = p_execution and w.status = 'waiting'
+      union all
+      select a.expires_at from ai.agent_run_approvals a join ai.agent_runs r on r.id = a.run_id
+       where r.parent_execution_id = p_execution and r.status = 'waiting_approval' and a.status = 'pending') due;
+  end if;
+  if v_due is not null then
+    perform ai.queue_execution_resume(p_execution, v_due);
+  end if;
+  return true;
+end
+$$;
+revoke execute on function ai.park_execution(uuid, uuid) from public;
+grant execute on function ai.park_execution(uuid, uuid) to service_role;
+
+-- 4 ---------------------------------------------------------------------------
+-- An event for a running execution: every wait for it ends received with
+-- its data; a parked execution is resumed now. The execution's row is
+-- locked first, so a park and a delivery at the same moment see each other
+-- (one of them queues the resume). Answers how many waits it ended.
+create or replace function ai.deliver_workflow_event(p_execution uuid, p_event text, p_data jsonb) returns int
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_runner uuid;
+  v_ended int;
+begin
+  select e.runner into v_runner from ai.workflow_executions e where e.id = p_execution and e.status = 'running' for update;
+  if not found then return 0; end if;
+  update ai.workflow_waits w set status = 'received', data = coalesce(p_data, 'null'::jsonb), settled_at = now()
+   where w.execution_id = p_execution and w.kind = 'event' and w.event = p_event and w.status = 'waiting';
+  get diagnostics v_ended = row_count;
+  if v_ended > 0 and v_runner is null then
+    perform ai.queue_execution_resume(p_execution, now());
+  end if;
+  return v_ended;
+end
+$$;
+revoke execute on function ai.deliver_workflow_event(uuid, text, jsonb) from public;
+grant execute on function ai.deliver_workflow_event(uuid, text, jsonb) to service_role;
+
+-- 5 ---------------------------------------------------------------------------
+-- As before (sql/0070), and a parked run's waits end cancelled and its
+-- resume job is removed: a cancelled week-long wait leaves nothing behind.
+create or replace function ai.cancel_execution(p_id uuid) returns boolean
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_runner uuid;
+begin
+  update ai.workflow_executions e set status = 'cancelled', error = 'Cancelled', error_code = 'CANCELLED', finished_at = now()
+   where e.id = p_id and e.status in ('queued', 'running')
+  returning e.runner into v_runner;
+  if not found then return false; end if;
+  update ai.workflow_waits w set status = 'cancelled', settled_at = now() where w.execution_id = p_id and w.status = 'waiting';
+  perform ai.drop_execution_resume(p_id);
+  if v_runner is null then
+    perform ai.append_run_events('workflow', p_id, jsonb_build_array(jsonb_build_object('type', 'error', 'error', 'The run was cancelled', 'execution_id', p_id)));
+  end if;
+  perform pg_notify('ai_runs', 'cancel:' || p_id::text);
+  return true;
+end
+$$;
+
+-- The resume job of an execution that will not resume (a job already taken
+-- by a worker is left to find the run ended).
+create or replace function ai.drop_execution_resume(p_id uuid) returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform graphile_worker.remove_job('ai-workflow-resume:' || p_id);
+end
+$$;
+revoke execute on function ai.drop_execution_resume(uuid) from public;
+grant execute on function ai.drop_execution_resume(uuid) to service_role;
+
+-- The block type, as the graph editor and the validator read it.
+insert into ai.block_types (name, label, description, is_trigger, position, config_schema, examples) values
+  ('wait', 'Wait', 'Holds the run for a duration, until a time, or until an event naming the run; no process is held meanwhile', false, 11,
+   '{"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0}, "until": {"type": "string", "format": "date-time"}, "event": {"type": "string"}, "timeout_seconds": {"type": "number", "minimum": 0}, "on_timeout": {"enum": ["continue", "fail"]}}}',
+   '[{"seconds": 86400}, {"until": "2026-12-01T09:00:00Z"}, {"event": "approved", "timeout_seconds": 604800, "on_timeout": "fail"}]');
