@@ -123,6 +123,8 @@ export const aiErrors = {
   tooManySessions: (message: string, retryAfterSeconds: number) => aiApiError('TOO_MANY_SESSIONS', message, { retryAfterSeconds }),
   rateLimited: (perMinute: number, what: string, retryAfterSeconds: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} ${what} per minute`, { retryAfterSeconds }),
   retrievalFailed: (message: string) => aiApiError('RETRIEVAL_FAILED', message),
+  /** 409: an event for a run none of whose steps waits for it (POST …/executions/{id}/events). */
+  nothingWaits: (event: string) => aiApiError('CONFLICT', `No step of this run waits for the event ${event}: it has not reached its wait yet, the wait ended, or the run ended`),
   executionFailed: (message: string, executionId: string) => aiApiError('EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
   executionTimeout: (ms: number, executionId: string) => aiApiError('EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),
 };

@@ -22,7 +22,7 @@ import type { McpTools } from './mcp-client.ts';
 import { AGENT, type AgentRow } from './store.ts';
 import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
 import type { RunParent } from '../sessions/store.ts';
-import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
+import { chatMessageOf, requireSession, type StoredStep } from '../sessions/conversation.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
 import { stepCap } from './tuning.ts';
 import type { ToolRunner, ToolServices } from '../tools/runner.ts';
@@ -199,7 +199,8 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
           ...(hooks.length > 0 ? { fire } : {}),
           from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
         });
-        toolCalls = result.toolCalls;
+        // A resumed run reports the tool calls it finished before too (a workflow block's output lists them all).
+        toolCalls = run.resumed ? [...finishedToolCalls(run.resumed.messages as StoredStep[]), ...result.toolCalls] : result.toolCalls;
         return { ...result, endHooks: hooks.some((h) => h.event === 'OnRunComplete') };
       } finally {
         await offered.close().catch(() => undefined);

@@ -241,6 +241,29 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
         });
     },
 
+    /**
+     * An event for a waiting run (call once the caller is known to see it):
+     * every wait for it ends with its data, and a parked run is taken up
+     * again at once (ai.deliver_workflow_event). How many waits it ended.
+     */
+    deliver: async (executionId: string, event: string, data: unknown): Promise<number> =>
+      (await calls.asService<{ ended: number }>('select ai.deliver_workflow_event($1, $2, $3) as ended', [executionId, event, JSON.stringify(data ?? null)]))[0]!.ended,
+
+    /**
+     * An event sent through the workflow's webhook, naming one of its runs:
+     * the webhook's secret decides (in constant time), as for a webhook run.
+     */
+    webhookEvent: async (webhookId: string, secretMatches: (secret: string) => boolean, executionId: string, event: string, data: unknown) => {
+      const [hook] = await calls.asService<{ secret: string; execution: boolean }>(
+        `select b.config ->> 'webhook_secret' as secret, exists (select 1 from ai.workflow_executions e where e.id = $2 and e.workflow_id = b.workflow_id) as execution
+           from ai.workflow_blocks b where b.type = 'webhook' and b.config ->> 'webhook_id' = $1`, [webhookId, executionId]);
+      if (!hook) return { outcome: 'not_found' as const };
+      if (!secretMatches(hook.secret ?? '')) return { outcome: 'unauthorized' as const };
+      if (!hook.execution) return { outcome: 'no_execution' as const };
+      const ended = (await calls.asService<{ ended: number }>('select ai.deliver_workflow_event($1, $2, $3) as ended', [executionId, event, JSON.stringify(data ?? null)]))[0]!.ended;
+      return { outcome: 'delivered' as const, ended };
+    },
+
     /** Stops a queued or running run (call once the caller is known to see it); false when it had already ended. */
     cancel: async (executionId: string): Promise<boolean> =>
       (await calls.asService<{ cancelled: boolean }>('select ai.cancel_execution($1) as cancelled', [executionId]))[0]!.cancelled,

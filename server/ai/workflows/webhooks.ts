@@ -11,7 +11,8 @@ import { errorShape, route, type ErrorShape } from '../../errors.ts';
 import type { OpenRoute } from '../../gateway.ts';
 import { aiCodedShape, aiErrors } from '../errors.ts';
 import type { WorkflowRuns } from './runs.ts';
-import { UUID } from '../parse.ts';
+import { UUID, parse } from '../parse.ts';
+import { RunEventBody } from './routes/execute.ts';
 import { runLifetime } from '../lifetime.ts';
 import { jsonBody } from '../body.ts';
 import type { RunServices } from '../runs/follow.ts';
@@ -70,6 +71,21 @@ export function webhookRoutes(runs: WorkflowRuns, events: RunServices): Router {
       if (ran.outcome !== 'run') throw new Error('a webhook run was queued, not carried here');
       return ran.result;
     }, runFailure)));
+  }));
+  // An event for one of the workflow's waiting runs, sent by whoever holds the webhook's secret: {event, data}.
+  r.post('/:webhookId/executions/:eid/events', errorShape(webhookShape), jsonBody({ limit: '5mb' }), route(async (req, res) => {
+    const webhookId = String(req.params.webhookId);
+    const executionId = String(req.params.eid);
+    if (!UUID.test(webhookId) || !UUID.test(executionId)) throw aiErrors.validation('webhook_id and execution_id must be UUIDs');
+    const secret = secretOf(req);
+    if (!secret) throw aiErrors.webhookUnauthorized();
+    const body = parse(RunEventBody, req.body ?? {});
+    const sent = await runs.webhookEvent(webhookId.toLowerCase(), sameSecret(secret), executionId.toLowerCase(), body.event, body.data ?? null);
+    if (sent.outcome === 'not_found') throw aiErrors.workflowNotFound();
+    if (sent.outcome === 'unauthorized') throw aiErrors.webhookUnauthorized();
+    if (sent.outcome === 'no_execution') throw aiErrors.notFound('Execution');
+    if (sent.ended === 0) throw aiErrors.nothingWaits(body.event);
+    res.status(202).json({ execution_id: executionId.toLowerCase(), event: body.event, delivered: sent.ended });
   }));
   return r;
 }

@@ -26,6 +26,11 @@ export const ExecuteBody = z.object({
   input: z.record(z.string(), z.unknown(), { error: 'input must be an object' }).optional(),
   mode: z.enum(['sync', 'async'], { error: 'mode is sync or async' }).optional(),
 });
+/** An event for a waiting run: its name (as a wait block's `event` names it) and any JSON as its data. */
+export const RunEventBody = z.object({
+  event: z.string({ error: 'event is required: the name a wait block waits for' }).regex(/^[A-Za-z0-9_.:-]{1,200}$/, { error: 'event is a name of letters, digits and _ . : - (at most 200)' }),
+  data: z.unknown().optional(),
+});
 const executeBody = (body: unknown) => {
   const b = parse(ExecuteBody, body ?? {});
   return { variables: b.variables ?? b.input ?? {}, async: b.mode === 'async' };
@@ -90,6 +95,16 @@ export function executeRoutes(r: Router, deps: { runs: WorkflowRuns; store: Retu
     await deps.store.requireExecution(req, workflowIdOf(req), executionId);
     const cancelled = await deps.runs.cancel(executionId);
     res.json({ cancelled, execution_id: req.params.eid });
+  }));
+
+  // An event for a waiting run (a wait block with `event`): {event, data}; 202 with how many waits it ended, 409 when none waits for it.
+  r.post('/:id/executions/:eid/events', errorShape(aiCodedShape), deps.json, route(async (req, res) => {
+    const executionId = executionIdOf(req);
+    await deps.store.requireExecution(req, workflowIdOf(req), executionId);
+    const body = parse(RunEventBody, req.body ?? {});
+    const delivered = await deps.runs.deliver(executionId, body.event, body.data ?? null);
+    if (delivered === 0) throw aiErrors.nothingWaits(body.event);
+    res.status(202).json({ execution_id: executionId, event: body.event, delivered });
   }));
 
   r.get('/:id/executions/:eid/logs', route(async (req, res) => {
