@@ -192,10 +192,10 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   };
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
-  openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal }));
+  openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, events: runServices }));
   mount('/workflows', workflowRoutes({ calls, json, runs, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
-  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter }, adminUrl: opts.adminUrl, log,
+  const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter, events: runServices, calls }, adminUrl: opts.adminUrl, log,
     limits: { perCaller: config.MCP_SESSIONS_PER_CALLER, max: config.MCP_SESSIONS_MAX, idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000 } });
   const mcpSurface = express.Router();
   mcpSurface.use(identity, json, mcpServer.router);

@@ -29,6 +29,7 @@ import { builtinTool } from './tools/builtin/index.ts';
 import { type AgentBlockCall, type WorkflowAgents } from './workflows/engine/types.ts';
 import { detachedLifetime } from './lifetime.ts';
 import { runLoop, type Emit, type LoopTool } from './agents/loop.ts';
+import { alsoTo } from './agents/events.ts';
 import { agentTuning, type AgentRunner } from './agents/run.ts';
 import type { AgentRow } from './agents/store.ts';
 import type { ToolRunner } from './tools/runner.ts';
@@ -48,12 +49,6 @@ const forWorkflow = (c: AgentBlockCall): Emit => (e) => {
   if (e.type === 'content_delta' && typeof e.delta === 'string') c.delta(e.delta);
   if (e.type === 'approval_requested' && typeof e.approval_id === 'string') c.waiting({ approval_id: e.approval_id });
 };
-/** A child run's events: kept as its own (recorded), and heard by the workflow. */
-const both = (recorded: Emit, tap: Emit): Emit => Object.assign((e: Parameters<Emit>[0]) => {
-  recorded(e);
-  tap(e);
-}, recorded.endWith ? { endWith: recorded.endWith } : {});
-
 function idIn(config: Record<string, unknown>, key: string): string | null {
   const v = config[key];
   if (v === undefined || v === null || v === '') return null;
@@ -85,7 +80,7 @@ export function workflowAgents(opts: {
     }
     // A run this block starts draws from the actor's window as any agent run does (its 429 is the block's failure).
     opts.limiter.take('agent', c.actor);
-    return recordedRun(opts.events, kind, (recorded) => start(detachedLifetime(signal), both(recorded as Emit, tap)));
+    return recordedRun(opts.events, kind, (recorded) => start(detachedLifetime(signal), alsoTo(recorded as Emit, tap)));
   };
 
   const inline = async (c: AgentBlockCall, model: string) => {

@@ -7,6 +7,8 @@
 // second, decided and followed on a third, all on one database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
@@ -151,5 +153,58 @@ describe('a run waiting on an approval', () => {
     assert.deepEqual(calls().map((c) => c.n), [1], 'the tool ran once, after the answer');
     const run = await json<{ status: string; approvals: unknown[] }>(await call(ann, `/agents/${agentId}/runs/${runId}`), 200);
     assert.deepEqual([run.status, run.approvals.length], ['completed', 1]);
+  });
+
+  it('parks an /api/v1 streaming request\'s run; the answer comes from another client and the chunks go on to [DONE]', async () => {
+    const since = new Date();
+    vendor.reset();
+    script();
+    calls().length = 0;
+    const res = await fetch(`${api.url}/api/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${ann}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'agent/asker', messages: [{ role: 'user', content: 'Record 1' }], stream: true, stream_options: { include_usage: true } }) });
+    assert.equal(res.status, 200);
+    const text = res.text();
+    const approval = await eventually('the run to park', async () => (await api.adminPool.query<{ id: string; run_id: string }>(
+      `select a.id, a.run_id from ai.agent_run_approvals a join ai.agent_runs r on r.id = a.run_id where a.status = 'pending' and r.runner is null and r.status = 'waiting_approval' and r.agent_id = $1 and r.started_at >= $2`, [agentId, since])).rows[0], (r) => r !== undefined, { tries: 200 }).then((r) => r!);
+    await json(await decide(api, approval.run_id, approval.id), 200);
+    const chunks = (await text).split('\n\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+    assert.equal(chunks.at(-1), '[DONE]');
+    const parsed = chunks.slice(0, -1).map((c) => JSON.parse(c) as { id: string; choices: Array<{ delta: { content?: string }; finish_reason: string | null }>; usage?: { completion_tokens: number } });
+    assert.equal(parsed[0]!.id, `chatcmpl-${approval.run_id}`);
+    assert.equal(parsed.map((c) => c.choices[0]?.delta.content ?? '').join(''), 'Recorded.', 'the answer\'s text, streamed after the park');
+    assert.equal(parsed.find((c) => c.choices[0]?.finish_reason)!.choices[0]!.finish_reason, 'stop');
+    assert.ok(parsed.at(-1)!.usage, 'usage last, as asked');
+    assert.deepEqual(calls().map((c) => c.n), [1], 'the tool ran once, after the answer');
+  });
+
+  it('answers a JSON /api/v1 request and an MCP agent tool call after a parked approval', async () => {
+    let since = new Date();
+    vendor.reset();
+    script();
+    const answer = fetch(`${api.url}/api/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${ann}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'agent/asker', messages: [{ role: 'user', content: 'Record 1' }] }) });
+    const parked = () => eventually('the run to park', async () => (await api.adminPool.query<{ id: string; run_id: string }>(
+      `select a.id, a.run_id from ai.agent_run_approvals a join ai.agent_runs r on r.id = a.run_id where a.status = 'pending' and r.runner is null and r.status = 'waiting_approval' and r.agent_id = $1 and r.started_at >= $2`, [agentId, since])).rows[0], (r) => r !== undefined, { tries: 200 }).then((r) => r!);
+    let approval = await parked();
+    await json(await decide(api, approval.run_id, approval.id), 200);
+    const body = await json<{ id: string; choices: Array<{ message: { content: string } }> }>(await answer, 200);
+    assert.deepEqual([body.id, body.choices[0]!.message.content], [`chatcmpl-${approval.run_id}`, 'Recorded.']);
+
+    since = new Date();
+    vendor.reset();
+    script();
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${ann}` } } }));
+    try {
+      const result = client.callTool({ name: 'agent_asker', arguments: { message: 'Record 1' } }, undefined, { timeout: 60_000 });
+      approval = await parked();
+      await json(await decide(api, approval.run_id, approval.id), 200);
+      const done = await result as { content: Array<{ text: string }>; isError?: boolean };
+      assert.ok(!done.isError, JSON.stringify(done));
+      const out = JSON.parse(done.content[0]!.text) as { output: string; run_id: string };
+      assert.deepEqual([out.output, out.run_id], ['Recorded.', approval.run_id]);
+    } finally {
+      await client.close();
+    }
   });
 });

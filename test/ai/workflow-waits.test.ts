@@ -99,8 +99,8 @@ describe('a workflow run that waits', () => {
     await json(await post(ann, `/workflows/${w.id}/deploy`, {}), 200);
     dying = await startPlatformProcess(api, FAST);
     const answer = fetch(`${dying.url}/api/webhooks/${w.webhookId}`, { method: 'POST', headers: { authorization: `Bearer ${w.secret}`, 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
-    const executionId = await eventually('the run to park', async () => (await api.adminPool.query<{ id: string }>(
-      `select e.id from ai.workflow_executions e join ai.workflow_waits x on x.execution_id = e.id where e.workflow_id = $1 and e.runner is null and x.status = 'waiting'`, [w.id])).rows[0]?.id, (id) => id !== undefined);
+    const executionId = (await eventually('the run to park', async () => (await api.adminPool.query<{ id: string }>(
+      `select e.id from ai.workflow_executions e join ai.workflow_waits x on x.execution_id = e.id where e.workflow_id = $1 and e.runner is null and x.status = 'waiting'`, [w.id])).rows[0]?.id, (id) => id !== undefined))!;
     await dying.kill();
     await answer;
 
@@ -118,8 +118,8 @@ describe('a workflow run that waits', () => {
   it('answers a JSON run after its wait, and takes an event as the caller who ran it', async () => {
     const w = await waiting('json and event', { event: 'go' });
     const answer = post(ann, `/workflows/${w.id}/execute`, { variables: {} });
-    const executionId = await eventually('the run to wait', async () => (await api.adminPool.query<{ id: string }>(
-      `select execution_id as id from ai.workflow_waits x join ai.workflow_executions e on e.id = x.execution_id where e.workflow_id = $1 and x.status = 'waiting'`, [w.id])).rows[0]?.id, (id) => id !== undefined);
+    const executionId = (await eventually('the run to wait', async () => (await api.adminPool.query<{ id: string }>(
+      `select execution_id as id from ai.workflow_waits x join ai.workflow_executions e on e.id = x.execution_id where e.workflow_id = $1 and x.status = 'waiting'`, [w.id])).rows[0]?.id, (id) => id !== undefined))!;
     const bob = (await signUp(api, 'bob-waits@example.com')).access_token;
     assert.equal((await post(bob, `/workflows/${w.id}/executions/${executionId}/events`, { event: 'go' })).status, 404, 'another user cannot see the run');
     assert.equal((await post(ann, `/workflows/${w.id}/executions/${executionId}/events`, { event: 'a b' })).status, 400);

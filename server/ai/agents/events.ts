@@ -34,6 +34,14 @@ export type AgentRunEvent = (
  * (sessions/session-run.ts, sql/0081).
  */
 export type Emit = ((event: AgentRunEvent) => void) & { endWith?: EndWith | undefined };
+/** A run's events kept (`kept`, its one-statement end with them) and told to `also` as well (a stream, a parent run). */
+export function alsoTo(kept: Emit, also: Emit | undefined): Emit {
+  if (!also) return kept;
+  return Object.assign((e: AgentRunEvent) => {
+    kept(e);
+    also(e);
+  }, kept.endWith ? { endWith: kept.endWith } : {});
+}
 /**
  * How a run that keeps its events ends in one statement with its last ones:
  * `end` stores the pending events (null: this process's are refused) and

@@ -14,7 +14,13 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
 import type { AgentRunner } from '../agents/run.ts';
-import { Failure } from '../failures.ts';
+import { Failure, Parked } from '../failures.ts';
+import type { AgentRow } from '../agents/store.ts';
+import type { Emit } from '../agents/events.ts';
+import { agentAnswer } from '../agents/run-answer.ts';
+import type { AiCalls } from '../calls.ts';
+import { followEvents, type RunServices } from '../runs/follow.ts';
+import { recordedRun } from '../runs/recorded.ts';
 import { actorOf } from '../actor.ts';
 import type { RunLimiter } from '../runs/limiter.ts';
 import { checkRunMessage } from '../sessions/limits.ts';
@@ -25,7 +31,8 @@ import type { DeployedWorkflow, McpStore } from './store.ts';
 
 type JsonSchema = Record<string, unknown>;
 export type McpTool = { name: string; description: string; inputSchema: JsonSchema; call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>> };
-export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch>; storage: InProcessStorage; limiter: RunLimiter };
+/** events: where an agent tool's run keeps its events, and how a parked one is followed to its end. */
+export type McpServices = { store: McpStore; agents: AgentRunner; runs: WorkflowRuns; search: ReturnType<typeof knowledgeSearch>; storage: InProcessStorage; limiter: RunLimiter; events: RunServices; calls: AiCalls };
 
 const ANY_OBJECT: JsonSchema = { type: 'object', additionalProperties: true };
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array']);
@@ -94,7 +101,7 @@ export async function toolsFor(caller: RequestContext, s: McpServices): Promise<
         checkRunMessage(args.message);
         const sessionId = typeof args.session_id === 'string' && args.session_id ? args.session_id.toLowerCase() : undefined;
         s.limiter.take('agent', actorOf(caller));
-        const run = await s.agents.run(caller, a, { message: args.message, sessionId }, detachedLifetime(signal));
+        const run = await agentRun(s, caller, a, { message: args.message, sessionId }, signal);
         return { output: run.output, session_id: run.session_id, run_id: run.run_id, stop_reason: run.stop_reason, usage: run.usage };
       },
     })),
@@ -109,4 +116,20 @@ export async function toolsFor(caller: RequestContext, s: McpServices): Promise<
       },
     })),
   ];
+}
+
+/**
+ * An agent tool's run, durable as a route's (its events kept): an approval
+ * parks it, and the tool call then waits, following the run's events, until
+ * a worker has carried it to its end; its answer is read back.
+ */
+async function agentRun(s: McpServices, caller: RequestContext, agent: AgentRow, input: { message: string; sessionId: string | undefined }, signal: AbortSignal) {
+  try {
+    return await recordedRun(s.events.log, 'agent', (push) => s.agents.run(caller, agent, input, detachedLifetime(signal), push as Emit, { durable: true }));
+  } catch (err) {
+    if (!(err instanceof Parked)) throw err;
+    const last = await followEvents({ ...s.events, caller, kind: 'agent', runId: err.runId }, 0, () => undefined, signal);
+    if (last?.type !== 'complete') throw new Failure(typeof last?.error === 'string' ? last.error : 'The run did not finish');
+    return agentAnswer(s.calls, caller)(err.runId);
+  }
 }

@@ -27,7 +27,12 @@ import { aiErrors } from '../errors.ts';
 import { runLifetime } from '../lifetime.ts';
 import type { OrchestrationRunner } from '../orchestrations/run.ts';
 import { parse, UUID } from '../parse.ts';
-import type { Emit } from '../agents/events.ts';
+import { alsoTo, type Emit } from '../agents/events.ts';
+import { agentAnswer } from '../agents/run-answer.ts';
+import { Parked } from '../failures.ts';
+import { jsonRun } from '../runs/json-run.ts';
+import { followEvents, type RunServices } from '../runs/follow.ts';
+import { recordedRun } from '../runs/recorded.ts';
 import { openAiStore, type Runnable } from './store.ts';
 import { actorOf } from '../actor.ts';
 import type { RunLimiter } from '../runs/limiter.ts';
@@ -65,7 +70,11 @@ function textOf(m: z.infer<typeof Message>, i: number): string {
   return m.content.map((p) => p.text).join('');
 }
 
-export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal }): Router {
+/** What a run answers here (an agent's or an orchestration's). */
+type Answered = { run_id: string; output: string; stop_reason: 'answered' | 'max_steps'; usage: { tokens_in: number; tokens_out: number; cost_usd: number } };
+type FollowedServices = RunServices & { caller: RequestContext };
+
+export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal; events: RunServices }): Router {
   const r = express.Router();
   const store = openAiStore(opts.calls);
 
@@ -97,15 +106,19 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     opts.limiter.take('agent', actorOf(caller));
     const sessionId = seeded ? await store.seedSession(caller, target, seeded, message) : await namedSession(caller, target, String(named));
     res.setHeader('x-session-id', sessionId);
-    const run = (life: ReturnType<typeof runLifetime>, emit?: Emit) => target.kind === 'agent'
-      ? opts.agents.run(caller, target.row, { message, sessionId }, life, emit)
-      : opts.orchestrations.run(caller, target.row, { message, sessionId }, life, emit);
+    // Durable (its events kept): an approval parks it, a crash or a deploy hands it to another process.
+    const run = (life: ReturnType<typeof runLifetime>, emit: Emit): Promise<Answered> => target.kind === 'agent'
+      ? opts.agents.run(caller, target.row, { message, sessionId }, life, emit, { durable: true })
+      : opts.orchestrations.run(caller, target.row, { message, sessionId }, life, emit, { durable: true });
     const created = Math.floor(Date.now() / 1000);
+    const services = { ...opts.events, caller };
     if (!body.stream) {
-      const done = await run(runLifetime(res, opts.stop));
+      // Parked on an approval: the request follows the run to its end (any worker carries it on), then answers.
+      const answer = target.kind === 'agent' ? agentAnswer(opts.calls, caller) : (id: string) => opts.orchestrations.answer(caller, id);
+      const done = await jsonRun<Answered>(res, services, target.kind, (push) => run(runLifetime(res, opts.stop), push as Emit), answer);
       return void res.json(completion(`chatcmpl-${done.run_id}`, body.model, created, done.output, done.stop_reason, done.usage));
     }
-    await stream(res, body.model, created, body.stream_options?.include_usage === true, run);
+    await stream(res, { model: body.model, created, withUsage: body.stream_options?.include_usage === true, kind: target.kind, services }, run);
   }));
 
   /** The named session the turn runs in: the caller's, of this agent, else 404. */
@@ -119,28 +132,46 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
    * member's text inside a delegation is not the answer and is not sent),
    * the finish reason, usage when asked, then `data: [DONE]`. A failure
    * before the first chunk is a plain HTTP error; after it, an error object.
+   * The run's events are kept: one that parks on an approval is followed
+   * from them (the answer may come from any client, a worker carries the
+   * run on), and its chunks go on as if it had run here all along.
    */
-  const stream = async (res: Response, model: string, created: number, withUsage: boolean, run: (life: ReturnType<typeof runLifetime>, emit: Emit) => Promise<{ run_id: string; stop_reason: 'answered' | 'max_steps'; usage: { tokens_in: number; tokens_out: number } }>) => {
+  const stream = async (res: Response, o: { model: string; created: number; withUsage: boolean; kind: 'agent' | 'orchestration'; services: FollowedServices }, run: (life: ReturnType<typeof runLifetime>, emit: Emit) => Promise<Answered>) => {
     const life = runLifetime(res, opts.stop);
     let shape: ReturnType<typeof chunks> | undefined;
+    let told = 0;
+    let usage: Answered['usage'] | undefined;
     const send = (data: unknown) => {
       if (!life.gone()) res.write(`data: ${JSON.stringify(data)}\n\n`);
     };
-    const emit: Emit = (e) => {
-      if (e.type === 'start') {
-        shape = chunks(`chatcmpl-${e.run_id}`, model, created);
+    const chunkOf = (e: { type?: unknown; run_id?: unknown; delta?: unknown; delegation_id?: unknown; tokens_in?: unknown; tokens_out?: unknown; cost_usd?: unknown }) => {
+      if (e.type === 'start' && !shape) {
+        shape = chunks(`chatcmpl-${String(e.run_id)}`, o.model, o.created);
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
         send(shape.role());
-      } else if (e.type === 'content_delta' && !e.delegation_id && shape) send(shape.content(e.delta));
+      } else if (e.type === 'content_delta' && !e.delegation_id && shape && typeof e.delta === 'string') send(shape.content(e.delta));
+      else if (e.type === 'usage') usage = { tokens_in: Number(e.tokens_in), tokens_out: Number(e.tokens_out), cost_usd: Number(e.cost_usd) };
+    };
+    const end = (stop: 'answered' | 'max_steps', totals: Answered['usage'] | undefined) => {
+      send(shape!.finish(stop));
+      if (o.withUsage && totals) send(shape!.usage(totals));
+      if (!life.gone()) res.write('data: [DONE]\n\n');
     };
     try {
-      const done = await run(life, emit);
-      send(shape!.finish(done.stop_reason));
-      if (withUsage) send(shape!.usage(done.usage));
-      if (!life.gone()) res.write('data: [DONE]\n\n');
+      const done = await recordedRun(opts.events.log, o.kind, (push) => run(life, alsoTo(push as Emit, (e) => {
+        told++;
+        chunkOf(e);
+      })));
+      end(done.stop_reason, done.usage);
     } catch (err) {
       if (!shape) throw err;
-      send(openAiError(toApiError(err)));
+      if (err instanceof Parked && !life.gone()) {
+        const left = new AbortController();
+        res.once('close', () => left.abort());
+        const last = await followEvents({ ...o.services, kind: o.kind, runId: err.runId }, told, (_seq, e) => chunkOf(e), left.signal);
+        if (last?.type === 'complete') end(last.stop_reason === 'max_steps' ? 'max_steps' : 'answered', usage);
+        else if (last?.type === 'error') send(openAiError(aiErrors.endedWith(typeof last.error_code === 'string' ? last.error_code : undefined, String(last.error ?? 'The run failed'), {})));
+      } else if (!(err instanceof Parked)) send(openAiError(toApiError(err)));
     }
     res.end();
   };

@@ -25,7 +25,7 @@ import type { RunEventLog } from './events.ts';
 import { recordedRun } from './recorded.ts';
 import type { StoredStep } from '../sessions/conversation.ts';
 import type { StoredRun } from '../sessions/session-run.ts';
-import type { Emit } from '../agents/events.ts';
+import { alsoTo, type Emit } from '../agents/events.ts';
 import type { AgentRunner } from '../agents/run.ts';
 import { resumePoint } from '../agents/resume-point.ts';
 import { aiErrors } from '../errors.ts';
@@ -76,7 +76,7 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
    */
   const carryClaimed = (kind: ResumedKind, runId: string, how: { begin?: boolean; tap?: Emit; signal?: AbortSignal } = {}) =>
     recordedRun(deps.events, kind, async (recorded) => {
-      const push = tee(recorded as Emit, how.tap);
+      const push = alsoTo(recorded as Emit, how.tap);
       const [row] = await calls.asService<RunRow>(storedRun(kind), [runId]);
       // The first stored message is the user's; the rest are the run's steps.
       const steps = row!.messages.slice(1);
@@ -126,15 +126,6 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
     });
   };
   return Object.assign(resumeRun, { carryClaimed });
-}
-
-/** What a run tells its followers, also told to `tap` (the last events' one statement kept: endWith). */
-function tee(push: Emit, tap: Emit | undefined): Emit {
-  if (!tap) return push;
-  return Object.assign((e: Parameters<Emit>[0]) => {
-    push(e);
-    tap(e);
-  }, push.endWith ? { endWith: push.endWith } : {});
 }
 
 export type RunResumes = ReturnType<typeof runResumes>;
