@@ -179,9 +179,9 @@ revoke execute on function ai.claim_child_run(text, uuid, text, uuid) from publi
 grant execute on function ai.claim_child_run(text, uuid, text, uuid) to service_role;
 
 -- 5 ---------------------------------------------------------------------------
--- As before (sql/0067, 0039), except for a block's child: only its parent
--- execution resumes it, and it is failed here only once its parent is no
--- longer running (ai.parent_is_running).
+-- As before (sql/0067, 0075: only what cannot resume is failed), except for
+-- a block's child: only its parent execution resumes it, and it is failed
+-- here once its parent is no longer running (ai.parent_is_running).
 
 create or replace function ai.resume_abandoned_agent_runs() returns int
 language plpgsql
@@ -227,7 +227,8 @@ declare
 begin
   with gone as (
     update ai.agent_runs r set status = 'failed', error = 'The server running this agent run stopped before it finished', finished_at = now()
-     where r.status in ('running', 'waiting_approval') and r.runner is not null and not ai.parent_is_running(r.parent_execution_id)
+     where r.status in ('running', 'waiting_approval') and r.runner is not null
+       and case when r.parent_execution_id is null then r.caller is null or r.resumes >= 3 else not ai.parent_is_running(r.parent_execution_id) end
        and not exists (select 1 from realtime.nodes n where n.id = r.runner)
     returning r.id
   ), approvals as (
@@ -238,7 +239,8 @@ begin
   select count(*) into agents from gone;
   with gone as (
     update ai.orchestration_runs r set status = 'failed', error = 'The server running this orchestration run stopped before it finished', finished_at = now()
-     where r.status = 'running' and r.runner is not null and not ai.parent_is_running(r.parent_execution_id)
+     where r.status = 'running' and r.runner is not null
+       and case when r.parent_execution_id is null then r.caller is null or r.resumes >= 3 else not ai.parent_is_running(r.parent_execution_id) end
        and not exists (select 1 from realtime.nodes n where n.id = r.runner)
     returning r.id
   ), delegations as (

@@ -17,7 +17,7 @@
 --   2. ai.wait_state              a wait block's one statement: begun once, ended when due
 --   3. ai.park_execution          the execution's process lets go; its resume job is due at the earliest end
 --   4. ai.deliver_workflow_event  an event ends the waits for it; a parked run is resumed now
---   5. ai.cancel_execution        restated: its waits end cancelled and its resume job goes
+--   5. ai.cancel_execution        restated: its waits and child runs end cancelled, its resume job goes
 --   6. the wait block type
 
 -- 1 ---------------------------------------------------------------------------
@@ -140,8 +140,9 @@ revoke execute on function ai.deliver_workflow_event(uuid, text, jsonb) from pub
 grant execute on function ai.deliver_workflow_event(uuid, text, jsonb) to service_role;
 
 -- 5 ---------------------------------------------------------------------------
--- As before (sql/0070), and a parked run's waits end cancelled and its
--- resume job is removed: a cancelled week-long wait leaves nothing behind.
+-- As before (sql/0070), and a parked run's waits end cancelled, its blocks'
+-- child runs are cancelled with it, and its resume job is removed: a
+-- cancelled week-long wait leaves nothing behind.
 create or replace function ai.cancel_execution(p_id uuid) returns boolean
 language plpgsql
 set search_path = ''
@@ -154,6 +155,9 @@ begin
   returning e.runner into v_runner;
   if not found then return false; end if;
   update ai.workflow_waits w set status = 'cancelled', settled_at = now() where w.execution_id = p_id and w.status = 'waiting';
+  -- Its blocks' child runs end with it (sql/0102).
+  perform ai.cancel_agent_run(r.id) from ai.agent_runs r where r.parent_execution_id = p_id and r.status in ('running', 'waiting_approval');
+  perform ai.cancel_orchestration_run(r.id) from ai.orchestration_runs r where r.parent_execution_id = p_id and r.status = 'running';
   perform ai.drop_execution_resume(p_id);
   if v_runner is null then
     perform ai.append_run_events('workflow', p_id, jsonb_build_array(jsonb_build_object('type', 'error', 'error', 'The run was cancelled', 'execution_id', p_id)));

@@ -6,8 +6,8 @@ begin;
 select plan(14);
 
 select results_eq($$ select name from ai.block_types order by position $$,
-  $$ values ('starter'), ('webhook'), ('agent'), ('orchestration'), ('code'), ('condition'), ('general_api'), ('platform_api'), ('response'), ('split') $$,
-  'the ten canonical block types are registered');
+  $$ values ('starter'), ('webhook'), ('agent'), ('orchestration'), ('code'), ('condition'), ('general_api'), ('platform_api'), ('response'), ('split'), ('wait') $$,
+  'the ten canonical block types are registered, and wait (sql/0103)');
 select results_eq($$ select alias, type from ai.block_type_aliases order by alias $$, $$ values ('api_call', 'general_api'), ('function', 'code') $$,
   'with the aliases function -> code and api_call -> general_api');
 
