@@ -13,11 +13,19 @@
 //      loop.ts, the real model router against the scripted vendor, a tool
 //      that answers at once) with every step stored (messages and numbered
 //      events, as runs store them) against the same loop storing nothing.
+//   4. the peer: the same one-model-call run through LangGraph.js with its
+//      Postgres checkpointer (bench/langgraph-server.ts, a process of its
+//      own, a new thread per run, on the same cluster), in turns with ours,
+//      at 1 and 8 callers; and what each stores per run (rows and bytes).
 // The model is the tests' scripted OpenAI-compatible vendor, answering at once.
+// The cluster has a deployment's durability (fsync, synchronous_commit and
+// full_page_writes on: every commit waits for its WAL flush) unless
+// BENCH_DURABLE=off (all three off, as the test cluster runs).
 // BENCH_RUN_PLACEMENT=worker measures 1 and 2 with runs carried by the
 // platform's own worker (AI_RUN_PLACEMENT=worker, WORKER=in-process): the
 // request begins the run and follows its events, a job carries it.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import readline from 'node:readline';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,6 +47,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const STEPS = 10;
 const IN_WORKER = process.env.BENCH_RUN_PLACEMENT === 'worker';
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 40);
+const DURABLE = process.env.BENCH_DURABLE !== 'off';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 type Load = { count: number; errors: number; p50: number; p99: number; first_p50: number; seconds: number; cpu_ms: number };
 /** CPU used so far by every process named postgres (the bench's cluster: nothing else runs one here), in ms. */
@@ -64,7 +73,7 @@ const cpuOf = async (load: () => Promise<Load>) => {
   return { r, postgres: (postgresCpu() - pg0) / r.count, own: (ownCpu() - own0) / r.count, load: r.cpu_ms / r.count };
 };
 
-const cluster = await startCluster();
+const cluster = await startCluster({ durable: DURABLE });
 const vendor = await startVendorServer();
 const log = createLogger('warn');
 const platform = await startPlatform(loadConfig({
@@ -101,7 +110,27 @@ try {
   };
   await jsonRuns(8);
 
-  const rows = { alone: [] as number[], direct1: [] as number[], run8: [] as number[], direct8: [] as number[], first: [] as number[], firstDirect: [] as number[] };
+  // 4. The peer, in a database of its own on the same cluster.
+  await platform.adminPool.query('create database langgraph');
+  const peer = spawn(process.execPath, [path.join(import.meta.dirname, 'langgraph-server.ts'), JSON.stringify({
+    databaseUrl: cluster.url.replace(/\/[^/]*$/, '/langgraph'), baseURL: vendor.env.OPENAI_BASE_URL, apiKey: GOOD_KEY, model: 'gpt-4.1-mini',
+  })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const peerPort = await new Promise<number>((resolve, reject) => {
+    readline.createInterface({ input: peer.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    peer.once('exit', (code) => reject(new Error(`the LangGraph server exited with ${code}`)));
+  });
+  const peerRuns = async (concurrency: number) => {
+    const { stdout } = await exec(process.execPath, [path.join(import.meta.dirname, 'load.ts'), JSON.stringify({
+      url: `http://127.0.0.1:${peerPort}/`, method: 'POST', headers: { 'content-type': 'application/json' }, bodies: [body], concurrency, seconds: SECONDS,
+    })], { maxBuffer: 1 << 20 });
+    vendor.reset();
+    const r = JSON.parse(stdout) as Load & { statuses: Record<string, number> };
+    if (r.errors || Object.keys(r.statuses).some((s) => s !== '200')) throw new Error(`LangGraph: ${JSON.stringify(r.statuses)}`);
+    return r;
+  };
+  await peerRuns(8);
+
+  const rows = { alone: [] as number[], direct1: [] as number[], run8: [] as number[], direct8: [] as number[], first: [] as number[], firstDirect: [] as number[], peer1: [] as number[], peer8: [] as number[], ours8: [] as number[] };
   const cpu = { run: [] as Array<{ postgres: number; own: number; load: number }>, direct: [] as Array<{ postgres: number; own: number; load: number }> };
   for (let i = 0; i < ROUNDS; i++) {
     const a = await jsonRuns(1);
@@ -118,7 +147,46 @@ try {
     rows.direct8.push(d8.count / d8.seconds);
     rows.first.push(s.first_p50);
     rows.firstDirect.push(ds.first_p50);
+    // The peer, in turns with ours.
+    rows.peer1.push((await peerRuns(1)).p50);
+    const p8 = await peerRuns(8);
+    const o8 = await jsonRuns(8);
+    rows.peer8.push(p8.count / p8.seconds);
+    rows.ours8.push(o8.count / o8.seconds);
   }
+
+  // What each stores per run: the rows (and their bytes) 50 runs add, on each side.
+  const stored = async (db: 'platform' | 'langgraph') => {
+    const pool = db === 'platform' ? platform.adminPool : undefined;
+    const query = async (sql: string) => {
+      if (pool) return (await pool.query<{ t: string; n: number; bytes: number }>(sql)).rows;
+      const pg = (await import('pg')).default;
+      const c = new pg.Client({ connectionString: cluster.url.replace(/\/[^/]*$/, '/langgraph') });
+      await c.connect();
+      try {
+        return (await c.query<{ t: string; n: number; bytes: number }>(sql)).rows;
+      } finally {
+        await c.end();
+      }
+    };
+    const tables = db === 'platform'
+      ? ['ai.sessions', 'ai.agent_runs', 'ai.session_messages', 'ai.usage', 'ai.run_events']
+      : ['public.checkpoints', 'public.checkpoint_blobs', 'public.checkpoint_writes'];
+    return query(tables.map((t) => `select '${t}' as t, count(*)::int as n, coalesce(sum(pg_column_size(x.*)), 0)::int as bytes from ${t} x`).join(' union all '));
+  };
+  const storedBy = async (db: 'platform' | 'langgraph', run: () => Promise<unknown>) => {
+    const before = await stored(db);
+    for (let i = 0; i < 50; i++) await run();
+    const after = await stored(db);
+    return after.map((a) => {
+      const was = before.find((b) => b.t === a.t)!;
+      return { t: a.t, rows: (a.n - was.n) / 50, bytes: (a.bytes - was.bytes) / 50 };
+    });
+  };
+  const oursStore = await storedBy('platform', () => fetch(`${platform.url}/api/agents/${agent.id}/run`, { method: 'POST', headers, body }).then((r) => r.text()));
+  const peerStore = await storedBy('langgraph', () => fetch(`http://127.0.0.1:${peerPort}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text()));
+  peer.kill('SIGTERM');
+  vendor.reset();
 
   // 3. The loop, with and without its checkpoints (where the run is carried does not change it: not measured again).
   const calls = aiCalls(platform.requestPool);
@@ -152,7 +220,9 @@ try {
 
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   const perSecond = (x: number) => `${Math.round(x).toLocaleString('en')}/s`;
+  const settings = (await platform.adminPool.query<{ name: string; setting: string }>(`select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes') order by name`)).rows;
   console.log(`# ${ROUNDS} rounds of ${SECONDS} s in turns, ${os.availableParallelism()} cores; runs carried ${IN_WORKER ? 'by the worker (AI_RUN_PLACEMENT=worker)' : 'in the request'}; loop: ${LOOPS} runs of ${STEPS} steps each way`);
+  console.log(`# cluster: ${settings.map((x) => `${x.name}=${x.setting}`).join(', ')}`);
   console.log(`one run alone      POST /run p50 ${ms(median(rows.alone))} | the SDK call p50 ${ms(median(rows.direct1))} | platform cost ${ms(median(rows.alone) - median(rows.direct1))} per run`);
   console.log(`8 callers          POST /run ${perSecond(median(rows.run8))} | the SDK ${perSecond(median(rows.direct8))} | ratio ${(median(rows.run8) / median(rows.direct8)).toFixed(2)} (rounds: ${rows.run8.map((r, i) => (r / rows.direct8[i]!).toFixed(2)).join(' ')})`);
   const cpuLine = (xs: typeof cpu.run) => {
@@ -164,6 +234,13 @@ try {
   console.log(`CPU, 8 callers     a run: ${runCpu.text} | a direct call: ${directCpu.text} | ratio of CPU ${(directCpu.all / runCpu.all).toFixed(2)}`);
   console.log(`first token        POST /run/stream p50 ${ms(median(rows.first))} | the SDK streamed p50 ${ms(median(rows.firstDirect))} | difference ${ms(median(rows.first) - median(rows.firstDirect))}`);
   if (!IN_WORKER) console.log(`checkpoints        loop of ${STEPS} steps: stored ${ms(median(on))} | not stored ${ms(median(off))} | ${ms((median(on) - median(off)) / STEPS)} per step`);
+  const direct = median(rows.direct1);
+  console.log(`peer, 1 caller     LangGraph.js + PostgresSaver p50 ${ms(median(rows.peer1))}: overhead ${ms(median(rows.peer1) - direct)} | pgbase overhead ${ms(median(rows.alone) - direct)}`);
+  console.log(`peer, 8 callers    pgbase ${perSecond(median(rows.ours8))} | LangGraph.js ${perSecond(median(rows.peer8))} | pgbase over LangGraph ${(median(rows.ours8) / median(rows.peer8)).toFixed(2)}x (rounds: ${rows.ours8.map((r, i) => (r / rows.peer8[i]!).toFixed(2)).join(' ')})`);
+  const storeLine = (xs: Array<{ t: string; rows: number; bytes: number }>) =>
+    `${xs.filter((x) => x.rows > 0).map((x) => `${x.t} ${x.rows.toFixed(1)}`).join(', ')}: ${xs.reduce((a, x) => a + x.rows, 0).toFixed(1)} rows, ${Math.round(xs.reduce((a, x) => a + x.bytes, 0)).toLocaleString('en')} bytes`;
+  console.log(`stored per run     pgbase: ${storeLine(oursStore)}`);
+  console.log(`                   LangGraph.js: ${storeLine(peerStore)}`);
 } finally {
   await platform.stop();
   await vendor.close();

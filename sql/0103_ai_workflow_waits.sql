@@ -19,6 +19,7 @@
 --   4. ai.deliver_workflow_event  an event ends the waits for it; a parked run is resumed now
 --   5. ai.cancel_execution        restated: its waits and child runs end cancelled, its resume job goes
 --   6. the wait block type
+--   7. ai.execution_timeline       restated: waits, and blocks' child runs, in a run's timeline
 
 -- 1 ---------------------------------------------------------------------------
 -- kind: duration and until end at due_at ('elapsed'); event ends when the
@@ -186,3 +187,47 @@ insert into ai.block_types (name, label, description, is_trigger, position, conf
   ('wait', 'Wait', 'Holds the run for a duration, until a time, or until an event naming the run; no process is held meanwhile', false, 11,
    '{"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0}, "until": {"type": "string", "format": "date-time"}, "event": {"type": "string"}, "timeout_seconds": {"type": "number", "minimum": 0}, "on_timeout": {"enum": ["continue", "fail"]}}}',
    '[{"seconds": 86400}, {"until": "2026-12-01T09:00:00Z"}, {"event": "approved", "timeout_seconds": 604800, "on_timeout": "fail"}]');
+
+-- 7 ---------------------------------------------------------------------------
+-- A workflow run's timeline (sql/0072) shows its waits and its blocks' child
+-- runs: a wait block's node starts when its wait began (the block ran again
+-- when the run was taken up) and says what it waited for and how that
+-- ended; a wait still waiting is a node of its own; an agent or
+-- orchestration block's node holds its child run's timeline (its steps and
+-- model calls); a split's item checkpoints are not nodes.
+create or replace function ai.execution_timeline(p_execution uuid) returns jsonb
+language sql stable
+set search_path = ''
+as $$
+  select ai.timeline_node('workflow run', 'run', jsonb_build_object(
+           'start', coalesce(e.started_at, e.created_at),
+           'duration_ms', case when e.started_at is not null then round(extract(epoch from coalesce(e.finished_at, now()) - e.started_at) * 1000)::int end,
+           'status', e.status, 'error', e.error),
+         coalesce((select jsonb_agg(x.node) from (
+             select ai.timeline_node('block ' || l.block_id, 'block', jsonb_build_object(
+                      'block_id', l.block_id, 'block_type', l.block_type, 'path', l.path, 'status', l.status, 'error', l.error, 'attempts', l.attempts,
+                      'start', coalesce(w.created_at, l.started_at),
+                      'duration_ms', round(extract(epoch from l.finished_at - coalesce(w.created_at, l.started_at)) * 1000)::int)
+                      || case when w.id is null then '{}'::jsonb else jsonb_build_object('waited', jsonb_build_object('kind', w.kind, 'event', w.event, 'until', w.due_at, 'ended', w.status)) end,
+                    -- A block's model calls are tagged with its id alone: a split's iterations cannot tell theirs apart, so only top-level blocks show them.
+                    case when c.id is not null then jsonb_build_array(ai.conversation_timeline(c.kind, c.id))
+                         when l.path = '' then ai.timeline_model_calls(e.id::text, l.block_id) else '[]' end) as node
+               from ai.workflow_block_logs l
+               left join ai.workflow_waits w on l.block_type = 'wait' and w.execution_id = l.execution_id and w.block_path = l.path || l.block_id
+               left join lateral (
+                 select k.kind, k.id from (
+                   select 'agent'::text as kind, a.id, a.started_at from ai.agent_runs a where a.parent_execution_id = l.execution_id and a.parent_block = l.path || l.block_id
+                   union all
+                   select 'orchestration', o.id, o.started_at from ai.orchestration_runs o where o.parent_execution_id = l.execution_id and o.parent_block = l.path || l.block_id
+                 ) k order by k.started_at desc limit 1
+               ) c on l.block_type in ('agent', 'orchestration')
+              where l.execution_id = e.id and l.block_type <> 'split_item'
+             union all
+             select ai.timeline_node('wait ' || w.block_path, 'wait', jsonb_build_object(
+                      'path', w.block_path, 'status', 'waiting', 'start', w.created_at,
+                      'duration_ms', round(extract(epoch from now() - w.created_at) * 1000)::int,
+                      'waited', jsonb_build_object('kind', w.kind, 'event', w.event, 'until', w.due_at, 'ended', null)), '[]')
+               from ai.workflow_waits w where w.execution_id = e.id and w.status = 'waiting'
+           ) x), '[]'))
+    from ai.workflow_executions e where e.id = p_execution
+$$;

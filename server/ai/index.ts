@@ -35,7 +35,7 @@ import { copilotRoutes } from './copilot/routes.ts';
 import { copilotTools } from './copilot/tools.ts';
 import type { Relation } from '../rest/catalogue.ts';
 import { compactor } from './sessions/compaction.ts';
-import { sessionRuns } from './sessions/session-run.ts';
+import { sessionRuns } from './runs/session-run.ts';
 import { runWatch } from './runs/watch.ts';
 import { runEventLog } from './runs/events.ts';
 import { recordedRun } from './runs/recorded.ts';
@@ -66,6 +66,10 @@ import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
 import type { InProcessRest } from '../rest/in-process.ts';
 import type { InProcessStorage } from '../storage/in-process.ts';
+import type { RequestContext } from '../../db/as-role.ts';
+import type { RunLifetime } from './runs/lifetime.ts';
+import type { StoredRun } from './runs/session-run.ts';
+import type { Emit } from './steps/events.ts';
 
 /** An attempt of a job: graphile-worker's count and its most (a job fails for good on its last). */
 export type Attempt = { n: number; max: number };
@@ -171,7 +175,19 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const extractSource = sourceExtraction({ calls, storage: opts.storage, models, settings, hosted: hostedEngines(config), parsers, stops, busySecondsPerMb: config.EXTRACTION_BUSY_SECONDS_PER_MB, log });
   const copilot = copilotChat({ calls, models, settings, secrets, tools: copilotTools({ calls, settings, schema: opts.schema }) });
   mount('/copilot', copilotRoutes(calls, copilot, settings, stopping.signal));
-  const resumeRun = runResumes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log });
+  // How each kind of run carries on after a crash or a park: its owner read afresh, then its own loop (runs/resume.ts).
+  const carriers = {
+    agent: async (who: RequestContext, agentId: string) => {
+      // The agent with the setup its run needs, in one read (as a route reads it).
+      const found = await agentRuns.forRun(who, agentId).catch(() => undefined);
+      return found && ((stored: StoredRun, life: RunLifetime, emit: Emit) => agentRuns.resume(who, found.agent, stored, life, emit, found.setup));
+    },
+    orchestration: async (who: RequestContext, teamId: string) => {
+      const team = await orchestrationRuns.orchestration(who, teamId).catch(() => undefined);
+      return team && ((stored: StoredRun, life: RunLifetime, emit: Emit) => orchestrationRuns.resume(who, team, stored, life, emit));
+    },
+  };
+  const resumeRun = runResumes({ calls, carriers, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log });
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, runnerId: opts.runnerId, events: runServices.log, resumes: resumeRun });
   // A parked workflow run due soon is taken up by a timer here, to the second (the job's poll is the fallback: sql/0103).
   const wakes = new Map<string, NodeJS.Timeout>();

@@ -27,21 +27,23 @@ import type { ChatMessage, ModelRouter } from './providers/router.ts';
 import type { Settings } from './settings/accessor.ts';
 import { builtinTool } from './tools/builtin/index.ts';
 import { type AgentBlockCall, type WorkflowAgents } from './workflows/engine/types.ts';
-import { detachedLifetime } from './lifetime.ts';
-import { runLoop, type Emit, type LoopTool } from './agents/loop.ts';
-import { alsoTo } from './agents/events.ts';
+import { detachedLifetime } from './runs/lifetime.ts';
+import { runLoop, type LoopTool } from './agents/loop.ts';
+import { alsoTo } from './steps/events.ts';
 import { agentTuning, type AgentRunner } from './agents/run.ts';
 import type { AgentRow } from './agents/store.ts';
 import type { ToolRunner } from './tools/runner.ts';
 import { Failure, HandedOver } from './failures.ts';
 import type { RunLimiter } from './runs/limiter.ts';
 import { agentAnswer } from './agents/run-answer.ts';
-import { resumePoint } from './agents/resume-point.ts';
+import { resumePoint } from './steps/resume-point.ts';
 import type { RunEventLog } from './runs/events.ts';
 import { recordedRun } from './runs/recorded.ts';
 import type { RunResumes } from './runs/resume.ts';
-import { chatMessageOf, type StoredStep } from './sessions/conversation.ts';
+import { chatMessageOf } from './sessions/conversation.ts';
 import { finishedToolCalls } from './sessions/member-steps.ts';
+import type { Emit } from './steps/events.ts';
+import type { StoredStep } from './steps/step.ts';
 
 
 /** What of a child run's events the workflow stream hears: its text, and that it waits on an approval. */

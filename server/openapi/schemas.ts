@@ -136,7 +136,7 @@ export const WorkflowEvent = name('WorkflowEvent', z.discriminatedUnion('type', 
   z.looseObject({ type: z.literal('error'), error: z.string(), error_code: z.string().optional() }),
 ]));
 
-/** An agent or orchestration run's stream events (agents/events.ts AgentRunEvent); a member's carry `delegation_id`. */
+/** An agent or orchestration run's stream events (ai/steps/events.ts AgentRunEvent); a member's carry `delegation_id`. */
 export const RunEvent = name('RunEvent', z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('start'), session_id: Id, run_id: Id }),
   z.looseObject({ type: z.literal('resumed'), run_id: Id, step: z.number(), resumes: z.number() }),

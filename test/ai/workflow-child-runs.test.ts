@@ -141,8 +141,12 @@ describe('a workflow run whose agent block is in flight when its process is kill
     const children = await childRuns('agent_runs', executionId);
     assert.deepEqual(children.map(({ status, resumes, parent_block }) => ({ status, resumes, parent_block })), [{ status: 'completed', resumes: 1, parent_block: 'work' }], 'one child run, resumed once');
     assert.deepEqual(await charged(children[0]!.id), ['step-1', 'step-2', 'step-3', 'step-4'].map((step) => ({ step, n: 1 })), 'each model call charged once');
-    const execution = await json<{ status: string; output: unknown }>(await call(ann, `/workflows/${workflowId}/executions/${executionId}`), 200);
+    type Node = { name: string; children: Node[] };
+    const execution = await json<{ status: string; output: unknown; timeline: Node }>(await call(ann, `/workflows/${workflowId}/executions/${executionId}`), 200);
     assert.deepEqual(execution.output, { answer: 'All three are recorded.' });
+    const block = execution.timeline.children.find((n) => n.name === 'block work')!;
+    assert.deepEqual(block.children.map((n) => [n.name, n.children.map((c) => c.name)]), [['agent run', ['step 1', 'step 2', 'step 3', 'step 4']]],
+      'the block\'s node in the run\'s timeline holds its child run, every step once');
   });
 
   it('an inline agent block: its steps are stored, and it goes on from them', async () => {

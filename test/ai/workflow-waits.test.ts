@@ -120,12 +120,19 @@ describe('a workflow run that waits', () => {
     const answer = post(ann, `/workflows/${w.id}/execute`, { variables: {} });
     const executionId = (await eventually('the run to wait', async () => (await api.adminPool.query<{ id: string }>(
       `select execution_id as id from ai.workflow_waits x join ai.workflow_executions e on e.id = x.execution_id where e.workflow_id = $1 and x.status = 'waiting'`, [w.id])).rows[0]?.id, (id) => id !== undefined))!;
+    type Node = { name: string; status?: string; waited?: { kind: string; event: string | null; ended: string | null }; children: Node[] };
+    const timeline = async () => (await json<{ timeline: Node }>(await call(ann, `/workflows/${w.id}/executions/${executionId}`), 200)).timeline.children;
+    const waitingNode = (await timeline()).find((n) => n.name === 'wait pause');
+    assert.deepEqual([waitingNode?.status, waitingNode?.waited], ['waiting', { kind: 'event', event: 'go', until: null, ended: null }], 'the timeline shows what it waits for');
     const bob = (await signUp(api, 'bob-waits@example.com')).access_token;
     assert.equal((await post(bob, `/workflows/${w.id}/executions/${executionId}/events`, { event: 'go' })).status, 404, 'another user cannot see the run');
     assert.equal((await post(ann, `/workflows/${w.id}/executions/${executionId}/events`, { event: 'a b' })).status, 400);
     assert.equal((await post(ann, `/workflows/${w.id}/executions/${executionId}/events`, { event: 'go', data: [1, 2] })).status, 202);
     const body = await json<{ execution_id: string; status: string; output: { pause: { event: string; data: unknown } } }>(await answer, 200);
     assert.deepEqual({ id: body.execution_id, status: body.status, event: body.output.pause.event, data: body.output.pause.data }, { id: executionId, status: 'succeeded', event: 'go', data: [1, 2] });
+    const settled = (await timeline()).find((n) => n.name === 'block pause');
+    assert.deepEqual(settled?.waited, { kind: 'event', event: 'go', until: null, ended: 'received' }, 'and, once it ended, how');
+    assert.ok(!(await timeline()).some((n) => n.name === 'wait pause'), 'no wait left waiting');
   });
 
   it('fails a wait whose config says nothing sensible, saying why', async () => {

@@ -1,7 +1,12 @@
 // The import structure issue 28 asks for, kept: no import circle anywhere in
 // server/ (type-only imports included: they tie modules as tightly for a
 // reader), and nothing in agents/ or sources/ reaching into workflows/
-// (what several features share lives in server/ai/runtime/).
+// (what several features share lives in server/ai/runtime/). Inside
+// server/ai (issue 46): no two folders import each other (a run's life has
+// one home, runs/, below the kinds that run: agents/, orchestrations/,
+// workflows/, openai-compat/, mcp/; the vocabulary of its steps, steps/,
+// below sessions/ and runs/), and no folder imports the files above them
+// (index.ts, workflow-agents.ts): only the foundations beside them.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -73,6 +78,31 @@ describe('import structure of server/', () => {
 
   it('finds a circle when there is one (the check itself)', () => {
     assert.deepEqual(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+  });
+
+  it('has no two folders of server/ai importing each other', () => {
+    const folderOf = (f: string) => /^server\/ai\/([^/]+)\//.exec(f)?.[1];
+    const edges = new Set<string>();
+    for (const [f, ts] of graph) {
+      const from = folderOf(f);
+      if (!from) continue;
+      for (const t of ts) {
+        const to = folderOf(t);
+        if (to && to !== from) edges.add(`${from} -> ${to}`);
+      }
+    }
+    const mutual = [...edges].filter((e) => {
+      const [a, b] = e.split(' -> ');
+      return a! < b! && edges.has(`${b} -> ${a}`);
+    });
+    assert.deepEqual(mutual, []);
+  });
+
+  it('has no server/ai folder importing the files above it (only the foundations beside them)', () => {
+    const foundations = new Set(['actor.ts', 'auth.ts', 'body.ts', 'calls.ts', 'errors.ts', 'failures.ts', 'owned.ts', 'parse.ts', 'pooled.ts'].map((f) => `server/ai/${f}`));
+    const upward = [...graph].filter(([f]) => /^server\/ai\/[^/]+\//.test(f))
+      .flatMap(([f, ts]) => ts.filter((t) => /^server\/ai\/[^/]+\.ts$/.test(t) && !foundations.has(t)).map((t) => `${f} -> ${t}`));
+    assert.deepEqual(upward, []);
   });
 
   it('keeps agents/ and sources/ out of workflows/', () => {

@@ -6,7 +6,7 @@
 //
 // The answer is a row change, so any replica may take it: the waiting run
 // re-reads its row every second, and at once when the answer arrives in this
-// process. A run paused this way is held beyond its client (lifetime.ts).
+// process. A run paused this way is held beyond its client (runs/lifetime.ts).
 //
 // Waiting costs nothing (issue 29, sql/0068): a run that may park (one whose
 // events are kept and that can resume) lets go of its process when no answer
@@ -17,7 +17,7 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import type { HookPayload, HookRow, HookVerdict } from './hook-runner.ts';
-import type { Emit } from './events.ts';
+import type { Emit } from '../steps/events.ts';
 import { Parked } from '../failures.ts';
 
 export type ApprovalRow = {
@@ -55,7 +55,7 @@ export function approvalDesk(calls: AiCalls, parking: Parking) {
   /** A new approval, reported as approval_requested. */
   const open = async (hook: HookRow, payload: HookPayload, timeout: number, emit?: Emit): Promise<ApprovalRow> => {
     const message = typeof hook.config.message === 'string' ? hook.config.message : null;
-    const [opened] = await calls.asService<ApprovalRow>('select * from ai.request_approval($1, $2, $3, $4, $5, $6, $7, $8)',
+    const [opened] = await calls.asService<ApprovalRow>('select * from ai.request_approval(p_run => $1, p_hook => $2, p_event => $3, p_tool_call_id => $4, p_tool_name => $5, p_arguments => $6, p_message => $7, p_timeout => $8)',
       [payload.run_id, hook.id, payload.event, payload.tool_call_id ?? null, payload.tool_name ?? null,
         payload.arguments === undefined ? null : JSON.stringify(payload.arguments), message, timeout]);
     const a = opened!;
@@ -105,7 +105,7 @@ export function approvalDesk(calls: AiCalls, parking: Parking) {
 
     /** An answer from the run's owner (404 / 400 / 409 from SQL); wakes the run if it waits here. */
     decide: async (caller: RequestContext, agentId: string, runId: string, approvalId: string, decision: unknown, args: unknown): Promise<ApprovalRow> => {
-      const [row] = await calls.as<ApprovalRow>(caller, 'select * from ai.decide_approval($1, $2, $3, $4, $5)',
+      const [row] = await calls.as<ApprovalRow>(caller, 'select * from ai.decide_approval(p_agent => $1, p_run => $2, p_approval => $3, p_decision => $4, p_arguments => $5)',
         [agentId, runId, approvalId, typeof decision === 'string' ? decision : null, args === undefined || args === null ? null : JSON.stringify(args)]);
       waiting.get(approvalId)?.();
       return row!;

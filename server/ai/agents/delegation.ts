@@ -2,7 +2,7 @@
 // orchestration's member): the one argument a delegate tool takes, reading
 // it from the model's arguments, and the member's events marked as the
 // delegation's.
-import type { Emit } from './events.ts';
+import type { Emit } from '../steps/events.ts';
 
 /** A delegate tool's one argument. */
 export const TASK_SCHEMA = { type: 'object', properties: { task: { type: 'string', description: 'What the member should do, with everything it needs to know' } }, required: ['task'] };

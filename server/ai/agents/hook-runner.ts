@@ -23,7 +23,7 @@
 //          approval that cannot be asked denies: it fails closed.
 import { outboundRequest } from '../runtime/net/message.ts';
 import type { ToolServices } from '../tools/runner.ts';
-import type { Emit } from './events.ts';
+import type { Emit } from '../steps/events.ts';
 import { idempotencyKey, withIdempotencyKey } from '../runtime/net/idempotency.ts';
 import { Parked } from '../failures.ts';
 

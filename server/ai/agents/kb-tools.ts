@@ -8,7 +8,8 @@ import type { RequestContext } from '../../../db/as-role.ts';
 import type { KbRow } from './setup.ts';
 import type { ContextResult, contextRetriever } from '../context-handlers/retrieve.ts';
 import type { Settings } from '../settings/accessor.ts';
-import type { Emit, LoopTool } from './loop.ts';
+import type { LoopTool } from './loop.ts';
+import type { Emit } from '../steps/events.ts';
 
 export type RetrievalSink = (result: ContextResult) => void;
 

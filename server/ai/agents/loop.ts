@@ -9,21 +9,16 @@ import { HandedOver } from '../failures.ts';
 import { toolCallSpan } from '../../telemetry/genai.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
-import type { UsageContext, UsageEntry, UsageTab } from '../usage/ledger.ts';
-import type { Emit } from './events.ts';
+import type { UsageContext, UsageTab } from '../usage/ledger.ts';
+import { argumentsOf, loopToolCall, toolMessage, type LoopResume, type LoopToolCall, type RecordedMessage, type ToolOutcome } from '../steps/step.ts';
+import type { Emit } from '../steps/events.ts';
 import type { HookVerdict } from './hook-runner.ts';
 
-export type { Emit } from './events.ts';
 
-export type ToolOutcome = { ok: true; output: string } | { ok: false; error: string };
 /** A tool as the model sees it, and how to run it. */
 export type FunctionTool = Extract<ChatTool, { type: 'function' }>;
 /** `key`: the call's idempotency key (runtime/net/idempotency.ts), for tools that call out. */
 export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string, key: string) => Promise<ToolOutcome> };
-export type LoopToolCall = { id: string; name: string; arguments: unknown; ok: boolean; result?: string; error?: string; latency_ms: number };
-/** A message as the run record keeps it; `charges`: the ledger entries of the model call an assistant message answers (LoopInput.chargesWithRecord). */
-export type RecordedMessage = { role: 'assistant' | 'tool'; content: string | null; tool_calls?: unknown; tool_call_id?: string; name?: string; is_error?: boolean; latency_ms: number; charges?: UsageEntry[] };
-
 export type LoopInput = {
   models: ModelRouter;
   model: string;
@@ -55,41 +50,12 @@ export type LoopInput = {
 
 export type LoopResult = { output: string; stop: 'answered' | 'max_steps'; steps: number; toolCalls: LoopToolCall[] };
 
-/** A tool call's outcome as the model reads it (and as it is stored): its output, or its error marked as one. */
-export const toolMessage = (outcome: ToolOutcome): string => (outcome.ok ? outcome.output : `Error: ${outcome.error}`);
-/** A tool call's arguments as the model sent them (JSON text), parsed; undefined when they are not JSON. */
-export function argumentsOf(raw: string): unknown {
-  try {
-    return raw ? JSON.parse(raw) : {};
-  } catch {
-    return undefined;
-  }
-}
-/** A finished tool call as a run reports it. */
-export const loopToolCall = (call: { id: string; name: string }, args: unknown, outcome: ToolOutcome, latencyMs: number): LoopToolCall =>
-  ({ id: call.id, name: call.name, arguments: args, ok: outcome.ok, ...(outcome.ok ? { result: outcome.output } : { error: outcome.error }), latency_ms: latencyMs });
-/** A stored tool message back as its outcome. */
-export const outcomeOf = (content: string, isError: boolean): ToolOutcome => (isError ? { ok: false, error: content.replace(/^Error: /, '') } : { ok: true, output: content });
-
 /** The tool a member is delegated to by: `delegate_to_<name>`, as function names allow. */
 export function delegateToolName(agentName: string): string {
   return `delegate_to_${agentName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
 }
 
 const allow = async (): Promise<HookVerdict> => ({ decision: 'allow' });
-
-/**
- * Where a resumed run picks up (runs/resume.ts): the steps it completed, and
- * the tool calls of its last step that have no stored result (run now, in
- * their places), or its stored answer when only the run's end was lost.
- */
-export type LoopResume = {
-  steps: number;
-  pending: Array<{ n: number; call: ChatResult['toolCalls'][number] }>;
-  /** The last step's calls with a stored result: reported again, in order, before the pending ones run (followers drop what they have). */
-  done: Array<{ call: ChatResult['toolCalls'][number]; outcome: ToolOutcome; latency_ms: number }>;
-  answered?: string;
-};
 
 export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const { models, messages, emit, signal } = input;

@@ -13,7 +13,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AiCalls } from '../calls.ts';
 import type { Settings } from '../settings/accessor.ts';
-import type { Emit, LoopTool, ToolOutcome } from './loop.ts';
+import type { LoopTool } from './loop.ts';
+import type { Emit } from '../steps/events.ts';
+import type { ToolOutcome } from '../steps/step.ts';
 
 type ServerRow = { id: string; name: string; url: string; transport: 'streamable_http' | 'sse'; headers: string | null };
 type Connected = { tools: LoopTool[]; close: () => Promise<void> };

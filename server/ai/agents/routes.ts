@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { route } from '../../errors.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import type { ApprovalDesk } from './approvals.ts';
-import { runLifetime, streamRun } from '../lifetime.ts';
+import { runLifetime, streamRun } from '../runs/lifetime.ts';
 import { followRun, type RunServices } from '../runs/follow.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, UUID, parse } from '../parse.ts';

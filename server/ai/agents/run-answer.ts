@@ -7,8 +7,8 @@
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
 import { finishedToolCalls } from '../sessions/member-steps.ts';
-import type { StoredStep } from '../sessions/conversation.ts';
 import type { RunResult } from './run.ts';
+import type { StoredStep } from '../steps/step.ts';
 
 /** An agent run's answer, read back once a worker carried it to its end. */
 export const agentAnswer = (calls: AiCalls, caller: RequestContext) => (runId: string) => result(calls, caller, runId);

@@ -16,13 +16,13 @@ import type { Settings } from '../settings/accessor.ts';
 import { builtinTool } from '../tools/builtin/index.ts';
 import type { ApprovalDesk } from './approvals.ts';
 import { hookRunner, type HookRow, type HookVerdict } from './hook-runner.ts';
-import type { RunLifetime } from '../lifetime.ts';
-import { runLoop, type Emit, type LoopResult, type LoopTool, type LoopToolCall, type ToolOutcome } from './loop.ts';
+import type { RunLifetime } from '../runs/lifetime.ts';
+import { runLoop, type LoopResult, type LoopTool } from './loop.ts';
 import type { McpTools } from './mcp-client.ts';
 import { AGENT, type AgentRow } from './store.ts';
-import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../sessions/session-run.ts';
+import type { SessionRunContext, SessionRunDone, SessionRuns, StoredRun } from '../runs/session-run.ts';
 import type { RunParent } from '../sessions/store.ts';
-import { chatMessageOf, requireSession, type StoredStep } from '../sessions/conversation.ts';
+import { chatMessageOf, requireSession } from '../sessions/conversation.ts';
 import { delegationEvents, TASK_SCHEMA, taskOf } from './delegation.ts';
 import { stepCap } from './tuning.ts';
 import type { ToolRunner, ToolServices } from '../tools/runner.ts';
@@ -32,10 +32,12 @@ import type { UsageContext } from '../usage/ledger.ts';
 import { actorOf } from '../actor.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import { agentForRun, agentSetup, type AgentSetup } from './setup.ts';
-import { resumePoint } from './resume-point.ts';
+import { resumePoint } from '../steps/resume-point.ts';
 import { finishedToolCalls, type MemberCheckpoint } from '../sessions/member-steps.ts';
 import { inSpan } from '../../telemetry/spans.ts';
 import { HandedOver } from '../failures.ts';
+import type { Emit } from '../steps/events.ts';
+import type { LoopToolCall, ToolOutcome, StoredStep } from '../steps/step.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -158,7 +160,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
   };
 
   /**
-   * One agent run's own part inside the session skeleton (session-run.ts):
+   * One agent run's own part inside the session skeleton (runs/session-run.ts):
    * hooks, tools (delegation and knowledge bases included), the loop; from
    * the start, or from a resumed run's stored steps.
    */

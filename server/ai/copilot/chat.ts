@@ -13,7 +13,7 @@
 import { routeModel } from '../providers/vendors.ts';
 import type { ResourceSecrets } from '../tools/secrets.ts';
 import type { RequestContext } from '../../../db/as-role.ts';
-import { runLoop, type Emit, type RecordedMessage } from '../agents/loop.ts';
+import { runLoop } from '../agents/loop.ts';
 
 /** The copilot's own stream events (status, tool_call, tool_result, content_delta, complete), spec 4.15. */
 type CopilotEmit = (event: Record<string, unknown>) => void;
@@ -23,10 +23,12 @@ import { CreateTool, UpdateTool } from '../tools/routes.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { chatMessageOf, type StoredMessage } from '../sessions/conversation.ts';
+import { chatMessageOf } from '../sessions/conversation.ts';
 import type { Graph } from '../workflows/engine/types.ts';
 import { diffStates, normaliseState, stateForModel } from './state.ts';
 import type { CopilotTools, CopilotTurn, PendingAction } from './tools.ts';
+import type { Emit } from '../steps/events.ts';
+import type { RecordedMessage, StoredMessage } from '../steps/step.ts';
 
 export type CopilotSession = { id: string; workflow_id: string };
 

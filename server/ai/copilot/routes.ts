@@ -4,7 +4,7 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import { streamEvents } from '../lifetime.ts';
+import { streamEvents } from '../runs/lifetime.ts';
 import { contextOf, type AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, parse } from '../parse.ts';

@@ -19,12 +19,13 @@ import type pg from 'pg';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { Relation } from '../../rest/catalogue.ts';
 import type { AiCalls } from '../calls.ts';
-import type { LoopTool, ToolOutcome } from '../agents/loop.ts';
+import type { LoopTool } from '../agents/loop.ts';
 import { UUID } from '../parse.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { Graph } from '../workflows/engine/types.ts';
 import { applyOperations, diffStates } from './state.ts';
 import { assetFields, COPILOT_PARAMETERS } from './schemas.ts';
+import type { ToolOutcome } from '../steps/step.ts';
 
 export type PendingAction = { id: string; action: 'create' | 'update'; type: 'agent' | 'tool'; asset_id: string | null; fields: Record<string, unknown>; summary: string; status: 'pending' };
 export type CopilotTurn = { caller: RequestContext; workflowId: string; original: Graph; proposal: Graph; pending: PendingAction[] };

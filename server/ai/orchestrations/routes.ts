@@ -6,7 +6,7 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
-import { runLifetime, streamRun } from '../lifetime.ts';
+import { runLifetime, streamRun } from '../runs/lifetime.ts';
 import { followRun, type RunServices } from '../runs/follow.ts';
 import { actorOf } from '../actor.ts';
 import { runMessage } from '../sessions/limits.ts';

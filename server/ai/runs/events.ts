@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
-import type { EndWith } from '../agents/events.ts';
+import type { EndWith } from '../steps/events.ts';
 
 export type RunKind = 'agent' | 'orchestration' | 'workflow';
 export type Stored = { seq: number; event: { type?: string } & Record<string, unknown> };

@@ -4,7 +4,7 @@
 import type { ApiError } from '../../errors.ts';
 import { toApiError } from '../../errors.ts';
 import { metrics } from '../../telemetry/metrics.ts';
-import type { EndWith } from '../agents/events.ts';
+import type { EndWith } from '../steps/events.ts';
 import { aiErrors } from '../errors.ts';
 import { ForWorker, HandedOver, Parked } from '../failures.ts';
 import type { RunEventLog, RunKind } from './events.ts';

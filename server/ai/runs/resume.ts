@@ -6,7 +6,7 @@
 //   - as the caller it was started by (the verified claims kept on the run)
 //   - with the history its model read (kept as sent) and its own stored
 //     messages, so the model reads the same conversation byte for byte
-//   - from its last stored step (resume-point.ts): completed model calls are
+//   - from its last stored step (steps/resume-point.ts): completed model calls are
 //     not made again, finished tool calls not run again; the one in flight
 //     runs again, with the same idempotency key (a delegation in flight goes
 //     on under the same id, from its member's own stored steps)
@@ -18,20 +18,25 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
-import { detachedLifetime } from '../lifetime.ts';
-import type { OrchestrationRunner } from '../orchestrations/run.ts';
+import { detachedLifetime, type RunLifetime } from './lifetime.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import type { RunEventLog } from './events.ts';
 import { recordedRun } from './recorded.ts';
-import type { StoredStep } from '../sessions/conversation.ts';
-import type { StoredRun } from '../sessions/session-run.ts';
-import { alsoTo, type Emit } from '../agents/events.ts';
-import type { AgentRunner } from '../agents/run.ts';
-import { resumePoint } from '../agents/resume-point.ts';
+import type { StoredRun } from './session-run.ts';
+import { alsoTo, type Emit } from '../steps/events.ts';
+import { resumePoint } from '../steps/resume-point.ts';
 import { aiErrors } from '../errors.ts';
 import { Parked } from '../failures.ts';
+import type { StoredStep } from '../steps/step.ts';
 
 export type ResumedKind = 'agent' | 'orchestration';
+/**
+ * What each kind of run brings to its resume (its loop, read afresh):
+ * `open` finds the run's owner (the agent or the orchestration) as the
+ * caller sees it now, and answers how to carry the run on from what it
+ * stored, or undefined when the owner is gone (the run then cannot resume).
+ */
+export type RunCarrier = (who: RequestContext, ownerId: string) => Promise<((stored: StoredRun, life: RunLifetime, emit: Emit) => Promise<unknown>) | undefined>;
 const Caller = z.object({ role: z.enum(['anon', 'authenticated', 'service_role']), claims: z.record(z.string(), z.unknown()) });
 type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string; entity_id?: string };
 type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; traceparent: string | null; messages: StoredStep[]; events: Event[] };
@@ -57,12 +62,12 @@ const storedRun = (kind: ResumedKind) => {
   from ${s.table} r where r.id = $1`;
 };
 
-export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; events: RunEventLog; runnerId: string; stop: AbortSignal; log: Logger }) {
+export function runResumes(deps: { calls: AiCalls; carriers: Record<ResumedKind, RunCarrier>; events: RunEventLog; runnerId: string; stop: AbortSignal; log: Logger }) {
   const { calls } = deps;
   /** Ends a run that cannot go on, failed with the reason, and says so as its last event. */
   const cannot = async (kind: ResumedKind, runId: string, why: string): Promise<never> => {
     const err = aiErrors.notResumable(why);
-    await calls.asService(`select ai.finish_${kind}_run($1, 'failed', null, $2, null, (select steps from ${SHAPE[kind].table} where id = $1))`, [runId, err.message]);
+    await calls.asService(`select ai.finish_${kind}_run(p_run => $1, p_status => 'failed', p_output => null, p_error => $2, p_stop => null, p_steps => (select steps from ${SHAPE[kind].table} where id = $1))`, [runId, err.message]);
     throw err;
   };
 
@@ -94,15 +99,9 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
         push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
         return unrepeated(row!.events, from.steps, push);
       };
-      if (kind === 'agent') {
-        // The agent with the setup its run needs, in one read (as a route reads it).
-        const found = row!.owner ? await deps.agents.forRun(who, row!.owner).catch(() => undefined) : undefined;
-        if (!found) return cannot(kind, runId, 'its agent was deleted');
-        return deps.agents.resume(who, found.agent, stored, life, emit(), found.setup);
-      }
-      const team = row!.owner ? await deps.orchestrations.orchestration(who, row!.owner).catch(() => undefined) : undefined;
-      if (!team) return cannot(kind, runId, 'its orchestration was deleted');
-      return deps.orchestrations.resume(who, team, stored, life, emit());
+      const carry = row!.owner ? await deps.carriers[kind](who, row!.owner).catch(() => undefined) : undefined;
+      if (!carry) return cannot(kind, runId, `its ${kind} was deleted`);
+      return carry(stored, life, emit());
     }, undefined, { runId, lingerMs: 0 });
 
   /** The job: takes the run (one process at a time), then carries it on; a failure ends it, said as its last event. */
@@ -121,7 +120,7 @@ export function runResumes(deps: { calls: AiCalls; agents: AgentRunner; orchestr
       // A failure before the run's own skeleton took over (reading what it stored) would leave it claimed by
       // this live process and never resumed: it ends failed instead (a no-op when the skeleton ended it, or
       // when another process has taken it).
-      await calls.asService(`select ai.finish_${kind}_run(r.id, 'failed', null, $2, null, r.steps) from ${SHAPE[kind].table} r where r.id = $1 and r.runner = $3`,
+      await calls.asService(`select ai.finish_${kind}_run(p_run => r.id, p_status => 'failed', p_output => null, p_error => $2, p_stop => null, p_steps => r.steps) from ${SHAPE[kind].table} r where r.id = $1 and r.runner = $3`,
         [runId, 'The run could not be resumed', deps.runnerId]).catch(() => undefined);
     });
   };

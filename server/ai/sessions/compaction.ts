@@ -11,12 +11,13 @@
 // settings.compaction: {enabled, model, keep_last_n}. A summary that cannot be
 // made is reported (compaction_error) and the full history is sent.
 import type { RequestContext } from '../../../db/as-role.ts';
-import type { Emit } from '../agents/loop.ts';
 import type { AiCalls } from '../calls.ts';
 import type { ChatMessage, ModelRouter } from '../providers/router.ts';
 import type { Settings } from '../settings/accessor.ts';
-import { chatMessageOf, type StoredMessage } from './conversation.ts';
+import { chatMessageOf } from './conversation.ts';
 import { aiErrors } from '../errors.ts';
+import type { Emit } from '../steps/events.ts';
+import type { StoredMessage } from '../steps/step.ts';
 
 type MessageRow = StoredMessage & { id: string; name: string | null };
 type SessionRow = { summary: string | null; summary_through: string | null; messages: MessageRow[] };

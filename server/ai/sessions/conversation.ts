@@ -8,11 +8,7 @@ import { aiErrors } from '../errors.ts';
 import { HandedOver } from '../failures.ts';
 import type { ChatMessage } from '../providers/router.ts';
 import { chargeRow, chargesStored, type UsageEntry } from '../usage/ledger.ts';
-
-/** A stored message as conversations keep them (sessions and the copilot's). */
-export type StoredMessage = { role: 'user' | 'assistant' | 'tool'; content: string | null; tool_calls: Array<{ id: string; name: string; arguments: string }> | null; tool_call_id: string | null };
-/** A run's stored step as a resume reads it: what the model reads again, and how a tool call went. */
-export type StoredStep = StoredMessage & { is_error: boolean; latency_ms: number | null };
+import type { StoredMessage } from '../steps/step.ts';
 
 /** A stored message as the model reads it: assistant tool calls and tool results included. */
 export function chatMessageOf(m: StoredMessage): ChatMessage {
@@ -67,7 +63,7 @@ export type NewMessage = { role: string; content: string | null; tool_calls?: un
 export function messageRecorder(calls: AiCalls, sessionId: string, run: StepOwner) {
   return async (m: NewMessage): Promise<void> => {
     const charges = m.charges ?? [];
-    const [row] = await calls.asService<{ stored: boolean; cancelled: boolean; costs: number[] }>('select stored, cancelled, costs from ai.record_run_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+    const [row] = await calls.asService<{ stored: boolean; cancelled: boolean; costs: number[] }>('select stored, cancelled, costs from ai.record_run_message(p_kind => $1, p_run => $2, p_session => $3, p_runner => $4, p_role => $5, p_content => $6, p_tool_calls => $7, p_tool_call_id => $8, p_name => $9, p_is_error => $10, p_latency_ms => $11, p_retrieved => $12, p_charges => $13)',
       [run.kind, run.id, sessionId, run.runner, m.role, m.content, m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls), m.tool_call_id ?? null, m.name ?? null,
         m.is_error ?? false, m.latency_ms ?? null, JSON.stringify(m.retrieved_context ?? []), charges.length > 0 ? JSON.stringify(charges.map(chargeRow)) : null]);
     if (charges.length > 0) chargesStored(charges, row?.costs ?? []);

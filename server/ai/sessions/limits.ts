@@ -1,6 +1,6 @@
 // How much one run may be given, the same on every way into a run: the
 // agent and orchestration routes, /api/v1, MCP agent tools and workflow
-// agent blocks (session-run.ts checks every new run, so no path can skip it).
+// agent blocks (runs/session-run.ts checks every new run, so no path can skip it).
 import { z } from 'zod';
 import { aiErrors } from '../errors.ts';
 

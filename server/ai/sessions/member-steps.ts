@@ -4,8 +4,8 @@
 // last one instead of from its start. What a fresh run's member stored is
 // read back only when its run is resumed.
 import type { AiCalls } from '../calls.ts';
-import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage } from '../agents/loop.ts';
-import { stopIfRefused, type StepOwner, type StoredStep } from './conversation.ts';
+import { stopIfRefused, type StepOwner } from './conversation.ts';
+import { argumentsOf, loopToolCall, outcomeOf, type LoopToolCall, type RecordedMessage, type StoredStep } from '../steps/step.ts';
 
 /** A delegation's steps so far, and where its next ones go. */
 export type MemberCheckpoint = { stored: StoredStep[]; record: (m: RecordedMessage) => Promise<void> };
@@ -22,7 +22,7 @@ export function memberCheckpoints(calls: AiCalls, run: StepOwner & { resumed: bo
       ? await calls.asService<StoredStep>('select role, content, tool_calls, tool_call_id, is_error, latency_ms from ai.member_messages where run_id = $1 and delegation = $2 order by id', [run.id, delegation])
       : [],
     record: async (m) => {
-      const [row] = await calls.asService<{ stored: boolean; cancelled: boolean }>('select stored, cancelled from ai.record_member_message($1, $2, $3, $4, $5)',
+      const [row] = await calls.asService<{ stored: boolean; cancelled: boolean }>('select stored, cancelled from ai.record_member_message(p_kind => $1, p_run => $2, p_runner => $3, p_delegation => $4, p_message => $5)',
         [run.kind, run.id, run.runner, delegation, JSON.stringify(callId ? { ...m, call_id: callId } : m)]);
       // Cancelled unheard (sql/0091), or another process carries the run now: the member stops, as its run does.
       stopIfRefused(run, row);

@@ -54,7 +54,7 @@ export const TRACE_ID = `substr(r.traceparent, 4, 32)`;
 
 export function runRecords(calls: AiCalls) {
   const completed = async (owner: RunOwner, runId: string, sessionId: string, output: string, stop: string, steps: number, runner: string | null, pending: object[] | null, complete: object | null): Promise<{ totals: RunTotals; first: number | null }> => {
-    const [row] = await calls.asService<RunTotals & { first: number | null }>('select tokens_in, tokens_out, cost_usd, first from ai.complete_run_with_events($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    const [row] = await calls.asService<RunTotals & { first: number | null }>('select tokens_in, tokens_out, cost_usd, first from ai.complete_run_with_events(p_kind => $1, p_run => $2, p_session => $3, p_output => $4, p_stop => $5, p_steps => $6, p_runner => $7, p_pending => $8, p_complete => $9)',
       [owner.kind, runId, sessionId, output, stop, steps, runner, pending === null ? null : JSON.stringify(pending), complete === null ? null : JSON.stringify(complete)]);
     const { first, ...totals } = row!;
     return { totals, first };
@@ -95,6 +95,6 @@ export function runRecords(calls: AiCalls) {
       (await calls.asService<{ ok: boolean }>('select ai.hand_run_to_worker($1, $2, $3) as ok', [owner.kind, runId, runner]))[0]?.ok ?? false,
     /** Ends the run (ai.finish_agent_run / ai.finish_orchestration_run: one guarded statement, totals from the ledger). */
     finish: (owner: RunOwner, runId: string, status: 'completed' | 'failed', output: string | null, error: string | null, stop: string | null, steps: number) =>
-      calls.asService(`select ai.finish_${owner.kind}_run($1, $2, $3, $4, $5, $6)`, [runId, status, output, error, stop, steps]),
+      calls.asService(`select ai.finish_${owner.kind}_run(p_run => $1, p_status => $2, p_output => $3, p_error => $4, p_stop => $5, p_steps => $6)`, [runId, status, output, error, stop, steps]),
   };
 }

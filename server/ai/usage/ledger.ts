@@ -7,7 +7,6 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
-import type { Provider } from '../providers/vendors.ts';
 import { metrics, withinSeriesBudget } from '../../telemetry/metrics.ts';
 
 export type UsageContext = {
@@ -23,7 +22,7 @@ export type UsageContext = {
   tab?: UsageTab | undefined;
 };
 
-export type UsageEntry = Omit<UsageContext, 'tab'> & { model: string; provider: Provider | 'rerank'; kind: 'chat' | 'embedding' | 'rerank'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
+export type UsageEntry = Omit<UsageContext, 'tab'> & { model: string; /** The vendor the router called (providers/vendors.ts names them), or 'rerank'. */ provider: string; kind: 'chat' | 'embedding' | 'rerank'; tokensIn: number; tokensOut: number; latencyMs: number; ok: boolean };
 
 export type Ledger = {
   record: (entry: UsageEntry) => Promise<void>;

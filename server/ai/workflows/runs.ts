@@ -106,7 +106,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
         handedOver: () => opts.stop.aborted && !timeout.aborted && !cancelled.signal.aborted,
         services: { models: opts.models, settings: opts.settings, fetch, sandbox, rest: opts.rest, storage: opts.storage, agents: opts.agents, actor, executionId, resumed: resumed !== undefined, wait: waitAt(executionId) },
       });
-      await calls.asService('select ai.finish_execution($1, $2, $3, null, null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
+      await calls.asService('select ai.finish_execution(p_id => $1, p_status => $2, p_output => $3, p_error => null, p_error_code => null)', [executionId, 'succeeded', JSON.stringify(output ?? null)]);
       emit({ type: 'run_completed', execution_id: executionId, output });
       return { execution_id: executionId, status: 'succeeded', output };
     } catch (err) {
@@ -119,7 +119,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
       const timedOut = timeout.aborted;
       const stopped = !timedOut && (caller.aborted || cancelled.signal.aborted);
       const message = timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId).message : err instanceof Failure ? err.message : `The run failed: ${(err as Error).message}`;
-      await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [
+      await calls.asService('select ai.finish_execution(p_id => $1, p_status => $2, p_output => null, p_error => $3, p_error_code => $4)', [
         executionId, stopped ? 'cancelled' : 'failed', message, timedOut ? 'EXECUTION_TIMEOUT' : stopped ? 'CANCELLED' : 'EXECUTION_FAILED',
       ]);
       throw timedOut ? aiErrors.executionTimeout(config.WORKFLOW_EXECUTION_TIMEOUT_MS, executionId) : aiErrors.executionFailed(message, executionId);
@@ -220,7 +220,7 @@ export function workflowRuns(opts: { calls: AiCalls; config: Config; models: Mod
                 coalesce((select json_agg(json_build_object('type', r.event ->> 'type', 'block_id', r.event ->> 'block_id')) from ai.run_events r
                            where r.execution_id = e.id and r.event ->> 'type' in ('block_started', 'block_completed', 'block_skipped', 'block_failed')), '[]') as told
            from ai.workflow_executions e where e.id = $1`, [executionId]).catch(async (err: unknown) => {
-        await calls.asService('select ai.finish_execution($1, $2, null, $3, $4)', [executionId, 'failed', 'The run could not be resumed', 'EXECUTION_FAILED']).catch(() => undefined);
+        await calls.asService('select ai.finish_execution(p_id => $1, p_status => $2, p_output => null, p_error => $3, p_error_code => $4)', [executionId, 'failed', 'The run could not be resumed', 'EXECUTION_FAILED']).catch(() => undefined);
         throw err;
       });
       const told = (type: string) => new Set(row!.told.filter((t) => t.type === type).map((t) => t.block_id));

@@ -13,7 +13,7 @@ import { aiCodedShape, aiErrors } from '../errors.ts';
 import type { WorkflowRuns } from './runs.ts';
 import { UUID, parse } from '../parse.ts';
 import { RunEventBody } from './routes/execute.ts';
-import { runLifetime } from '../lifetime.ts';
+import { runLifetime } from '../runs/lifetime.ts';
 import { jsonBody } from '../body.ts';
 import type { RunServices } from '../runs/follow.ts';
 import { recordedRun } from '../runs/recorded.ts';

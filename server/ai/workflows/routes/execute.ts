@@ -15,7 +15,7 @@ import { runFailure, type WorkflowRuns } from '../runs.ts';
 import { carriedRun, streamCarriedRun, untilEnd } from '../carried.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
-import { runLifetime, streamRun } from '../../lifetime.ts';
+import { runLifetime, streamRun } from '../../runs/lifetime.ts';
 import { followRun, type RunServices } from '../../runs/follow.ts';
 import { recordedRun } from '../../runs/recorded.ts';
 import { contextOf } from '../../calls.ts';

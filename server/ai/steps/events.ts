@@ -31,7 +31,7 @@ export type AgentRunEvent = (
 /**
  * Where a run's events go. `endWith`, when the events are kept (runs/events.ts
  * recorder): the run's end and its last events stored in one statement
- * (sessions/session-run.ts, sql/0081).
+ * (runs/session-run.ts, sql/0081).
  */
 export type Emit = ((event: AgentRunEvent) => void) & { endWith?: EndWith | undefined };
 /** A run's events kept (`kept`, its one-statement end with them) and told to `also` as well (a stream, a parent run). */

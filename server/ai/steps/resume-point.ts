@@ -1,3 +1,4 @@
+import { type StoredStep, outcomeOf, type LoopResume } from './step.ts';
 // Where a resumed agent run picks up, read from the messages it stored after
 // the user's: one assistant message per completed model call, one tool
 // message per finished tool call. The last assistant message decides: an
@@ -6,8 +7,6 @@
 // among them: run again, with the same idempotency key). Those with a stored
 // result are reported again (`done`): a crash between storing a result and
 // storing its event would otherwise keep it from the run's followers.
-import type { StoredStep } from '../sessions/conversation.ts';
-import { outcomeOf, type LoopResume } from './loop.ts';
 
 export function resumePoint(stored: StoredStep[]): LoopResume {
   const steps = stored.filter((m) => m.role === 'assistant').length;

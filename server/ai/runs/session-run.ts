@@ -12,20 +12,20 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { ApiError } from '../../errors.ts';
 import { callerUser } from '../actor.ts';
-import type { Emit } from '../agents/events.ts';
-import type { LoopResume } from '../agents/loop.ts';
+import type { Emit } from '../steps/events.ts';
 import type { AiCalls } from '../calls.ts';
-import type { RunLifetime } from '../lifetime.ts';
+import type { RunLifetime } from './lifetime.ts';
 import type { ChatMessage } from '../providers/router.ts';
-import type { Compactor } from './compaction.ts';
-import { messageRecorder, type StoredMessage } from './conversation.ts';
-import { memberCheckpoints, type MemberCheckpoints } from './member-steps.ts';
-import { runRecords, type RunOwner, type RunParent, type RunTotals } from './store.ts';
+import type { Compactor } from '../sessions/compaction.ts';
+import { messageRecorder } from '../sessions/conversation.ts';
+import { memberCheckpoints, type MemberCheckpoints } from '../sessions/member-steps.ts';
+import { runRecords, type RunOwner, type RunParent, type RunTotals } from '../sessions/store.ts';
 import { aiErrors } from '../errors.ts';
-import { checkRunMessage } from './limits.ts';
+import { checkRunMessage } from '../sessions/limits.ts';
 import { ForWorker, HandedOver, Parked } from '../failures.ts';
-import type { RunWatch } from '../runs/watch.ts';
+import type { RunWatch } from './watch.ts';
 import { contextFrom, inSpan } from '../../telemetry/spans.ts';
+import type { LoopResume, StoredMessage } from '../steps/step.ts';
 
 /** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
 export type SessionRunContext = {
@@ -86,20 +86,29 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
    * joins the trace it began in): cancellable, begun (`open`), its body,
    * ended, usage and complete; a failure recorded with its ids.
    */
-  const carry = <T extends SessionRunEnd>(
-    caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined, durable: boolean,
-    open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>, traceparent?: string | null,
-  ) => inSpan('invoke_agent', { ...(traceparent ? { parent: contextFrom(traceparent) } : {}), attributes: runAttributes(owner, runId) }, (span) =>
-    carried(caller, owner, runId, life, emit, durable, async () => {
-      const opened = await open();
-      span?.setAttributes({ 'gen_ai.conversation.id': opened.sessionId, 'pgbase.session_id': opened.sessionId });
-      return opened;
-    }, body, after));
+  /**
+   * One run as the skeleton carries it: who it acts as, whose it is, its id,
+   * how long it lives, where its events go, whether it can resume
+   * (`durable`), how it begins or is taken up (`open`), its body, what
+   * follows its end (`after`: OnRunComplete hooks), and the trace it joins.
+   */
+  type CarriedRun<T extends SessionRunEnd> = {
+    caller: RequestContext; owner: RunOwner; runId: string; life: RunLifetime; emit: Emit | undefined; durable: boolean;
+    open: () => Promise<Opened>; body: (run: SessionRunContext) => Promise<T>; after?: ((result: T) => Promise<void>) | undefined; traceparent?: string | null | undefined;
+  };
 
-  const carried = async <T extends SessionRunEnd>(
-    caller: RequestContext, owner: RunOwner, runId: string, life: RunLifetime, emit: Emit | undefined, durable: boolean,
-    open: () => Promise<Opened>, body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => {
+  const carry = <T extends SessionRunEnd>(spec: CarriedRun<T>) =>
+    inSpan('invoke_agent', { ...(spec.traceparent ? { parent: contextFrom(spec.traceparent) } : {}), attributes: runAttributes(spec.owner, spec.runId) }, (span) =>
+      carried({
+        ...spec,
+        open: async () => {
+          const opened = await spec.open();
+          span?.setAttributes({ 'gen_ai.conversation.id': opened.sessionId, 'pgbase.session_id': opened.sessionId });
+          return opened;
+        },
+      }));
+
+  const carried = async <T extends SessionRunEnd>({ caller, owner, runId, life, emit, durable, open, body, after }: CarriedRun<T>) => {
     const userId = callerUser(caller);
     let steps = 0;
     let sessionId: string | undefined;
@@ -156,7 +165,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
     // Every way into a run meets the same bound (routes check it earlier, before a stream opens).
     checkRunMessage(message);
     const runId = randomUUID();
-    return carry(caller, owner, runId, life, emit, input.durable ?? false, async () => {
+    return carry({ caller, owner, runId, life, emit, durable: input.durable ?? false, body, after, open: async () => {
       // A compaction's events follow the run's start: kept until the run has begun.
       const early: Parameters<Emit>[0][] = [];
       const history = input.sessionId
@@ -168,7 +177,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       // Begun: a worker carries it from here (sql/0079), once the catcher has stored these events.
       if (input.inWorker && input.durable) throw new ForWorker(runId, () => records.handToWorker(owner, runId, deps.runnerId));
       return { sessionId, history };
-    }, body, after);
+    } });
   };
 
   /**
@@ -178,7 +187,10 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
   const resume = <T extends SessionRunEnd>(
     caller: RequestContext, owner: RunOwner, stored: StoredRun, life: RunLifetime, emit: Emit | undefined,
     body: (run: SessionRunContext) => Promise<T>, after?: (result: T) => Promise<void>,
-  ) => carry(caller, owner, stored.runId, life, emit, true, async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from, ...(stored.first ? { first: true } : {}) } }), body, after, stored.traceparent);
+  ) => carry({
+    caller, owner, runId: stored.runId, life, emit, durable: true, body, after, traceparent: stored.traceparent,
+    open: async () => ({ sessionId: stored.sessionId, history: stored.context, resumed: { messages: stored.messages, from: stored.from, ...(stored.first ? { first: true } : {}) } }),
+  });
 
   return Object.assign(run, { resume });
 }

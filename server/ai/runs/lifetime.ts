@@ -6,12 +6,12 @@
 // OpenAI-compatible endpoint) a run ends when its client goes away, except
 // while it is held (an agent paused on an approval hook).
 import type { Response } from 'express';
-import { toApiError, type ApiError } from '../errors.ts';
-import type { RunEventLog, RunKind } from './runs/events.ts';
-import { sseEvent, sseHead, streamFollowed, type RunServices } from './runs/follow.ts';
-import { failureEvent, handOff } from './runs/recorded.ts';
-import type { RequestContext } from '../../db/as-role.ts';
-import { ForWorker, HandedOver, Parked } from './failures.ts';
+import { toApiError, type ApiError } from '../../errors.ts';
+import type { RunEventLog, RunKind } from './events.ts';
+import { sseEvent, sseHead, streamFollowed, type RunServices } from './follow.ts';
+import { failureEvent, handOff } from './recorded.ts';
+import type { RequestContext } from '../../../db/as-role.ts';
+import { ForWorker, HandedOver, Parked } from '../failures.ts';
 
 export type RunLifetime = {
   /** Aborts on an explicit cancel, when the server stops, or (a run that is not detached) when the client left while nothing held the run. */
