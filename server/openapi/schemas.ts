@@ -132,6 +132,8 @@ export const WorkflowEvent = name('WorkflowEvent', z.discriminatedUnion('type', 
   z.looseObject({ type: z.literal('block_skipped'), block_id: z.string(), block_type: z.string() }),
   z.looseObject({ type: z.literal('block_failed'), block_id: z.string(), block_type: z.string(), error: z.string(), continued: z.boolean() }),
   z.looseObject({ type: z.literal('content_delta'), block_id: z.string(), delta: z.string() }),
+  z.looseObject({ type: z.literal('block_waiting'), block_id: z.string(), block_type: z.string(), until: z.string().nullable().optional(), event: z.string().optional(), approval_id: z.string().optional() }),
+  z.looseObject({ type: z.literal('resumed'), execution_id: Id, settled_blocks: z.number().int(), resumes: z.number().int() }),
   z.looseObject({ type: z.literal('run_completed'), execution_id: Id, output: z.unknown() }),
   z.looseObject({ type: z.literal('error'), error: z.string(), error_code: z.string().optional() }),
 ]));

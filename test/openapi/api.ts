@@ -74,6 +74,11 @@ export interface paths {
      * @description With no cursor, from the first event; with `Last-Event-ID: K` (or `?after=K`), exactly the events after K; then new events until the run ends.
      */
     get: operations["followExecution"];
+    /**
+     * Send an event to a waiting execution
+     * @description Ends every wait block of the run waiting for `event`, with `data` as its output's data; a parked run is taken up at once. 409 when no step of the run waits for it.
+     */
+    post: operations["sendExecutionEvent"];
   };
   "/api/workflows/{id}/executions/{eid}/cancel": {
     /** Cancel a queued or running execution */
@@ -89,6 +94,13 @@ export interface paths {
      * @description No apikey: the webhook secret as `Authorization: Bearer <secret>` or `?token=<secret>`. The JSON body becomes the run's variables; the run has 5 minutes.
      */
     post: operations["triggerWebhook"];
+  };
+  "/api/webhooks/{webhookId}/executions/{eid}/events": {
+    /**
+     * Send an event to one of the workflow's waiting executions
+     * @description No apikey: the webhook secret as `Authorization: Bearer <secret>` or `?token=<secret>`. As POST /api/workflows/{id}/executions/{eid}/events, for systems outside the project.
+     */
+    post: operations["sendWebhookExecutionEvent"];
   };
   "/api/agents": {
     /** List the agents you can see */
@@ -1179,6 +1191,23 @@ export interface components {
       block_id: string;
       delta: string;
       [key: string]: unknown;
+    } | ({
+      /** @constant */
+      type: "block_waiting";
+      block_id: string;
+      block_type: string;
+      until?: string | null;
+      event?: string;
+      approval_id?: string;
+      [key: string]: unknown;
+    }) | {
+      /** @constant */
+      type: "resumed";
+      /** Format: uuid */
+      execution_id: string;
+      settled_blocks: number;
+      resumes: number;
+      [key: string]: unknown;
     } | {
       /** @constant */
       type: "run_completed";
@@ -1458,6 +1487,11 @@ export interface components {
     CancelExecution200: {
       cancelled: boolean;
       execution_id: string;
+    };
+    SendExecutionEvent202: {
+      execution_id: string;
+      event: string;
+      delivered: number;
     };
     GetExecutionLogs200: {
       execution: components["schemas"]["GetExecution200"];
@@ -1855,6 +1889,10 @@ export interface components {
       };
       /** @enum {string} */
       mode?: "sync" | "async";
+    };
+    SendExecutionEventBody: {
+      event: string;
+      data?: unknown;
     };
     TriggerWebhookBody: {
       [key: string]: unknown;
@@ -2966,6 +3004,67 @@ export interface operations {
       };
     };
   };
+  /**
+   * Send an event to a waiting execution
+   * @description Ends every wait block of the run waiting for `event`, with `data` as its output's data; a parked run is taken up at once. 409 when no step of the run waits for it.
+   */
+  sendExecutionEvent: {
+    parameters: {
+      path: {
+        id: string;
+        eid: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SendExecutionEventBody"];
+      };
+    };
+    responses: {
+      /** @description How many waits it ended */
+      202: {
+        content: {
+          "application/json": components["schemas"]["SendExecutionEvent202"];
+        };
+      };
+      /** @description The request breaks a rule (the message names it) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description The resource is in a state that forbids this */
+      409: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /** Cancel a queued or running execution */
   cancelExecution: {
     parameters: {
@@ -3108,6 +3207,61 @@ export interface operations {
       };
       /** @description The run did not finish in time */
       504: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+    };
+  };
+  /**
+   * Send an event to one of the workflow's waiting executions
+   * @description No apikey: the webhook secret as `Authorization: Bearer <secret>` or `?token=<secret>`. As POST /api/workflows/{id}/executions/{eid}/events, for systems outside the project.
+   */
+  sendWebhookExecutionEvent: {
+    parameters: {
+      path: {
+        webhookId: string;
+        eid: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SendExecutionEventBody"];
+      };
+    };
+    responses: {
+      /** @description How many waits it ended */
+      202: {
+        content: {
+          "application/json": components["schemas"]["SendExecutionEvent202"];
+        };
+      };
+      /** @description The request breaks a rule (the message names it) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description No key, or a bad or expired token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["WebhookUnauthorized"];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description The resource is in a state that forbids this */
+      409: {
+        content: {
+          "application/json": components["schemas"]["CodedError"];
+        };
+      };
+      /** @description The server failed (the cause is logged, not sent) */
+      500: {
         content: {
           "application/json": components["schemas"]["CodedError"];
         };

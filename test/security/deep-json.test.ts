@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { signPlatformToken } from '../../server/keys.ts';
 import { signUp } from '../helpers/ai-api.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -24,6 +25,8 @@ describe('deep JSON bodies on every surface', () => {
     user = (await signUp(p, 'deep-json@example.com')).access_token;
     await p.adminPool.query('create table public.items (id int primary key, name jsonb); grant all on public.items to authenticated, service_role');
     await p.adminPool.query("create function public.echo(body jsonb) returns jsonb language sql as 'select body'; notify pgrst, 'reload schema'");
+    // The schema cache reloads on its own time: wait until the table is served.
+    await eventually('public.items in the schema cache', async () => (await fetch(`${p.url}/rest/v1/items?limit=0`, { headers: service() })).status, (s) => s === 200);
     platformToken = await signPlatformToken(p.keys.platformSecret, 'ops@example.com', ['default'], 600);
   });
   after(() => stopTestPlatform(p));

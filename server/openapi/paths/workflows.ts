@@ -1,7 +1,7 @@
 // /api/workflows (spec 4.7) and the webhook trigger (4.8).
 import { z } from 'zod';
 import { CreateWorkflow, UpdateWorkflow, WorkflowPage } from '../../ai/workflows/routes/crud.ts';
-import { ExecuteBody } from '../../ai/workflows/routes/execute.ts';
+import { ExecuteBody, RunEventBody } from '../../ai/workflows/routes/execute.ts';
 import { GraphBody } from '../../ai/workflows/routes/graph.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { EventsQuery } from '../../ai/runs/follow.ts';
@@ -9,6 +9,8 @@ import { BlockLog, Deleted, Execution, ExecutionDetail, ExecutionResult, Graph, 
 
 const workflows = family({ tag: 'Workflows', errorBody: 'ai', access: 'project' });
 const coded = family({ tag: 'Workflows', errorBody: 'ai_coded', access: 'project' });
+/** An event sent to a run: how many of its waits it ended. */
+const EventDelivered = z.object({ execution_id: z.string(), event: z.string(), delivered: z.number().int() });
 const limited = 'At most WORKFLOW_EXECUTIONS_PER_MINUTE (20) executions a minute per caller: 429 beyond.';
 
 export const workflowOperations: Operation[] = [
@@ -42,6 +44,10 @@ export const workflowOperations: Operation[] = [
     query: EventsQuery, answers: [events('Server-sent events, each with its `id:` number', WorkflowEvent)], errors: [400, 404],
   }),
   workflows.post('/api/workflows/{id}/executions/{eid}/cancel', 'Cancel a queued or running execution', { operationId: 'cancelExecution', answers: [json(200, 'Whether it was cancelled', z.object({ cancelled: z.boolean(), execution_id: z.string() }))], errors: [404] }),
+  coded.post('/api/workflows/{id}/executions/{eid}/events', 'Send an event to a waiting execution', {
+    operationId: 'sendExecutionEvent', description: 'Ends every wait block of the run waiting for `event`, with `data` as its output\'s data; a parked run is taken up at once. 409 when no step of the run waits for it.',
+    body: RunEventBody, answers: [json(202, 'How many waits it ended', EventDelivered)], errors: [400, 404, 409],
+  }),
   workflows.get('/api/workflows/{id}/executions/{eid}/logs', 'Read an execution with its per-block logs', { operationId: 'getExecutionLogs', answers: [json(200, 'The execution and its blocks', z.looseObject({ execution: ExecutionDetail, logs: z.array(BlockLog) }))], errors: [404] }),
 ];
 
@@ -50,5 +56,9 @@ export const webhookOperations: Operation[] = [
     operationId: 'triggerWebhook', description: 'No apikey: the webhook secret as `Authorization: Bearer <secret>` or `?token=<secret>`. The JSON body becomes the run\'s variables; the run has 5 minutes.',
     body: z.record(z.string(), z.unknown()), bodyOptional: true,
     answers: [json(200, 'The run\'s result', ExecutionResult)], errors: [400, 403, 404, 503, 504],
+  }),
+  family({ tag: 'Workflows', errorBody: 'webhook', access: 'webhook' }).post('/api/webhooks/{webhookId}/executions/{eid}/events', 'Send an event to one of the workflow\'s waiting executions', {
+    operationId: 'sendWebhookExecutionEvent', description: 'No apikey: the webhook secret as `Authorization: Bearer <secret>` or `?token=<secret>`. As POST /api/workflows/{id}/executions/{eid}/events, for systems outside the project.',
+    body: RunEventBody, answers: [json(202, 'How many waits it ended', EventDelivered)], errors: [400, 401, 404, 409],
   }),
 ];
