@@ -172,6 +172,7 @@ const schema = z.object({
   WORKER_RECLAIM_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000).describe('how often a worker process releases the jobs of processes that died (sql/0066); with REALTIME_NODE_REAP_MS it bounds how long such a job waits'),
   MCP_SESSIONS_PER_CALLER: z.coerce.number().int().min(1).max(10_000).default(10).describe('MCP sessions one caller (a user, or the service key) may hold in a process; a new one evicts their least recently used idle one, and with none idle is refused (429)'),
   MCP_SESSIONS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(500).describe('MCP sessions a process holds in all; a new one evicts the least recently used idle one of the callers holding the most, and with none idle is refused (429)'),
+  MCP_ALLOWED_ORIGINS: z.string().default('').describe('origins (comma-separated, as https://app.example.com) whose browser pages may call /api/mcp beside the project\'s own (SITE_URL and the API\'s URL); a request with any other Origin is 403, one with none (a non-browser client) is let through'),
   MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600).describe('an MCP session with no request for this long (and no notification stream open) ends; the client initializes again'),
   STUDIO: bool.default(true).describe('serve the Studio (the web app) at / of the control plane; off, the control plane answers platform tokens only'),
   STUDIO_SIGN_IN_RATE: rate('30/300'),

@@ -97,6 +97,8 @@ export const aiErrors = {
   serviceRoleOnly: () => aiApiError('FORBIDDEN', 'Only the service-role key may change project configuration'),
   notYours: (what: string) => aiApiError('FORBIDDEN', `You can only change your own ${what}`),
   notFound: (what: string) => aiApiError('NOT_FOUND', `${what} not found`),
+  /** 403: an MCP request from a browser page of another origin (the transport's DNS-rebinding guard). */
+  originRefused: (origin: string) => aiApiError('FORBIDDEN', `Requests from ${origin.slice(0, 200)} may not use this MCP server: add it to MCP_ALLOWED_ORIGINS`),
   methodNotAllowed: (message: string) => aiApiError('METHOD_NOT_ALLOWED', message),
   workflowNotFound: () => aiApiError('WORKFLOW_NOT_FOUND', 'Workflow not found'),
   webhookUnauthorized: () => aiApiError('UNAUTHORIZED', 'Unauthorized'),

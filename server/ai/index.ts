@@ -212,7 +212,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/workflows', workflowRoutes({ calls, json, runs, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
   const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter, events: runServices, calls }, adminUrl: opts.adminUrl, log,
-    limits: { perCaller: config.MCP_SESSIONS_PER_CALLER, max: config.MCP_SESSIONS_MAX, idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000 } });
+    limits: { perCaller: config.MCP_SESSIONS_PER_CALLER, max: config.MCP_SESSIONS_MAX, idleMs: config.MCP_SESSION_IDLE_SECONDS * 1000 },
+    origins: [new URL(config.SITE_URL).origin, new URL(config.apiUrl).origin, ...config.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)] });
   const mcpSurface = express.Router();
   mcpSurface.use(identity, json, mcpServer.router);
   // The one route without project credentials: its webhook secret decides.

@@ -50,9 +50,12 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     // Many-to-one: the parent's key points at the embedded relation (named by table, constraint or key column).
     // A self-referencing key named by its table gives the children (below), not the parent.
     const selfByTable = fk.table === fk.refTable && fk.schema === fk.refSchema && fk.refTable === item.name;
-    // A constraint name as the target means the key itself, between its tables (not its copies through views).
-    const byName = fk.name === item.name && !fk.viaView;
-    if (isParent(fk.schema, fk.table) && !selfByTable && (fk.refTable === item.name || byName || (fk.columns.length === 1 && fk.columns[0] === item.name)) && hintOk(fk)) {
+    // A constraint or key column named as the target finds only relationships whose embedded end is a table, as
+    // PostgREST's does: a view carrying the key (an inferred copy) is reached by its own name, never by these.
+    const viewAt = (schema: string, table: string) => cache.find(schema, table)?.kind === 'view';
+    const byName = fk.name === item.name && !viewAt(fk.refSchema, fk.refTable);
+    const byColumn = fk.columns.length === 1 && fk.columns[0] === item.name && !viewAt(fk.refSchema, fk.refTable);
+    if (isParent(fk.schema, fk.table) && !selfByTable && (fk.refTable === item.name || byName || byColumn) && hintOk(fk)) {
       const target = ref(fk);
       if (target) {
         found.push({
@@ -65,7 +68,8 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
       }
     }
     // One-to-many: the embedded relation's key points at the parent.
-    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || byName) && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
+    const byNameToMany = fk.name === item.name && !viewAt(fk.schema, fk.table);
+    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || byNameToMany) && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
       const target = of(fk);
       if (target) {
         found.push({

@@ -50,14 +50,17 @@ export function respondWrite(req: Request, res: Response, rel: Relation, status:
 /**
  * A function's result: 204 with no body for a void function (PostgREST v10+);
  * a set with its Content-Range (the count Prefer asked for), unwrapped to its
- * one row when a single object is asked for.
+ * one row when a single object is asked for; a scalar counted is 0-0/1.
  */
-export function respondCall(req: Request, res: Response, result: { body: string | null; page_rows: number; total: number | null }, plan: { returnsSet: boolean; returnsVoid: boolean; offset: number }): void {
+export function respondCall(req: Request, res: Response, result: { body: string | null; page_rows: number; total: number | null }, plan: { returnsSet: boolean; returnsVoid: boolean; offset: number }, prefer: { count?: string } = {}): void {
   if (plan.returnsVoid) return void res.status(204).end();
   const body = result.body ?? 'null';
   if (plan.returnsSet) {
     const total = result.total === null ? '*' : String(result.total);
     res.setHeader('Content-Range', result.page_rows === 0 ? `*/${total}` : `${plan.offset}-${plan.offset + result.page_rows - 1}/${total}`);
+  } else if (prefer.count) {
+    // A scalar is one row: counted, it is 0-0/1 (as PostgREST v12 answers GET, HEAD and POST).
+    res.setHeader('Content-Range', '0-0/1');
   }
   const single = acceptOf(req).single && plan.returnsSet;
   sendBody(req, res, 200, 'application/json; charset=utf-8', single ? onlyRow(body, result.page_rows) : body);

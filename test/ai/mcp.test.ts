@@ -43,7 +43,7 @@ describe('MCP server (/api/mcp)', () => {
 
   before(async () => {
     vendor = await startVendorServer();
-    p = await startTestPlatform({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
+    p = await startTestPlatform({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', MCP_ALLOWED_ORIGINS: 'https://tools.example' });
     await storeOpenAiKey(p);
     ann = (await signUp(p, 'ann-mcp@example.com')).access_token;
     bob = (await signUp(p, 'bob-mcp@example.com')).access_token;
@@ -133,8 +133,8 @@ describe('MCP server (/api/mcp)', () => {
     await json(await post(ann, `/workflows/${greet}/undeploy`, {}), 200);
     await eventually('tools/list_changed', async () => changed, (n) => n > 0);
     assert.ok(!(await names(client)).includes('workflow_greet'));
-    const gone = await client.callTool({ name: 'workflow_greet', arguments: { name: 'x' } });
-    assert.equal(gone.isError, true);
+    // A tool no longer offered is a JSON-RPC error (-32602), as an unknown tool is.
+    await assert.rejects(client.callTool({ name: 'workflow_greet', arguments: { name: 'x' } }), (err: Error & { code?: number }) => err.code === -32602);
   });
 
   it('follows tool changes again after its listening connection is killed', async () => {
@@ -168,5 +168,28 @@ describe('MCP server (/api/mcp)', () => {
     assert.equal(none.status, 401);
     const anon = await fetch(`${p.url}/api/mcp`, { method: 'POST', headers: { authorization: `Bearer ${p.keys.anonKey}`, 'content-type': 'application/json' }, body: JSON.stringify(list) });
     assert.equal(anon.status, 403, 'the anon key alone is refused');
+  });
+
+  it('refuses a browser page of another origin (403) and lets its own origins and non-browser clients through', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'origin-test', version: '1' } } };
+    const from = (origin?: string) => fetch(`${p.url}/api/mcp`, {
+      method: 'POST', body: JSON.stringify(initialize),
+      headers: { authorization: `Bearer ${ann}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
+    });
+    const evil = await from('https://evil.example');
+    assert.equal(evil.status, 403);
+    assert.match(JSON.stringify(await evil.json()), /https:\/\/evil\.example may not use this MCP server: add it to MCP_ALLOWED_ORIGINS/);
+    assert.equal((await from('http://localhost:3000')).status, 200, 'SITE_URL\'s origin');
+    assert.equal((await from('https://tools.example')).status, 200, 'one of MCP_ALLOWED_ORIGINS');
+    assert.equal((await from()).status, 200, 'no Origin: a non-browser client');
+  });
+
+  it('answers a call of a tool it does not offer with the JSON-RPC error -32602, not a tool result', async () => {
+    const client = await connect(ann);
+    await assert.rejects(client.callTool({ name: 'agent_nobody', arguments: {} }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /Unknown tool agent_nobody: list the tools again/);
+      return true;
+    });
   });
 });

@@ -30,6 +30,7 @@ describe('row REST: PostgREST v12 fidelity', () => {
       create function public.touch() returns void language sql as $$ update public.profiles set score = score $$;
       create function public.bio_of(p public.profiles) returns text language sql stable as $$ select p.username || ': ' || p.bio $$;
       create function public.double_it(int) returns int language sql immutable as $$ select $1 * 2 $$;
+      create function public.answer() returns int language sql immutable as $$ select 42 $$;
       create function public.pick(a int) returns int language sql immutable as $$ select a $$;
       create function public.pick(a int, b int default 1) returns int language sql immutable as $$ select a + b $$;
       create table public.details (id int primary key references public.profiles, city text not null);
@@ -164,6 +165,17 @@ describe('row REST: PostgREST v12 fidelity', () => {
     assert.deepEqual(related.data, { username: 'ada', mine: [{ title: 'engines' }, { title: 'tables' }], first_note: { title: 'engines' } });
   });
 
+  it('counts a function returning a scalar as one row (Content-Range 0-0/1), by POST, GET and HEAD', async () => {
+    const posted = await db.rpc('answer', {}, { count: 'exact' });
+    assert.deepEqual([posted.error, posted.data, posted.count], [null, 42, 1]);
+    const got = await db.rpc('answer', {}, { count: 'exact', get: true });
+    assert.deepEqual([got.error, got.data, got.count], [null, 42, 1]);
+    const head = await db.rpc('answer', {}, { count: 'exact', head: true });
+    assert.deepEqual([head.error, head.count], [null, 1]);
+    const raw = await fetch(`${p.url}/rest/v1/rpc/answer`, { method: 'POST', headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'count=exact' }, body: '{}' });
+    assert.equal(raw.headers.get('content-range'), '0-0/1');
+  });
+
   it('carries foreign keys through views: embeds from and to a view, as PostgREST infers them', async () => {
     const cards = await db.from('note_cards').select('title, profiles(username)').eq('id', 12).single();
     assert.equal(cards.error, null, JSON.stringify(cards.error));
@@ -173,6 +185,19 @@ describe('row REST: PostgREST v12 fidelity', () => {
     const people = await db.from('people').select('username, notes(title), details(city)').eq('id', 1).single();
     assert.equal(people.error, null, JSON.stringify(people.error));
     assert.deepEqual(people.data, { username: 'ada', notes: [{ title: 'engines' }, { title: 'tables' }], details: { city: 'London' } });
+  });
+
+  it('embeds by a key column or constraint name the table only, not the views that carry the key (as PostgREST v12)', async () => {
+    // notes.profile_id reaches profiles, and through the view people (which shows profiles.id) a copy of the key: by
+    // column or constraint name only the table is meant; by its own name the view is still embeddable.
+    const byColumn = await db.from('notes').select('title, profile_id(username)').eq('id', 12).single();
+    assert.equal(byColumn.error, null, JSON.stringify(byColumn.error));
+    assert.deepEqual(byColumn.data, { title: 'colour', profile_id: { username: 'bob' } });
+    const byKey = await db.from('notes').select('title, notes_profile_id_fkey(username)').eq('id', 12).single();
+    assert.equal(byKey.error, null, JSON.stringify(byKey.error));
+    assert.deepEqual(byKey.data, { title: 'colour', notes_profile_id_fkey: { username: 'bob' } });
+    const byView = await db.from('notes').select('title, people(username)').eq('id', 12).single();
+    assert.deepEqual(byView.data, { title: 'colour', people: { username: 'bob' } });
   });
 });
 

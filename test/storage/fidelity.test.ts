@@ -54,7 +54,10 @@ describe('storage: Supabase Storage fidelity', () => {
     const second = await admin.storage.from('tree').listV2({ limit: 2, cursor: first.data!.nextCursor! });
     assert.deepEqual(second.data!.objects.map((o) => o.key), ['c.txt', 'docs/one.txt']);
     const inDocs = await admin.storage.from('tree').listV2({ prefix: 'docs/', with_delimiter: true });
-    assert.deepEqual(inDocs.data!.objects.map((o) => [o.name, o.key]), [['one.txt', 'docs/one.txt'], ['two.txt', 'docs/two.txt']]);
+    // An object's name is its whole path, as Supabase Storage answers it; a folder's is the part after the prefix.
+    assert.deepEqual(inDocs.data!.objects.map((o) => [o.name, o.key]), [['docs/one.txt', 'docs/one.txt'], ['docs/two.txt', 'docs/two.txt']]);
+    const noSlash = await admin.storage.from('tree').listV2({ prefix: 'pics' });
+    assert.deepEqual(noSlash.data!.objects.map((o) => o.name), ['pics/x.txt']);
     const newest = await admin.storage.from('tree').listV2({ sortBy: { column: 'created_at', order: 'desc' }, limit: 3 });
     assert.deepEqual(newest.data!.objects.map((o) => o.key), ['pics/x.txt', 'docs/two.txt', 'docs/one.txt']);
     const older = await admin.storage.from('tree').listV2({ sortBy: { column: 'created_at', order: 'desc' }, limit: 3, cursor: newest.data!.nextCursor! });

@@ -16,14 +16,18 @@
 // removed, SQL says so on NOTIFY ai_tools_changed (sql/0064) and every
 // session here is sent notifications/tools/list_changed. The sources of the
 // caller's knowledge bases are offered as resources (resources.ts). Errors
-// are JSON-RPC error bodies (errors.ts).
+// are JSON-RPC error bodies (errors.ts); a tool that is not offered is the
+// JSON-RPC error -32602, not a tool's answer. As the transport requires, a
+// request whose Origin is not one of the project's own (SITE_URL, the API's
+// URL, MCP_ALLOWED_ORIGINS) is 403 (a browser page elsewhere cannot drive a
+// user's session); a request without one (a non-browser client) goes on.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Request, type Router } from 'express';
 import type { Logger } from 'pino';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../../../db/as-role.ts';
 import { listenChannel } from '../../../db/listener.ts';
 import { ApiError, route } from '../../errors.ts';
@@ -69,7 +73,7 @@ function mcpServer(services: McpServices, log: Logger): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = (await toolsFor(callerOf(extra), services)).find((t) => t.name === request.params.name);
-    if (!tool) return { content: [{ type: 'text', text: `Unknown tool ${request.params.name}: list the tools again` }], isError: true };
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: list the tools again`);
     try {
       const result = await tool.call(request.params.arguments ?? {}, extra.signal);
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
@@ -84,11 +88,17 @@ function mcpServer(services: McpServices, log: Logger): Server {
   return server;
 }
 
-export function mcpRoutes(opts: { services: McpServices; adminUrl: string; log: Logger; limits: SessionLimits }): { router: Router; close: () => Promise<void> } {
+/** origins: the Origin values a browser page calling /api/mcp may carry (the project's own and MCP_ALLOWED_ORIGINS). */
+export function mcpRoutes(opts: { services: McpServices; adminUrl: string; log: Logger; limits: SessionLimits; origins: string[] }): { router: Router; close: () => Promise<void> } {
   const log = opts.log.child({ component: 'mcp' });
   const sessions = mcpSessions(opts.limits);
   const unwatch = watchMcpSessions(sessions.size);
   const r = express.Router();
+  const allowed = new Set(opts.origins.map((o) => o.replace(/\/$/, '').toLowerCase()));
+  r.use((req, _res, next) => {
+    const origin = req.headers.origin;
+    next(origin === undefined || allowed.has(origin.toLowerCase()) ? undefined : aiErrors.originRefused(origin));
+  });
 
   const sessionOf = (req: Request): McpSession | undefined => {
     const id = req.headers['mcp-session-id'];
