@@ -24,6 +24,10 @@ export type DbFunction = {
   /** The table or view whose row type it returns (schema, name), for embedding on its result. */
   returnsRelation: { schema: string; name: string } | null;
   volatile: boolean;
+  /** Declared `ROWS 1` on a set: a computed relationship that embeds as one object, not an array (as PostgREST reads it). */
+  oneRow: boolean;
+  /** Callable by /rpc (sql/0105); a computed field's or relationship's function (one unnamed row argument) need not be. */
+  callable: boolean;
 };
 
 /** A foreign key: `columns` of schema.table reference `refColumns` of refSchema.refTable. */
@@ -132,7 +136,7 @@ async function readViewColumns(pool: pg.Pool, schemas: string[]): Promise<ViewCo
 }
 
 async function readFunctions(pool: pg.Pool, schemas: string[]): Promise<Map<string, DbFunction[]>> {
-  const { rows } = await pool.query<{ schema: string; name: string; names: string[]; types: string[]; composite: boolean[]; relation_of: Array<string | null>; modes: string[]; ndefaults: number; retset: boolean; rows: boolean; void: boolean; rel_schema: string | null; rel_name: string | null; volatile: boolean; variadic: boolean }>(
+  const { rows } = await pool.query<{ schema: string; name: string; names: string[]; types: string[]; composite: boolean[]; relation_of: Array<string | null>; modes: string[]; ndefaults: number; retset: boolean; one_row: boolean; rows: boolean; callable: boolean; void: boolean; rel_schema: string | null; rel_name: string | null; volatile: boolean; variadic: boolean }>(
     `select n.nspname as schema, p.proname as name,
             coalesce(p.proargnames, array_fill(''::text, array[p.pronargs])) as names,
             array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as types,
@@ -144,9 +148,11 @@ async function readFunctions(pool: pg.Pool, schemas: string[]): Promise<Map<stri
             (select rn.nspname from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = t.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')) as rel_schema,
             (select rc.relname from pg_class rc where rc.oid = t.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')) as rel_name,
             coalesce(p.proargmodes::text[], array_fill('i'::text, array[p.pronargs])) as modes,
-            p.pronargdefaults as ndefaults, p.proretset as retset,
+            p.pronargdefaults as ndefaults, p.proretset as retset, p.proretset and p.prorows = 1 as one_row,
             (t.typtype = 'c' or t.oid = 'record'::regtype) as rows,
-            p.provolatile = 'v' as volatile, p.provariadic <> 0 as variadic
+            p.provolatile = 'v' as volatile, p.provariadic <> 0 as variadic,
+            -- What PostgREST v12 can call by /rpc (sql/0105): named inputs, or one unnamed body-typed input.
+            platform.rest_callable(p.oid) as callable
        from pg_proc p
        join pg_namespace n on n.oid = p.pronamespace
        join pg_type t on t.oid = p.prorettype
@@ -164,7 +170,7 @@ async function readFunctions(pool: pg.Pool, schemas: string[]): Promise<Map<stri
     if (!fns.has(key)) fns.set(key, []);
     fns.get(key)!.push({
       schema: r.schema, name: r.name, args, returnsSet: r.retset, returnsRows: r.rows, returnsVoid: r.void,
-      returnsRelation: r.rel_schema && r.rel_name ? { schema: r.rel_schema, name: r.rel_name } : null, volatile: r.volatile,
+      returnsRelation: r.rel_schema && r.rel_name ? { schema: r.rel_schema, name: r.rel_name } : null, volatile: r.volatile, oneRow: r.one_row, callable: r.callable,
     });
   }
   return fns;

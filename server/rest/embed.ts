@@ -49,13 +49,15 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
   for (const fk of cache.fks) {
     // Many-to-one: the parent's key points at the embedded relation (named by table, constraint or key column).
     // A self-referencing key named by its table gives the children (below), not the parent.
-    const selfByTable = fk.table === fk.refTable && fk.schema === fk.refSchema && fk.refTable === item.name;
+    const isSelf = fk.table === fk.refTable && fk.schema === fk.refSchema;
+    const selfByTable = isSelf && fk.refTable === item.name;
     // A constraint or key column named as the target finds only relationships whose embedded end is a table, as
     // PostgREST's does: a view carrying the key (an inferred copy) is reached by its own name, never by these.
     const viewAt = (schema: string, table: string) => cache.find(schema, table)?.kind === 'view';
     const byName = fk.name === item.name && !viewAt(fk.refSchema, fk.refTable);
     const byColumn = fk.columns.length === 1 && fk.columns[0] === item.name && !viewAt(fk.refSchema, fk.refTable);
-    if (isParent(fk.schema, fk.table) && !selfByTable && (fk.refTable === item.name || byName || byColumn) && hintOk(fk)) {
+    // A self-referencing key with a hint names only its children, by the key column (as PostgREST's does).
+    if (isParent(fk.schema, fk.table) && !selfByTable && !(isSelf && item.hint !== null) && (fk.refTable === item.name || byName || byColumn) && hintOk(fk)) {
       const target = ref(fk);
       if (target) {
         found.push({
@@ -69,7 +71,8 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     }
     // One-to-many: the embedded relation's key points at the parent.
     const byNameToMany = fk.name === item.name && !viewAt(fk.schema, fk.table);
-    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || byNameToMany) && (item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint))) {
+    const hintToMany = item.hint === null || fk.columns.includes(item.hint) || (!isSelf && item.hint === fk.name);
+    if (isParent(fk.refSchema, fk.refTable) && (fk.table === item.name || byNameToMany) && hintToMany) {
       const target = of(fk);
       if (target) {
         found.push({
@@ -104,15 +107,16 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
   const returned = fn?.returnsRelation ? cache.find(fn.returnsRelation.schema, fn.returnsRelation.name) : undefined;
   if (fn && returned) {
     found.push({
-      kind: fn.returnsSet ? 'one-to-many' : 'many-to-one', target: returned, describe: `${fn.name}(${parent.name}) -> ${returned.name}`,
-      detail: { cardinality: fn.returnsSet ? 'one-to-many' : 'many-to-one', embedding: `${parent.name} with ${returned.name}`, relationship: `${fn.schema}.${fn.name}` },
+      // A set declared ROWS 1 is one row, embedded as an object.
+      kind: fn.returnsSet && !fn.oneRow ? 'one-to-many' : 'many-to-one', target: returned, describe: `${fn.name}(${parent.name}) -> ${returned.name}`,
+      detail: { cardinality: fn.returnsSet && !fn.oneRow ? 'one-to-many' : 'many-to-one', embedding: `${parent.name} with ${returned.name}`, relationship: `${fn.schema}.${fn.name}` },
       hint: item.name,
       from: (child, _j, p) => `${qualified(fn.schema, fn.name)}(${p}) ${child}`,
       on: () => 'true',
     });
   }
   if (found.length === 0) {
-    throw restErrors.noRelationship(parent.name, item.name);
+    throw restErrors.noRelationship(parent.name, item.name, parent.schema);
   }
   if (found.length > 1) {
     throw restErrors.ambiguousRelationship(parent.name, item.name, found.map((r) => r.detail), found.map((r) => r.hint));

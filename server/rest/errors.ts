@@ -18,7 +18,14 @@ export const restErrors = {
   bothHeadersRequired: () => apiError(401, 'PGRST301', 'Both apikey and Authorization headers are required'),
   schemaNotExposed: (exposed: string[]) => apiError(406, 'PGRST106', `The schema must be one of the following: ${exposed.join(', ')}`),
   tableNotFound: (schema: string, name: string) => apiError(404, 'PGRST205', `Could not find the table '${schema}.${name}' in the schema cache`),
-  functionNotFound: (schema: string, name: string, args: string[]) => apiError(404, 'PGRST202', `Could not find the function ${schema}.${name}(${args.join(', ')}) in the schema cache`),
+  /** As PostgREST v12 words it: the arguments sorted, "without parameters" when none were given. */
+  functionNotFound: (schema: string, name: string, args: string[]) => {
+    const sorted = [...args].sort();
+    const fn = `${schema}.${name}`;
+    return apiError(404, 'PGRST202', sorted.length === 0 ? `Could not find the function ${fn} without parameters in the schema cache` : `Could not find the function ${fn}(${sorted.join(', ')}) in the schema cache`, {
+      details: `Searched for the function ${fn} ${sorted.length === 0 ? 'without parameters' : `with parameters ${sorted.join(', ')}`} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+    });
+  },
   volatileByGet: (schema: string, name: string) => apiError(405, 'PGRST101', `${schema}.${name} is volatile: call it with POST`),
   notOneRow: (rows: number) => apiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', { details: rowsDetail(rows) }),
   columnNotFound: (column: string, table: string) => apiError(400, 'PGRST204', `Could not find the '${column}' column of '${table}' in the schema cache`),
@@ -28,7 +35,9 @@ export const restErrors = {
   upsertWithoutKey: () => apiError(400, 'PGRST100', 'An upsert needs on_conflict or a primary key'),
   maxAffected: (affected: number) => apiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', { details: `The query affects ${affected} rows` }),
   embedOnWrite: (name: string) => apiError(400, 'PGRST100', `embedding ("${name}") is supported on reads only`),
-  noRelationship: (parent: string, child: string) => apiError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${child}' in the schema cache`),
+  noRelationship: (parent: string, child: string, schema = 'public') => apiError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${child}' in the schema cache`, {
+    details: `Searched for a foreign key relationship between '${parent}' and '${child}' in the schema '${schema}', but no matches were found.`,
+  }),
   ambiguousRelationship: (parent: string, child: string, details: unknown, hints: string[]) => withHint(
     apiError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${child}'`, { details, kind: 'invalid_request' }),
     `Try changing '${child}' to one of the following: ${hints.map((h) => `'${h}'`).join(', ')}. Find the desired relationship in the 'details' key.`),

@@ -224,7 +224,7 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
       where = whereSql(top.conditions, params, alias, built.inner);
     } else {
       const embedded = items.find((i) => i.kind === 'embed');
-      if (embedded && embedded.kind === 'embed') throw restErrors.noRelationship(name, embedded.name);
+      if (embedded && embedded.kind === 'embed') throw restErrors.noRelationship(name, embedded.name, schema);
       list = selectSql(items, params);
       where = whereSql(conditions(rest), params);
     }

@@ -48,10 +48,16 @@ export class SchemaCache {
    * whose other arguments all have defaults.
    */
   computed(rel: Relation, name: string): DbFunction | undefined {
-    return this.findFunctions(rel.schema, name).find((f) => f.args.length >= 1 && f.args[0]!.relation === `${rel.schema}.${rel.name}` && f.args.slice(1).every((a) => a.hasDefault));
+    return this.allFunctions(rel.schema, name).find((f) => f.args.length >= 1 && f.args[0]!.relation === `${rel.schema}.${rel.name}` && f.args.slice(1).every((a) => a.hasDefault));
   }
 
+  /** The functions /rpc may call under this name (the callable overloads only, as PostgREST v12: sql/0105). */
   findFunctions(schema: string, name: string): DbFunction[] {
+    return this.allFunctions(schema, name).filter((f) => f.callable);
+  }
+
+  /** Every function of this name, computed fields' and relationships' included. */
+  private allFunctions(schema: string, name: string): DbFunction[] {
     return this.functions.get(`${schema}.${name}`) ?? [];
   }
 

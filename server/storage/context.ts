@@ -190,7 +190,11 @@ export function storageContext(deps: StorageDeps) {
 /** One route (or a few for one resource and access mode) of the storage API. */
 export type StorageRoute = (router: express.Router, s: StorageContext) => void;
 
+/**
+ * A bucket as Supabase Storage answers it (its fields, `type` STANDARD: the
+ * only kind here); `inline_active_content`, ours, only on a bucket that set it.
+ */
 export const bucketJson = (b: Record<string, unknown>) => ({
-  id: b.id, name: b.name, owner: b.owner_id ?? b.owner ?? '', public: b.public, file_size_limit: b.file_size_limit === null ? null : Number(b.file_size_limit),
-  allowed_mime_types: b.allowed_mime_types, inline_active_content: b.inline_active_content, created_at: b.created_at, updated_at: b.updated_at,
+  id: b.id, name: b.name, owner: b.owner_id ?? b.owner ?? '', public: b.public, type: 'STANDARD', file_size_limit: b.file_size_limit === null ? null : Number(b.file_size_limit),
+  allowed_mime_types: b.allowed_mime_types, created_at: b.created_at, updated_at: b.updated_at, ...(b.inline_active_content === true ? { inline_active_content: true } : {}),
 });

@@ -31,6 +31,10 @@ describe('row REST: PostgREST v12 fidelity', () => {
       create function public.bio_of(p public.profiles) returns text language sql stable as $$ select p.username || ': ' || p.bio $$;
       create function public.double_it(int) returns int language sql immutable as $$ select $1 * 2 $$;
       create function public.answer() returns int language sql immutable as $$ select 42 $$;
+      create function public.kind_of(boolean) returns text language sql immutable as $$ select 'boolean' $$;
+      create function public.kind_of(int) returns text language sql immutable as $$ select 'integer' $$;
+      create function public.kind_of(text) returns text language sql immutable as $$ select 'text: ' || $1 $$;
+      create function public.latest_note(public.profiles) returns setof public.notes rows 1 language sql stable as $$ select * from public.notes where profile_id = $1.id order by id desc limit 1 $$;
       create function public.pick(a int) returns int language sql immutable as $$ select a $$;
       create function public.pick(a int, b int default 1) returns int language sql immutable as $$ select a + b $$;
       create table public.details (id int primary key references public.profiles, city text not null);
@@ -48,7 +52,7 @@ describe('row REST: PostgREST v12 fidelity', () => {
       create view public.note_cards as select id, profile_id as author, title from public.notes;
       create view public.people as select id, username from public.profiles;
       notify pgrst, 'reload schema';`);
-    for (let i = 0; i < 100 && (await rest('/rpc/double_it', { method: 'POST', body: '{"": 1}' })).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await rest('/rpc/answer', { method: 'POST', body: '{}' })).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
   });
   after(() => stopTestPlatform(p));
 
@@ -88,11 +92,15 @@ describe('row REST: PostgREST v12 fidelity', () => {
     assert.deepEqual(got.data, [{ username: 'bob', notes: [{ title: 'colour' }] }]);
   });
 
-  it('converts a JSON object for a row-type argument, calls unnamed parameters by the "" key, and refuses an ambiguous overload', async () => {
+  it('converts a JSON object for a row-type argument, calls an unnamed body-typed parameter by the "" key, and refuses an ambiguous overload', async () => {
     const bio = await db.rpc('bio_of', { p: { id: 1, username: 'ada', bio: 'math', score: 5 } });
     assert.deepEqual([bio.error, bio.data], [null, 'ada: math']);
+    // As PostgREST v12: only a single unnamed bytea, json, jsonb, text or xml parameter is callable (sql/0105),
+    // so of kind_of(boolean), kind_of(int) and kind_of(text) only the last is a candidate; double_it(int) is none.
+    const kind = await db.rpc('kind_of', { '': 'test' });
+    assert.deepEqual([kind.error, kind.data], [null, 'text: test']);
     const doubled = await db.rpc('double_it', { '': 4 });
-    assert.deepEqual([doubled.error, doubled.data], [null, 8]);
+    assert.deepEqual([doubled.status, doubled.error?.code], [404, 'PGRST202']);
     const ambiguous = await db.rpc('pick', { a: 1 });
     assert.equal(ambiguous.status, 300);
     assert.equal(ambiguous.error?.code, 'PGRST203');
@@ -163,6 +171,31 @@ describe('row REST: PostgREST v12 fidelity', () => {
     const related = await db.from('profiles').select('username, mine:notes_of(title), first_note(title)').eq('id', 1).single();
     assert.equal(related.error, null, JSON.stringify(related.error));
     assert.deepEqual(related.data, { username: 'ada', mine: [{ title: 'engines' }, { title: 'tables' }], first_note: { title: 'engines' } });
+  });
+
+  it('refuses a self-referencing embed hinted by its constraint name (PGRST200), as v12 does; the key column hints it', async () => {
+    const byConstraint = await db.from('collections').select('label, collections!collections_parent_id_fkey(label)').eq('id', 1);
+    assert.deepEqual([byConstraint.status, byConstraint.error?.code], [400, 'PGRST200']);
+    const byColumn = await db.from('collections').select('label, collections!parent_id(label)').eq('id', 1).single();
+    assert.deepEqual(byColumn.data, { label: 'root', collections: [{ label: 'child a' }, { label: 'child b' }] });
+  });
+
+  it('words PGRST202 and PGRST200 as PostgREST v12 does, details included', async () => {
+    const none = await db.rpc('nowhere');
+    assert.deepEqual([none.error?.message, none.error?.details], ['Could not find the function public.nowhere without parameters in the schema cache',
+      'Searched for the function public.nowhere without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.']);
+    const some = await db.rpc('nowhere', { b: 1, a: 2 });
+    assert.deepEqual([some.error?.message, some.error?.details], ['Could not find the function public.nowhere(a, b) in the schema cache',
+      'Searched for the function public.nowhere with parameters a, b or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.']);
+    const embed = await db.from('profiles').select('username, nothing(*)');
+    assert.deepEqual([embed.error?.code, embed.error?.message, embed.error?.details], ['PGRST200', "Could not find a relationship between 'profiles' and 'nothing' in the schema cache",
+      "Searched for a foreign key relationship between 'profiles' and 'nothing' in the schema 'public', but no matches were found."]);
+  });
+
+  it('embeds a computed relationship declared ROWS 1 as an object, not an array', async () => {
+    const { data, error } = await db.from('profiles').select('username, latest_note(title)').eq('id', 1).single();
+    assert.equal(error, null, JSON.stringify(error));
+    assert.deepEqual(data, { username: 'ada', latest_note: { title: 'tables' } });
   });
 
   it('counts a function returning a scalar as one row (Content-Range 0-0/1), by POST, GET and HEAD', async () => {

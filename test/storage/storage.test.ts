@@ -101,6 +101,9 @@ for (const backend of ['local', 's3'] as const) describe(`storage on ${backend =
     assert.equal(got.data?.public, true);
     assert.equal(got.data?.file_size_limit, 20_000, 'decimal units, as Supabase Storage reads them');
     assert.deepEqual(got.data?.allowed_mime_types, ['image/*']);
+    assert.deepEqual(Object.keys(got.data ?? {}).sort(), ['allowed_mime_types', 'created_at', 'file_size_limit', 'id', 'name', 'owner', 'public', 'type', 'updated_at'],
+      'exactly the fields Supabase Storage answers');
+    assert.equal(got.data?.type, 'STANDARD');
     const dup = await admin.storage.createBucket('docs');
     assert.equal((dup.error as { status?: number } | null)?.status, 409);
     const bad = await fetch(`${p.url}/storage/v1/bucket`, { method: 'POST', headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'Bad Name!' }) });
