@@ -110,7 +110,9 @@ export function planInsert(rel: Relation, q: URLSearchParams, prefer: Prefer, bo
     if (conflictTarget) {
       // Every column of the payload is set, the conflict key included, as PostgREST writes it: a row that
       // carries only its key is still touched and returned.
-      const updates = g.cols.map((c) => `${ident(c)} = excluded.${ident(c)}`);
+      // missing=default: a conflicting row's columns its payload lacks go back to their defaults, as PostgREST v12 sets them.
+      const defaults = prefer.missing === 'default' ? columns.filter((c) => !g.cols.includes(c)).map((c) => `${ident(c)} = default`) : [];
+      const updates = [...g.cols.map((c) => `${ident(c)} = excluded.${ident(c)}`), ...defaults];
       conflict = ` on conflict (${conflictTarget.map(ident).join(', ')}) ${prefer.resolution === 'ignore-duplicates' || updates.length === 0 ? 'do nothing' : `do update set ${updates.join(', ')}`}`;
     }
     const insert = g.cols.length === 0

@@ -31,6 +31,8 @@ describe('row REST: PostgREST v12 fidelity', () => {
       create function public.bio_of(p public.profiles) returns text language sql stable as $$ select p.username || ': ' || p.bio $$;
       create function public.double_it(int) returns int language sql immutable as $$ select $1 * 2 $$;
       create function public.answer() returns int language sql immutable as $$ select 42 $$;
+      create table public.prefs (id int primary key, theme text not null default 'light', size int not null default 10);
+      insert into public.prefs values (1, 'dark', 12);
       create function public.kind_of(boolean) returns text language sql immutable as $$ select 'boolean' $$;
       create function public.kind_of(int) returns text language sql immutable as $$ select 'integer' $$;
       create function public.kind_of(text) returns text language sql immutable as $$ select 'text: ' || $1 $$;
@@ -122,6 +124,12 @@ describe('row REST: PostgREST v12 fidelity', () => {
     const mixed = await db.from('profiles').upsert([{ id: 3, username: 'cy' }, { id: 1, username: 'ada' }], { defaultToNull: false }).select('id, username, bio');
     assert.equal(mixed.status, 201, 'one row was inserted');
     assert.deepEqual(mixed.data!.sort((a, b) => a.id - b.id), [{ id: 1, username: 'ada', bio: 'math' }, { id: 3, username: 'cy', bio: 'new here' }], 'missing=default: an absent column takes its default');
+  });
+
+  it('upserts under missing=default: a conflicting row\'s columns its payload lacks go back to their defaults', async () => {
+    const { data, error } = await db.from('prefs').upsert([{ id: 1, theme: 'blue' }, { id: 2, theme: 'green', size: 3 }], { defaultToNull: false }).select().order('id');
+    assert.equal(error, null, JSON.stringify(error));
+    assert.deepEqual(data, [{ id: 1, theme: 'blue', size: 10 }, { id: 2, theme: 'green', size: 3 }]);
   });
 
   it('embeds a one-to-one relationship as an object, from either side, and spreads it', async () => {
