@@ -18,6 +18,9 @@ import { respondCall, respondRead, respondWrite, sendBody } from './response.ts'
 import type { Relation } from './catalogue.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
+/** The EXPLAIN options the plan media type takes (Accept: application/vnd.pgrst.plan+json; options=analyze|verbose). */
+const PLAN_OPTIONS = ['analyze', 'verbose', 'settings', 'buffers', 'wal'] as const;
+
 export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string; features?: RestFeatures }): RequestHandler {
   const json = jsonBody({ limit: '10mb', type: ['application/json', 'application/*+json'] });
   const db = queries(pool);
@@ -43,9 +46,12 @@ export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: {
     if (String(req.headers.accept ?? '').includes('application/vnd.pgrst.plan')) {
       if (!features.plan) throw restErrors.planDisabled();
       const format = /\+text/.test(String(req.headers.accept)) ? 'text' : 'json';
-      const rows = await db.one<Record<string, unknown>>(req, { sql: `explain (format ${format}) ${plan.sql}`, values: plan.values });
+      // options=analyze|verbose|settings|buffers|wal, as PostgREST takes them (only these words reach EXPLAIN).
+      const asked = /options=([a-z|]+)/.exec(String(req.headers.accept))?.[1]?.split('|') ?? [];
+      const options = PLAN_OPTIONS.filter((o) => asked.includes(o));
+      const rows = await db.one<Record<string, unknown>>(req, { sql: `explain (format ${format}${options.map((o) => `, ${o}`).join('')}) ${plan.sql}`, values: plan.values });
       const body = format === 'json' ? JSON.stringify(rows[0]!['QUERY PLAN']) : rows.map((r) => r['QUERY PLAN']).join('\n');
-      return sendBody(req, res, 200, `application/vnd.pgrst.plan+${format}; charset=utf-8`, body);
+      return sendBody(req, res, 200, `application/vnd.pgrst.plan+${format}${options.length > 0 ? `; options=${options.join('|')}` : ''}; charset=utf-8`, body);
     }
     const page: Page = await db.read(req, plan);
     respondRead(req, res, page, plan.offset);

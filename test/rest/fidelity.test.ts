@@ -294,6 +294,16 @@ describe('row REST: aggregates, the plan and quoted columns (PostgREST settings)
     assert.equal(typeof plan[0]!.Plan['Node Type'], 'string');
   });
 
+  it('honours the plan\'s options (analyze, verbose, buffers), and no other word reaches EXPLAIN', async () => {
+    const res = await fetch(`${on.url}/rest/v1/orders?select=id&category=eq.tea`, { headers: { apikey: on.keys.serviceRoleKey, authorization: `Bearer ${on.keys.serviceRoleKey}`, accept: 'application/vnd.pgrst.plan+json; options=analyze|verbose|buffers|drop' } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /options=analyze\|verbose\|buffers/);
+    const [plan] = (await res.json()) as Array<{ Plan: { 'Actual Rows'?: number; Output?: string[]; 'Shared Hit Blocks'?: number }; 'Execution Time'?: number }>;
+    assert.equal(typeof plan!['Execution Time'], 'number', 'analyze ran it');
+    assert.ok(Array.isArray(plan!.Plan.Output), 'verbose lists the output');
+    assert.equal(typeof plan!.Plan['Shared Hit Blocks'], 'number', 'buffers counts blocks');
+  });
+
   it('inserts into a quoted column named by columns=', async () => {
     const res = await fetch(`${on.url}/rest/v1/orders?columns=id,category,amount,"column whitespace"`, {
       method: 'POST', headers: { apikey: on.keys.serviceRoleKey, authorization: `Bearer ${on.keys.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=representation' },
