@@ -171,7 +171,7 @@ export type CallPlan = Statement & { returnsSet: boolean; returnsVoid: boolean; 
  * return a table's rows, embeddable like that table; Prefer: count counts
  * the result before paging.
  */
-export function planCall(req: Request, schema: string, name: string, q: URLSearchParams, readOnly: boolean, body: unknown, cache: SchemaCache, prefer: Prefer): CallPlan {
+export function planCall(req: Request, schema: string, name: string, q: URLSearchParams, readOnly: boolean, body: unknown, cache: SchemaCache, prefer: Prefer, features: RestFeatures = NO_FEATURES): CallPlan {
   const overloads = cache.findFunctions(schema, name);
   let argsIn: Record<string, unknown> = {};
   let rest = q;
@@ -217,13 +217,16 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
     const alias = ident(name);
     let list: string;
     let where: string;
+    let groupBy = '';
     if (target) {
       // Rows of a table: embeds resolve through that table's relationships, filters before and after.
       const { top, scopes } = scopedQuery(rest, embedPaths(items));
       let n = 0;
-      const built = buildSelect(target, items, alias, '', { cache, params, scopes, next: (t) => ident(`${t.slice(0, 50)}_${++n}`) });
+      // Aggregates apply to a function's rows as to a table's (`/rpc/f?select=col.count(),other`), grouped by the rest.
+      const built = buildSelect(target, items, alias, '', { cache, params, scopes, next: (t) => ident(`${t.slice(0, 50)}_${++n}`), aggregates: features.aggregates });
       list = selectListSql(built);
       where = whereSql(top.conditions, params, alias, built.inner);
+      groupBy = groupBySql(built);
     } else {
       const embedded = items.find((i) => i.kind === 'embed');
       if (embedded && embedded.kind === 'embed') throw restErrors.noRelationship(name, embedded.name, schema);
@@ -232,7 +235,7 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
     }
     const order = orderSql(parseOrder(rest.get('order') ?? undefined), params, target ? alias : undefined);
     const from = `${call} ${alias}`;
-    sql = `with _pgrst_source as (select ${list} from ${from}${where}${order}${page})
+    sql = `with _pgrst_source as (select ${list} from ${from}${where}${groupBy}${order}${page})
       select ${fn.returnsSet ? `coalesce(json_agg(_pgrst_source), '[]')` : `(json_agg(_pgrst_source) -> 0)`}::text as body, count(*)::int as page_rows,
              ${counted ? `(select count(*) from ${from}${where})::int` : 'null::int'} as total from _pgrst_source`;
   } else if (fn.returnsSet) {

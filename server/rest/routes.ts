@@ -36,7 +36,7 @@ export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: {
 
   const call = route(async (req, res) => {
     const prefer = preferences(req);
-    const plan = planCall(req, profileOf(req, cache), String(req.params.fn), search(req), req.method === 'GET' || req.method === 'HEAD', req.body, cache, prefer);
+    const plan = planCall(req, profileOf(req, cache), String(req.params.fn), search(req), req.method === 'GET' || req.method === 'HEAD', req.body, cache, prefer, features);
     respondCall(req, res, await db.call(req, plan, prefer), plan, prefer);
   });
 

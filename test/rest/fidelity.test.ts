@@ -252,6 +252,7 @@ describe('row REST: aggregates, the plan and quoted columns (PostgREST settings)
     create table public.purchases (id int primary key, customer_id int references public.customers, amount int not null);
     insert into public.customers values (1, 'ann'), (2, 'bob');
     insert into public.purchases values (1, 1, 10), (2, 1, 5), (3, 2, 7);
+    create function public.all_orders() returns setof public.orders language sql stable as $$ select * from public.orders $$;
     notify pgrst, 'reload schema';`;
 
   before(async () => {
@@ -292,6 +293,12 @@ describe('row REST: aggregates, the plan and quoted columns (PostgREST settings)
     assert.match(res.headers.get('content-type')!, /^application\/vnd\.pgrst\.plan\+json/);
     const plan = (await res.json()) as Array<{ Plan: { 'Node Type': string } }>;
     assert.equal(typeof plan[0]!.Plan['Node Type'], 'string');
+  });
+
+  it('applies aggregates to a function\'s rows, grouped by the other columns', async () => {
+    const { data, error } = await clientOf(on).rpc('all_orders', {}, { get: true }).select('category, amount.sum()').in('category', ['tea', 'cake']).order('category');
+    assert.equal(error, null, JSON.stringify(error));
+    assert.deepEqual(data, [{ category: 'cake', sum: 4 }, { category: 'tea', sum: 8 }]);
   });
 
   it('honours the plan\'s options (analyze, verbose, buffers), and no other word reaches EXPLAIN', async () => {
