@@ -21,7 +21,8 @@ async function run(job: Job): Promise<Answer> {
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(Math.max(16, job.memoryMb - 8) * MB);
   runtime.setMaxStackSize(512 * 1024);
-  const deadline = Date.now() + job.timeoutMs;
+  // The time limit is the user's code's: it starts once the context is set up (a loaded machine may take a while to).
+  let deadline = Infinity;
   runtime.setInterruptHandler(() => Date.now() > deadline);
   const ctx = runtime.newContext();
   const dispose: QuickJSHandle[] = [];
@@ -39,6 +40,7 @@ async function run(job: Job): Promise<Answer> {
       dispose.push(handle);
     }
     const source = job.expression ? `(${job.code}\n)` : `(function () { "use strict";\n${job.code}\n}).call(undefined)`;
+    deadline = Date.now() + job.timeoutMs;
     const result = ctx.evalCode(source, 'block.js');
     if (result.error) return { id: job.id, ok: false, error: failure(ctx, result.error, job), logs };
     let value = result.value;
@@ -58,7 +60,8 @@ async function run(job: Job): Promise<Answer> {
     value.dispose();
     return { id: job.id, ok: true, value: jsonOf(dumped), logs };
   } catch (err) {
-    return { id: job.id, ok: false, error: (err as Error).message, logs };
+    const message = (err as Error).message;
+    return { id: job.id, ok: false, error: /interrupted/.test(message) ? `The code ran longer than ${job.timeoutMs} ms` : message, logs };
   } finally {
     for (const h of dispose) if (h.alive) h.dispose();
     ctx.dispose();
