@@ -59,7 +59,8 @@ describe('Studio in Chromium: storage', () => {
       }).observe(document.body, { subtree: true, childList: true, attributes: true });
     });
     const big = randomBytes(20 * 1024 * 1024);
-    await s.page.getByLabel('choose files').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: big });
+    // Handing 20 MB to the browser takes seconds on a loaded 2-core machine: more than the default action timeout.
+    await s.page.getByLabel('choose files').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: big }, { timeout: 60_000 });
     await s.page.getByRole('region', { name: 'Upload files' }).getByText('uploaded', { exact: true }).waitFor({ timeout: 60_000 });
     const seen = await s.page.evaluate(() => (window as unknown as { progress: number[] }).progress);
     assert.ok(seen.some((v) => v > 0 && v < big.length), `the bar moved on the way: ${seen.join(', ')}`);
