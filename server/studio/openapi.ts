@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the control plane (/api/platform), built from
 // the routes' own zod schemas as /api's is (server/openapi/document.ts). The
-// Studio's typed client is generated from it (studio/src/api/platform.ts,
+// Studio's typed client is generated from it (studio/src/api/platform/,
 // `npm run openapi`), and a test holds it to the routes really mounted.
 import { z } from 'zod';
 import { documentOf, type DocumentDef } from '../openapi/document.ts';
@@ -17,6 +17,9 @@ import { CreateUserBody, InviteUserBody, UpdateUserBody, UsersQuery } from './us
 const studio = family({ tag: 'Studio', errorBody: 'platform', access: 'operator' });
 const open = family({ tag: 'Studio', errorBody: 'platform', access: 'none' });
 const db = family({ tag: 'Database', errorBody: 'platform', access: 'operator' });
+const tables = family({ tag: 'Tables', errorBody: 'platform', access: 'operator' });
+const rows = family({ tag: 'Rows', errorBody: 'platform', access: 'operator' });
+const sql = family({ tag: 'SQL', errorBody: 'platform', access: 'operator' });
 const auth = family({ tag: 'Authentication', errorBody: 'platform', access: 'operator' });
 const storage = family({ tag: 'Storage', errorBody: 'platform', access: 'operator' });
 
@@ -44,9 +47,9 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   studio.get('/api/platform/studio/history', 'What you ran in the SQL editor, newest first', { operationId: 'queryHistory', answers: [json(200, 'Runs', z.array(S.HistoryEntry))] }),
 
   db.get(meta('/schemas'), 'Schemas', { operationId: 'listSchemas', pathText: REF, answers: [json(200, 'Schemas', z.array(S.Schema))] }),
-  db.get(meta('/tables'), 'Tables, with their row estimates, keys, relationships and (with include_columns) columns', { operationId: 'listTables', pathText: REF, query: TablesQuery, answers: [json(200, 'Tables', z.array(S.Table))], errors: [400] }),
-  db.get(meta('/tables/{id}'), 'A table with its columns', { operationId: 'getTable', pathText: TABLE, answers: [json(200, 'The table', S.Table)], errors: [404] }),
-  db.get(meta('/columns'), 'Columns of tables', { operationId: 'listColumns', pathText: REF, query: TableIdsQuery, answers: [json(200, 'Columns', z.array(S.Column))], errors: [400] }),
+  tables.get(meta('/tables'), 'Tables, with their row estimates, keys, relationships and (with include_columns) columns', { operationId: 'listTables', pathText: REF, query: TablesQuery, answers: [json(200, 'Tables', z.array(S.Table))], errors: [400] }),
+  tables.get(meta('/tables/{id}'), 'A table with its columns', { operationId: 'getTable', pathText: TABLE, answers: [json(200, 'The table', S.Table)], errors: [404] }),
+  tables.get(meta('/columns'), 'Columns of tables', { operationId: 'listColumns', pathText: REF, query: TableIdsQuery, answers: [json(200, 'Columns', z.array(S.Column))], errors: [400] }),
   db.get(meta('/policies'), 'Row level security policies', { operationId: 'listPolicies', pathText: REF, query: TableIdsQuery, answers: [json(200, 'Policies', z.array(S.Policy))], errors: [400] }),
   db.get(meta('/indexes'), 'Indexes', { operationId: 'listIndexes', pathText: REF, query: TableIdsQuery, answers: [json(200, 'Indexes', z.array(S.Index))], errors: [400] }),
   db.get(meta('/triggers'), 'Triggers', { operationId: 'listTriggers', pathText: REF, query: TableIdsQuery, answers: [json(200, 'Triggers', z.array(S.Trigger))], errors: [400] }),
@@ -56,25 +59,25 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   db.get(meta('/publications'), 'Publications', { operationId: 'listPublications', pathText: REF, answers: [json(200, 'Publications', z.array(S.Publication))] }),
   db.get(meta('/migrations'), 'Migrations applied (the platform\'s and yours)', { operationId: 'listMigrations', pathText: REF, answers: [json(200, 'Migrations', z.array(S.Migration))] }),
   db.get(meta('/advisors'), 'Lints with their fixes', { operationId: 'listAdvisors', pathText: REF, answers: [json(200, 'Advisors', z.array(S.Advisor))] }),
-  db.get(meta('/tables/{id}/policy-templates'), 'Policies to start from, for this table', { operationId: 'policyTemplates', pathText: TABLE, answers: [json(200, 'Templates', z.array(S.PolicyTemplate))], errors: [404] }),
-  db.post(meta('/tables'), change('Create a table'), { operationId: 'createTable', pathText: REF, body: CreateTableBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 409] }),
-  db.patch(meta('/tables/{id}'), change('Rename a table, change its comment, row level security or realtime'), { operationId: 'alterTable', pathText: TABLE, body: AlterTableBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.delete(meta('/tables/{id}'), change('Drop a table'), { operationId: 'dropTable', pathText: TABLE, body: DropBody, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.post(meta('/tables/{id}/columns'), change('Add a column'), { operationId: 'addColumn', pathText: TABLE, body: AddColumnBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.patch(meta('/tables/{id}/columns/{name}'), change('Change a column'), { operationId: 'alterColumn', pathText: COLUMN, body: AlterColumnBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.delete(meta('/tables/{id}/columns/{name}'), change('Drop a column'), { operationId: 'dropColumn', pathText: COLUMN, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.post(meta('/tables/{id}/policies'), change('Create a policy'), { operationId: 'createPolicy', pathText: TABLE, body: PolicyBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.put(meta('/tables/{id}/policies/{name}'), change('Replace a policy'), { operationId: 'replacePolicy', pathText: POLICY, body: PolicyBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.delete(meta('/tables/{id}/policies/{name}'), change('Drop a policy'), { operationId: 'dropPolicy', pathText: POLICY, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [404] }),
+  tables.get(meta('/tables/{id}/policy-templates'), 'Policies to start from, for this table', { operationId: 'policyTemplates', pathText: TABLE, answers: [json(200, 'Templates', z.array(S.PolicyTemplate))], errors: [404] }),
+  tables.post(meta('/tables'), change('Create a table'), { operationId: 'createTable', pathText: REF, body: CreateTableBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 409] }),
+  tables.patch(meta('/tables/{id}'), change('Rename a table, change its comment, row level security or realtime'), { operationId: 'alterTable', pathText: TABLE, body: AlterTableBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.delete(meta('/tables/{id}'), change('Drop a table'), { operationId: 'dropTable', pathText: TABLE, body: DropBody, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.post(meta('/tables/{id}/columns'), change('Add a column'), { operationId: 'addColumn', pathText: TABLE, body: AddColumnBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.patch(meta('/tables/{id}/columns/{name}'), change('Change a column'), { operationId: 'alterColumn', pathText: COLUMN, body: AlterColumnBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.delete(meta('/tables/{id}/columns/{name}'), change('Drop a column'), { operationId: 'dropColumn', pathText: COLUMN, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.post(meta('/tables/{id}/policies'), change('Create a policy'), { operationId: 'createPolicy', pathText: TABLE, body: PolicyBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.put(meta('/tables/{id}/policies/{name}'), change('Replace a policy'), { operationId: 'replacePolicy', pathText: POLICY, body: PolicyBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  tables.delete(meta('/tables/{id}/policies/{name}'), change('Drop a policy'), { operationId: 'dropPolicy', pathText: POLICY, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [404] }),
   db.post(meta('/extensions'), change('Enable an extension'), { operationId: 'enableExtension', pathText: REF, body: ExtensionBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
   db.delete(meta('/extensions/{name}'), change('Disable an extension'), { operationId: 'disableExtension', pathText: { ...REF, name: 'An extension name' }, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
-  db.post(meta('/tables/{id}/rows/query'), 'A page of rows: filters, order, keyset or offset', { operationId: 'queryRows', pathText: TABLE, body: RowsQuery, answers: [json(200, 'The page', S.RowsPage)], errors: [400, 404] }),
-  db.post(meta('/tables/{id}/rows'), 'Insert rows (every row with the same columns)', { operationId: 'insertRows', pathText: TABLE, body: InsertRows, answers: [json(201, 'The rows inserted', z.array(z.record(z.string(), z.unknown())))], errors: [400, 404, 409] }),
-  db.patch(meta('/tables/{id}/rows'), 'Change one row by its primary key', { operationId: 'updateRow', pathText: TABLE, body: UpdateRow, answers: [json(200, 'The row', z.record(z.string(), z.unknown()))], errors: [400, 404, 409] }),
-  db.delete(meta('/tables/{id}/rows'), 'Delete rows by their primary keys', { operationId: 'deleteRows', pathText: TABLE, body: DeleteRows, answers: [json(200, 'How many', z.object({ deleted: z.number() }))], errors: [400, 404, 409] }),
-  db.get(meta('/tables/{id}/rows/export'), 'Every row the filters match, as CSV or JSON', { operationId: 'exportRows', pathText: TABLE, query: ExportQuery, answers: [{ status: 200, description: 'The rows, streamed', bytes: 'text/csv' }], errors: [400, 404] }),
-  db.post(meta('/query'), 'Run SQL as the admin login (the SQL editor); at most 10,000 rows of the last result', { operationId: 'runQuery', pathText: REF, body: QueryBody, answers: [json(200, 'The last statement\'s result, or the plan', S.QueryAnswer)], errors: [400] }),
-  db.post(meta('/query/{run_id}/cancel'), 'Cancel a running query', { operationId: 'cancelQuery', pathText: REF, answers: [json(200, 'Whether one was cancelled', Ok('cancelled'))] }),
+  rows.post(meta('/tables/{id}/rows/query'), 'A page of rows: filters, order, keyset or offset', { operationId: 'queryRows', pathText: TABLE, body: RowsQuery, answers: [json(200, 'The page', S.RowsPage)], errors: [400, 404] }),
+  rows.post(meta('/tables/{id}/rows'), 'Insert rows (every row with the same columns)', { operationId: 'insertRows', pathText: TABLE, body: InsertRows, answers: [json(201, 'The rows inserted', z.array(z.record(z.string(), z.unknown())))], errors: [400, 404, 409] }),
+  rows.patch(meta('/tables/{id}/rows'), 'Change one row by its primary key', { operationId: 'updateRow', pathText: TABLE, body: UpdateRow, answers: [json(200, 'The row', z.record(z.string(), z.unknown()))], errors: [400, 404, 409] }),
+  rows.delete(meta('/tables/{id}/rows'), 'Delete rows by their primary keys', { operationId: 'deleteRows', pathText: TABLE, body: DeleteRows, answers: [json(200, 'How many', z.object({ deleted: z.number() }))], errors: [400, 404, 409] }),
+  rows.get(meta('/tables/{id}/rows/export'), 'Every row the filters match, as CSV or JSON', { operationId: 'exportRows', pathText: TABLE, query: ExportQuery, answers: [{ status: 200, description: 'The rows, streamed', bytes: 'text/csv' }], errors: [400, 404] }),
+  sql.post(meta('/query'), 'Run SQL as the admin login (the SQL editor); at most 10,000 rows of the last result', { operationId: 'runQuery', pathText: REF, body: QueryBody, answers: [json(200, 'The last statement\'s result, or the plan', S.QueryAnswer)], errors: [400] }),
+  sql.post(meta('/query/{run_id}/cancel'), 'Cancel a running query', { operationId: 'cancelQuery', pathText: REF, answers: [json(200, 'Whether one was cancelled', Ok('cancelled'))] }),
 
   auth.get('/api/platform/auth/{ref}/users', 'A page of users; search by e-mail, phone or id', { operationId: 'listUsers', pathText: REF, query: UsersQuery, answers: [json(200, 'Users', S.UsersPage)], errors: [400] }),
   auth.post('/api/platform/auth/{ref}/users', 'Create a confirmed user', { operationId: 'createUser', pathText: REF, body: CreateUserBody, answers: [json(201, 'The user', S.AuthUser)], errors: [400, 422] }),
@@ -114,7 +117,10 @@ export function platformOpenApiDocument(): Record<string, unknown> {
     operations: PLATFORM_OPERATIONS,
     tags: [
       { name: 'Studio', description: 'Operators, sessions, the audit log, the SQL editor\'s snippets and history' },
-      { name: 'Database', description: 'The database in supabase/postgres-meta\'s shapes; changes previewed as SQL; rows; the SQL editor' },
+      { name: 'Database', description: 'The database\'s catalogue in supabase/postgres-meta\'s shapes (schemas, policies, indexes, triggers, functions, roles, extensions, publications, migrations, advisors); changes previewed as SQL' },
+      { name: 'Tables', description: 'Tables, their columns and their policies: the table editor\'s structure, changes previewed as SQL' },
+      { name: 'Rows', description: 'A table\'s rows: read by keyset pages, inserted, edited, deleted, exported' },
+      { name: 'SQL', description: 'The SQL editor: a statement run as the operator chooses, and its cancel' },
       { name: 'Authentication', description: 'The project\'s users' },
       { name: 'Storage', description: 'Buckets and objects: the Storage API as the service role' },
     ],

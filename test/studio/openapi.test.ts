@@ -2,13 +2,14 @@
 // session, equal to docs/platform-openapi.json, valid OpenAPI 3.1, naming
 // the routes the control plane mounts (the Storage API's under v1/ among the
 // storage router's own), and the Studio's client types generated from it
-// (studio/src/api/platform.ts) equal to what the document gives.
+// (studio/src/api/platform/, a file per area) equal to what the document gives.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import express from 'express';
-import { platformOpenApiFile, platformOpenApiText, studioTypes, studioTypesFile } from '../../server/cli/openapi.ts';
+import { platformOpenApiFile, platformOpenApiText } from '../../server/cli/openapi.ts';
+import { studioTypeFileNames, studioTypeFiles, studioTypesDir } from '../../server/cli/studio-types.ts';
 import { mountedRoutes } from '../../server/openapi/mounted.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
@@ -36,8 +37,11 @@ describe('the OpenAPI document of the control plane', () => {
     assert.deepEqual(refs.filter((r) => !(r in served.components.schemas)), []);
   });
 
-  it('generates the Studio\'s client types that studio/src/api/platform.ts holds', async () => {
-    assert.equal(readFileSync(studioTypesFile, 'utf8'), await studioTypes(served), 'studio/src/api/platform.ts is stale: run npm run openapi');
+  it('generates the Studio\'s client types that studio/src/api/platform/ holds, one file per area', async () => {
+    const files = await studioTypeFiles(served);
+    assert.deepEqual(studioTypeFileNames(), [...files.keys()].sort(), 'studio/src/api/platform/ holds other files: run npm run openapi');
+    for (const [name, text] of files) assert.equal(readFileSync(new URL(name, studioTypesDir), 'utf8'), text, `studio/src/api/platform/${name} is stale: run npm run openapi`);
+    assert.deepEqual(studioTypeFileNames(), ['authentication.ts', 'database.ts', 'index.ts', 'rows.ts', 'sql.ts', 'storage.ts', 'studio.ts', 'tables.ts']);
   });
 
   it('documents every route the control plane mounts, and each documented route exists', async () => {
