@@ -61,6 +61,7 @@ import { usageLedger } from './usage/ledger.ts';
 import { usageRoutes } from './usage/routes.ts';
 import { workflowRoutes } from './workflows/routes/index.ts';
 import { workflowRuns } from './workflows/runs.ts';
+import { workflowWakes } from './workflows/wakes.ts';
 import { sandboxPool } from './runtime/sandbox/index.ts';
 import { webhookOpenRoute, webhookRoutes } from './workflows/webhooks.ts';
 import type { OpenRoute } from '../gateway.ts';
@@ -88,9 +89,6 @@ export type AiJobs = {
   enrichGraph: (payload: { knowledge_base_id: string; indexed_source_id: string | null; retry_failed: boolean }) => Promise<void>;
   enrichMetadata: (payload: { knowledge_base_id: string; run: number; incremental: boolean; retry_failed: boolean }, attempt: Attempt) => Promise<void>;
 };
-
-/** How far ahead a process times a parked run's wake itself (beyond it, the resume job's poll does). */
-const WAKE_WITHIN_MS = 10 * 60_000;
 
 export type AiSurface = {
   router: Router;
@@ -189,18 +187,9 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   };
   const resumeRun = runResumes({ calls, carriers, events: runServices.log, runnerId: opts.runnerId, stop: stopping.signal, log });
   const inWorkflow = workflowAgents({ calls, models, settings, tools, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, runnerId: opts.runnerId, events: runServices.log, resumes: resumeRun });
-  // A parked workflow run due soon is taken up by a timer here, to the second (the job's poll is the fallback: sql/0103).
-  const wakes = new Map<string, NodeJS.Timeout>();
-  const wake = (id: string, inMs: number) => {
-    if (wakes.has(id) || inMs > WAKE_WITHIN_MS || stopping.signal.aborted) return;
-    const timer = setTimeout(() => {
-      wakes.delete(id);
-      void resumeWorkflow(id).catch((err: Error) => log.warn({ execution: id, error: err.message }, 'a waiting run was not taken up; its job will'));
-    }, Math.max(0, inMs));
-    timer.unref();
-    wakes.set(id, timer);
-  };
-  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, limiter, stop: stopping.signal, wake });
+  // A parked workflow run due soon is taken up by a timer, to the second (the job's poll is the fallback: workflows/wakes.ts).
+  const wakes = workflowWakes({ calls, stop: stopping.signal, log, resume: (id) => resumeWorkflow(id) });
+  const runs = workflowRuns({ calls, config, models, settings, runnerId: opts.runnerId, sandbox, rest: opts.rest, storage: opts.storage, agents: inWorkflow, watch, limiter, stop: stopping.signal, wake: wakes.wake });
   const resumeWorkflow = async (id: string) => {
     // A worker of a server that is stopping takes no run: the job fails and is tried again by a live one.
     if (stopping.signal.aborted) throw new Error('The server is stopping; another worker resumes this run');
@@ -219,15 +208,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   // The one route without project credentials: its webhook secret decides.
   router.use('/webhooks', webhookRoutes(runs, runServices));
   // Runs a dead process left running, now and every AI_RUN_SWEEP_INTERVAL_MS: handed to a worker to
-  // resume (runs/resume.ts, workflows/runs.ts); what cannot resume (three resumes, no caller) is failed.
+  // resume (runs/resume.ts, workflows/resumed.ts); what cannot resume (three resumes, no caller) is failed.
   const sweep = () => void (async () => {
     await calls.asService('select ai.resume_abandoned_agent_runs(), ai.resume_abandoned_executions()', []);
     await calls.asService('select ai.fail_abandoned_runs(), ai.fail_abandoned_agent_runs()', []);
     // Waits due before the next sweep, on whichever server: timed here too (a restart loses no second).
-    const due = await calls.asService<{ execution_id: string; in_ms: number }>(
-      `select execution_id, (extract(epoch from min(due_at) - now()) * 1000)::float8 as in_ms from ai.workflow_waits
-        where status = 'waiting' and due_at < now() + make_interval(secs => $1::float8 / 1000) group by execution_id`, [config.AI_RUN_SWEEP_INTERVAL_MS * 2]);
-    for (const d of due) wake(d.execution_id, d.in_ms);
+    await wakes.timeDue(config.AI_RUN_SWEEP_INTERVAL_MS * 2);
   })().catch((err: Error) => log.warn({ error: err.message }, 'abandoned runs not swept'));
   sweep();
   // Headers stored before they were sealed (an upgrade): sealed now; only this process holds the key.
@@ -249,12 +235,12 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     },
     handOver: async () => {
       clearInterval(sweeper);
-      for (const timer of wakes.values()) clearTimeout(timer);
+      wakes.stop();
       stopping.abort(new Error('The server is stopping'));
     },
     stop: async () => {
       clearInterval(sweeper);
-      for (const timer of wakes.values()) clearTimeout(timer);
+      wakes.stop();
       stopping.abort(new Error('The server is stopping'));
       await mcpServer.close();
       limiter.close();

@@ -45,6 +45,7 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
   const of = (fk: ForeignKey) => cache.find(fk.schema, fk.table);
   const ref = (fk: ForeignKey) => cache.find(fk.refSchema, fk.refTable);
   const isParent = (schema: string, table: string) => schema === parent.schema && table === parent.name;
+  const viewAt = (schema: string, table: string) => cache.find(schema, table)?.kind === 'view';
   const hintOk = (fk: ForeignKey) => item.hint === null || item.hint === fk.name || fk.columns.includes(item.hint) || item.hint === fk.refTable;
   for (const fk of cache.fks) {
     // Many-to-one: the parent's key points at the embedded relation (named by table, constraint or key column).
@@ -53,7 +54,6 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
     const selfByTable = isSelf && fk.refTable === item.name;
     // A constraint or key column named as the target finds only relationships whose embedded end is a table, as
     // PostgREST's does: a view carrying the key (an inferred copy) is reached by its own name, never by these.
-    const viewAt = (schema: string, table: string) => cache.find(schema, table)?.kind === 'view';
     const byName = fk.name === item.name && !viewAt(fk.refSchema, fk.refTable);
     const byColumn = fk.columns.length === 1 && fk.columns[0] === item.name && !viewAt(fk.refSchema, fk.refTable);
     // A self-referencing key with a hint names only its children, by the key column (as PostgREST's does).

@@ -192,4 +192,19 @@ describe('MCP server (/api/mcp)', () => {
       return true;
     });
   });
+
+  it('keeps a workflow tool call open while its run waits with no process, and answers its output when a worker ends it', async () => {
+    const { id } = await json<{ id: string }>(await post(ann, '/workflows', { name: 'pause' }), 201);
+    await json(await put(ann, `/workflows/${id}/graph`, {
+      blocks: [{ id: 'start', type: 'starter' }, { id: 'hold', type: 'wait', config: { seconds: 1 } }, { id: 'out', type: 'response', config: { output: { waited: '<hold.waited>' } } }],
+      edges: [{ source: 'start', target: 'hold' }, { source: 'hold', target: 'out' }],
+    }), 200);
+    await json(await post(ann, `/workflows/${id}/deploy`, {}), 200);
+    const client = await connect(ann);
+    const done = await client.callTool({ name: 'workflow_pause', arguments: {} }) as unknown as { structuredContent: { execution_id: string; output: unknown }; isError?: boolean };
+    assert.ok(!done.isError, JSON.stringify(done));
+    assert.deepEqual(done.structuredContent.output, { waited: true });
+    const parked = (await p.adminPool.query<{ n: number }>(`select count(*)::int as n from ai.run_events where execution_id = $1 and event ->> 'type' in ('block_waiting', 'resumed')`, [done.structuredContent.execution_id])).rows[0]!.n;
+    assert.equal(parked, 2, 'it parked (block_waiting) and was taken up (resumed), its events kept');
+  });
 });

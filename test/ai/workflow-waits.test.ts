@@ -135,6 +135,23 @@ describe('a workflow run that waits', () => {
     assert.ok(!(await timeline()).some((n) => n.name === 'wait pause'), 'no wait left waiting');
   });
 
+  it('waits until a time, and ends an event wait at its timeout: going on, or failing, as on_timeout says', async () => {
+    const until = await waiting('until a time', { until: new Date(Date.now() + 1500).toISOString() });
+    const t0 = Date.now();
+    const timed = await json<{ status: string; output: { pause: { waited: boolean } } }>(await post(ann, `/workflows/${until.id}/execute`, { variables: {} }), 200);
+    assert.deepEqual([timed.status, timed.output.pause.waited], ['succeeded', true]);
+    assert.ok(Date.now() - t0 >= 1000, 'it waited for its time');
+
+    const goesOn = await waiting('times out, goes on', { event: 'never', timeout_seconds: 1 });
+    const on = await json<{ output: { pause: { event: string; timed_out: boolean; data: unknown } } }>(await post(ann, `/workflows/${goesOn.id}/execute`, { variables: {} }), 200);
+    assert.deepEqual(on.output.pause, { event: 'never', timed_out: true, data: null });
+
+    const fails = await waiting('times out, fails', { event: 'never', timeout_seconds: 1, on_timeout: 'fail' });
+    const failed = await json<{ error: string; error_code: string }>(await post(ann, `/workflows/${fails.id}/execute`, { variables: {} }), 500);
+    assert.equal(failed.error_code, 'EXECUTION_FAILED');
+    assert.match(failed.error, /wait: no never event came before its timeout/);
+  });
+
   it('fails a wait whose config says nothing sensible, saying why', async () => {
     const w = await waiting('bad wait', { seconds: -1 });
     const body = await json<{ error: string; error_code: string }>(await post(ann, `/workflows/${w.id}/execute`, { variables: {} }), 500);

@@ -26,7 +26,7 @@ import type { RunLimiter } from '../runs/limiter.ts';
 import { checkRunMessage } from '../sessions/limits.ts';
 import { detachedLifetime } from '../runs/lifetime.ts';
 import type { knowledgeSearch } from '../knowledge/search.ts';
-import type { WorkflowRuns } from '../workflows/runs.ts';
+import { runFailure, type WorkflowRuns } from '../workflows/runs.ts';
 import type { DeployedWorkflow, McpStore } from './store.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -86,7 +86,7 @@ export async function toolsFor(caller: RequestContext, s: McpServices): Promise<
     description: w.description || `Run the workflow "${w.name}" (its deployed version) and answer its output`,
     inputSchema: inputSchemaOf(w.starter),
     call: async (args, signal) => {
-      const done = await s.runs.runDeployed(caller, w.id, args, signal);
+      const done = await workflowRun(s, caller, w.id, args, signal);
       return { execution_id: done.execution_id, output: done.output };
     },
   });
@@ -119,17 +119,28 @@ export async function toolsFor(caller: RequestContext, s: McpServices): Promise<
 }
 
 /**
- * An agent tool's run, durable as a route's (its events kept): an approval
- * parks it, and the tool call then waits, following the run's events, until
- * a worker has carried it to its end; its answer is read back.
+ * A run a tool starts, durable as a route's (its events kept): when it
+ * parks (an approval, a wait block), the tool call waits, following the
+ * run's events, until a worker has carried it to its end, whose last event
+ * is handed to `ended`.
  */
-async function agentRun(s: McpServices, caller: RequestContext, agent: AgentRow, input: { message: string; sessionId: string | undefined }, signal: AbortSignal) {
+async function untilEnded<R>(s: McpServices, caller: RequestContext, kind: 'agent' | 'workflow', signal: AbortSignal, start: (push: (event: object) => void) => Promise<R>, ended: (runId: string, last: Record<string, unknown>) => Promise<R> | R): Promise<R> {
   try {
-    return await recordedRun(s.events.log, 'agent', (push) => s.agents.run(caller, agent, input, detachedLifetime(signal), push as Emit, { durable: true }));
+    // A workflow's failure is told in its own events' shape.
+    return await recordedRun(s.events.log, kind, start, kind === 'workflow' ? runFailure : undefined);
   } catch (err) {
     if (!(err instanceof Parked)) throw err;
-    const last = await followEvents({ ...s.events, caller, kind: 'agent', runId: err.runId }, 0, () => undefined, signal);
-    if (last?.type !== 'complete') throw new Failure(typeof last?.error === 'string' ? last.error : 'The run did not finish');
-    return agentAnswer(s.calls, caller)(err.runId);
+    const last = await followEvents({ ...s.events, caller, kind, runId: err.runId }, 0, () => undefined, signal);
+    if (!last || last.type === 'error' || (last.type !== 'complete' && last.type !== 'run_completed')) throw new Failure(typeof last?.error === 'string' ? last.error : 'The run did not finish');
+    return ended(err.runId, last);
   }
 }
+
+/** An agent tool's run; its answer read back when it parked. */
+const agentRun = (s: McpServices, caller: RequestContext, agent: AgentRow, input: { message: string; sessionId: string | undefined }, signal: AbortSignal) =>
+  untilEnded(s, caller, 'agent', signal, (push) => s.agents.run(caller, agent, input, detachedLifetime(signal), push as Emit, { durable: true }), agentAnswer(s.calls, caller));
+
+/** A workflow tool's run of the deployed version; its output is its last event's when it parked. */
+const workflowRun = (s: McpServices, caller: RequestContext, workflowId: string, variables: Record<string, unknown>, signal: AbortSignal) =>
+  untilEnded(s, caller, 'workflow', signal, (push) => s.runs.runDeployed(caller, workflowId, variables, signal, push),
+    (runId, last) => ({ execution_id: runId, status: 'succeeded' as const, output: last.output }));

@@ -89,7 +89,7 @@ export type AgentBlockCall = {
 
 export type RunEvent =
   | { type: 'run_started'; execution_id: string; version: number | null }
-  // Its process died and another took it up from the blocks it had settled (runs.ts resume).
+  // Its process died and another took it up from the blocks it had settled (workflows/resumed.ts).
   | { type: 'resumed'; execution_id: string; settled_blocks: number; resumes: number }
   | { type: 'block_started'; block_id: string; block_type: string }
   | { type: 'block_completed'; block_id: string; block_type: string; output: unknown; duration_ms: number }
