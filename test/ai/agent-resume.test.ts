@@ -10,8 +10,6 @@
 // an orchestration whose delegation is in flight: its member goes on from
 // its own last stored step.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -19,6 +17,7 @@ import { startVendorServer, type Step, type VendorServer } from '../helpers/open
 import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
+import { startHoldingRecorder, type HoldingRecorder } from '../helpers/recorder.ts';
 
 const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', AI_RUN_SWEEP_INTERVAL_MS: '500', LOG_LEVEL: 'warn' };
 type Event = { type: string; [key: string]: any };
@@ -32,12 +31,9 @@ describe('an agent run whose process is killed', () => {
   let dying: PlatformProcess | undefined;
   let ann: string;
   let agentId: string;
-  let receiver: http.Server;
+  let receiver: HoldingRecorder;
   let base: string;
-  const calls: Array<{ n: number; key: string }> = [];
-  /** The call whose receiver never answers (the doomed process dies meanwhile), once. */
-  let hangOn: number | undefined;
-  let arrived: () => void = () => undefined;
+  let calls: HoldingRecorder['calls'];
   const { json, post, api: call, headers } = aiApi(() => api);
   /** Waits (up to a minute) for a resumed run to end, saying what it waits on if it does not. */
   const ended = (table: string, runId: string) => eventually(`the ${table} row to end`, async () =>
@@ -59,8 +55,7 @@ describe('an agent run whose process is killed', () => {
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     vendor.reset();
     scripted();
-    hangOn = hang;
-    const atCall = new Promise<void>((r) => (arrived = r));
+    const atCall = receiver.holdAt(hang);
     const stream = sseStream<Event>(await fetch(`${dying.url}/api/agents/${agentId}/run/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1, 2 and 3' }) }));
     const runId = (await untilEvent(stream, 'start')).run_id as string;
     await atCall;
@@ -68,22 +63,9 @@ describe('an agent run whose process is killed', () => {
   };
 
   before(async () => {
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const { n } = JSON.parse(body) as { n: number };
-        calls.push({ n, key: req.headers['idempotency-key'] as string });
-        if (n === hangOn) {
-          hangOn = undefined;
-          arrived();
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ recorded: n }));
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startHoldingRecorder();
+    base = receiver.url;
+    calls = receiver.calls;
     vendor = await startVendorServer();
     api = await startTestPlatform({ ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     await storeOpenAiKey(api);
@@ -96,7 +78,6 @@ describe('an agent run whose process is killed', () => {
     await dying?.kill();
     await stopTestPlatform(api);
     await vendor.close();
-    receiver.closeAllConnections();
     receiver.close();
   });
 
@@ -217,8 +198,7 @@ describe('an agent run whose process is killed', () => {
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     vendor.reset();
     lead();
-    hangOn = 2;
-    const second = new Promise<void>((r) => (arrived = r));
+    const second = receiver.holdAt(2);
     const stream = sseStream<Event>(await fetch(`${dying.url}/api${o.path}`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ message: 'Record 1 and 2' }) }));
     const start = await untilEvent(stream, 'start');
     await second;
@@ -290,8 +270,7 @@ describe('an agent run whose process is killed', () => {
     vendor.reset();
     script();
     calls.length = 0;
-    hangOn = 1;
-    const first = new Promise<void>((r) => (arrived = r));
+    const first = receiver.holdAt(1);
     const answer = post(ann, `/agents/${agentId}/run`, { message: 'Record 1, 2 and 3' });
     await first;
     const { rows: [run] } = await api.adminPool.query<{ id: string }>(`select id from ai.agent_runs where agent_id = $1 and status = 'running' order by started_at desc limit 1`, [agentId]);
@@ -299,7 +278,7 @@ describe('an agent run whose process is killed', () => {
     // What it told before it was taken for dead is stored (a JSON run's events gather for 50 ms first).
     await eventually('the call\'s event to be stored', told, (types) => types.includes('tool_call'));
     const other = await takeOver('agent_runs', run!.id);
-    receiver.closeAllConnections(); // the call in flight fails: the run goes on to store its result, and may not
+    receiver.dropConnections(); // the call in flight fails: the run goes on to store its result, and may not
     const res = await answer;
     assert.equal(res.status, 503, await res.text());
     const after = (await api.adminPool.query<{ status: string; runner: string; tool_messages: number }>(
@@ -317,15 +296,14 @@ describe('an agent run whose process is killed', () => {
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_recorder', arguments: { task: 'Record 1' } }] }, { toolCalls: [{ id: 'm1', name: 'record', arguments: { n: 1 } }] });
     calls.length = 0;
-    hangOn = 1;
-    const first = new Promise<void>((r) => (arrived = r));
+    const first = receiver.holdAt(1);
     const answer = post(ann, `/orchestrations/${team}/run`, { message: 'Record 1' });
     await first;
     const { rows: [run] } = await api.adminPool.query<{ id: string }>(`select id from ai.orchestration_runs where orchestration_id = $1 and status = 'running'`, [team]);
     // What it told before it was taken for dead is stored (its events gather for 50 ms first).
     await eventually('the member\'s call to be told', () => api.adminPool.query(`select 1 from ai.run_events where orchestration_run_id = $1 and event ->> 'id' = 'm1'`, [run!.id]), (r) => r.rowCount === 1);
     await takeOver('orchestration_runs', run!.id);
-    receiver.closeAllConnections(); // the member's call fails: it goes on to store its result, and may not
+    receiver.dropConnections(); // the member's call fails: it goes on to store its result, and may not
     const res = await answer;
     assert.equal(res.status, 503, await res.text());
     const after = (await api.adminPool.query<{ status: string; roles: string[] }>(

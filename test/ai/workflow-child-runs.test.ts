@@ -9,8 +9,6 @@
 // parks the workflow (no process holds it); the server is killed, the
 // approval is answered on another, and a worker finishes the run.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { aiApi, signUp, storeOpenAiKey } from '../helpers/ai-api.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -18,6 +16,7 @@ import { startVendorServer, type Step, type VendorServer } from '../helpers/open
 import { resumeDiagnostics, startPlatformProcess, type PlatformProcess } from '../helpers/platform-process.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { numberedEvents, sseStream, untilEvent } from '../helpers/sse.ts';
+import { startHoldingRecorder, type HoldingRecorder } from '../helpers/recorder.ts';
 
 const FAST = { REALTIME_NODE_HEARTBEAT_MS: '300', REALTIME_NODE_REAP_MS: '1500', AI_RUN_SWEEP_INTERVAL_MS: '500', LOG_LEVEL: 'warn', AI_PROVIDER_MAX_RETRIES: '0', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' };
 type Event = { type: string; [key: string]: any };
@@ -34,11 +33,9 @@ describe('a workflow run whose agent block is in flight when its process is kill
   let dying: PlatformProcess | undefined;
   let ann: string;
   let recorder: string;
-  let receiver: http.Server;
+  let receiver: HoldingRecorder;
   let base: string;
-  const calls: Array<{ n: number; key: string }> = [];
-  let hangOn: number | undefined;
-  let arrived: () => void = () => undefined;
+  let calls: HoldingRecorder['calls'];
   const { json, post, put, api: call, headers } = aiApi(() => api);
 
   const ended = (executionId: string) => eventually('the execution to end', async () =>
@@ -71,8 +68,7 @@ describe('a workflow run whose agent block is in flight when its process is kill
     dying = await startPlatformProcess(api, { ...FAST, ...vendor.env });
     vendor.reset();
     script();
-    hangOn = hang;
-    const atCall = new Promise<void>((r) => (arrived = r));
+    const atCall = receiver.holdAt(hang);
     const stream = sseStream<Event>(await fetch(`${dying.url}/api/workflows/${workflowId}/execute/stream`, { method: 'POST', headers: headers(ann), body: JSON.stringify({ variables: {} }) }));
     const executionId = (await untilEvent(stream, 'run_started')).execution_id as string;
     await atCall;
@@ -90,22 +86,9 @@ describe('a workflow run whose agent block is in flight when its process is kill
   };
 
   before(async () => {
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const { n } = JSON.parse(body) as { n: number };
-        calls.push({ n, key: req.headers['idempotency-key'] as string });
-        if (n === hangOn) {
-          hangOn = undefined;
-          arrived();
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ recorded: n }));
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startHoldingRecorder();
+    base = receiver.url;
+    calls = receiver.calls;
     vendor = await startVendorServer();
     api = await startTestPlatform({ ...FAST, ...vendor.env });
     await storeOpenAiKey(api);
@@ -118,7 +101,6 @@ describe('a workflow run whose agent block is in flight when its process is kill
     await dying?.kill();
     await stopTestPlatform(api);
     await vendor.close();
-    receiver.closeAllConnections();
     receiver.close();
   });
 
