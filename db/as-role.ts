@@ -22,6 +22,10 @@ export type RequestContext = {
   headers?: Record<string, string>;
   /** The request's client leaving: its running statement is then cancelled. */
   departure?: Departure | undefined;
+  /** The search path the request runs under (PostgREST: its schema, then db-extra-search-path), quoted. */
+  searchPath?: string | undefined;
+  /** A function called after the context is set and before the request's statement (PostgREST's db-pre-request), quoted. */
+  preRequest?: string | undefined;
 };
 
 /**
@@ -42,9 +46,18 @@ const SETTINGS = Object.keys(requestSettings({ role: 'anon', claims: {} }));
 export const SET_CONTEXT = `select ${SETTINGS.map((name, i) => `set_config('${name}', $${i + 1}, true)`).join(', ')}`;
 export const contextValues = (ctx: RequestContext): string[] => Object.values(requestSettings(ctx));
 
+/** What runs after the context and before the request's statement: the search path, then the pre-request function. */
+export function preludeOf(ctx: RequestContext): Array<{ text: string; values: unknown[] }> {
+  const out: Array<{ text: string; values: unknown[] }> = [];
+  if (ctx.searchPath) out.push({ text: `select set_config('search_path', $1, true)`, values: [ctx.searchPath] });
+  if (ctx.preRequest) out.push({ text: `select ${ctx.preRequest}()`, values: [] });
+  return out;
+}
+
 export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; discard?: boolean } = {}): Promise<T> {
   return inTransaction(pool, async (client) => {
     await client.query(SET_CONTEXT, contextValues(ctx));
+    for (const step of preludeOf(ctx)) await client.query(step.text, step.values);
     return fn(client);
   }, { ...opts, departure: ctx.departure });
 }

@@ -3,6 +3,7 @@
 // In Postgres's extended protocol, everything sent before one Sync runs as one
 // implicit transaction. So this sends, in one flight:
 //   Parse/Bind/Execute  select set_config('role', $1, true), ... claims ...
+//   Parse/Bind/Execute  the prelude, when the context has one (search path, pre-request function)
 //   Parse/Bind/Describe/Execute  the request's statement, with its bound values
 //   Sync
 // The role and claims are transaction-local exactly as with asRole() (the
@@ -12,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
-import { contextValues, SET_CONTEXT, type RequestContext } from './as-role.ts';
+import { contextValues, preludeOf, SET_CONTEXT, type RequestContext } from './as-role.ts';
 import { cancelOnDeparture, clientGone } from './statement-limits.ts';
 
 type Field = { name: string; dataTypeID: number; format: string };
@@ -55,12 +56,14 @@ class ContextPipeline<R> {
   private readonly rows: R[] = [];
   private settled = false;
   private readonly ctxValues: unknown[];
+  private readonly prelude: Array<{ text: string; values: unknown[] }>;
   private readonly text: string;
   private readonly values: unknown[];
   private readonly done: (err: Error | null, rows?: R[]) => void;
 
-  constructor(ctxValues: unknown[], text: string, values: unknown[], done: (err: Error | null, rows?: R[]) => void) {
+  constructor(ctxValues: unknown[], prelude: Array<{ text: string; values: unknown[] }>, text: string, values: unknown[], done: (err: Error | null, rows?: R[]) => void) {
     this.ctxValues = ctxValues;
+    this.prelude = prelude;
     this.text = text;
     this.values = values;
     this.done = done;
@@ -94,6 +97,10 @@ class ContextPipeline<R> {
       const ctx = use(CONTEXT_NAME, SET_CONTEXT);
       connection.bind({ portal: '', statement: ctx, values: this.ctxValues, valueMapper: utils.prepareValue });
       connection.execute({ portal: '', rows: 0 });
+      for (const step of this.prelude) {
+        connection.bind({ portal: '', statement: use(statementName(step.text), step.text), values: step.values, valueMapper: utils.prepareValue });
+        connection.execute({ portal: '', rows: 0 });
+      }
       const main = use(statementName(this.text), this.text);
       connection.bind({ portal: '', statement: main, values: this.values, valueMapper: utils.prepareValue });
       connection.describe({ type: 'P', name: '' });
@@ -123,7 +130,7 @@ class ContextPipeline<R> {
   }
 
   handleDataRow(msg: { fields: Array<string | null> }): void {
-    if (this.completed < 1) return; // the set_config row
+    if (this.completed < 1 + this.prelude.length) return; // the set_config row, the prelude's rows
     const row: Record<string, unknown> = {};
     msg.fields.forEach((raw, i) => {
       row[this.fields[i]!.name] = raw === null ? null : this.parsers[i]!(raw);
@@ -169,6 +176,7 @@ export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ct
     return await new Promise<R[]>((resolve, reject) => {
       const pipeline = new ContextPipeline<R>(
         contextValues(ctx),
+        preludeOf(ctx),
         text,
         values,
         (err, rows) => (err ? reject(err) : resolve(rows!)),

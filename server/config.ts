@@ -160,8 +160,15 @@ const schema = z.object({
   RERANK_API_URL: z.string().url().optional().describe('a hosted rerank endpoint (Cohere- or Jina-compatible POST /rerank) for reranker models named rerank/<model>'),
   RERANK_API_KEY: z.string().min(1).optional().describe('its Bearer key, when it asks for one'),
 
+  // PostgREST's settings: each also readable from the database (alter role authenticator set pgrst.<name>,
+  // server/rest/settings.ts); set here, the environment wins.
   REST_AGGREGATES_ENABLED: z.enum(['true', 'false']).default('false').describe("PostgREST's db-aggregates-enabled: count(), sum(), avg(), min(), max() in select"),
   REST_PLAN_ENABLED: z.enum(['true', 'false']).default('false').describe("PostgREST's db-plan-enabled: Accept: application/vnd.pgrst.plan answers the query plan"),
+  REST_MAX_ROWS: z.string().regex(/^\d{1,9}$/, 'a whole number of rows').optional().describe("PostgREST's db-max-rows: at most this many rows in a read's or a function's answer"),
+  REST_PRE_REQUEST: z.string().regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'a function name, schema-qualified or not').optional().describe("PostgREST's db-pre-request: a function called before each request's statement"),
+  REST_EXTRA_SEARCH_PATH: z.string().regex(/^\s*[A-Za-z_][A-Za-z0-9_$]*(\s*,\s*[A-Za-z_][A-Za-z0-9_$]*)*\s*$/, 'comma-separated schema names').default('public,extensions').describe("PostgREST's db-extra-search-path: schemas searched after the request's own"),
+  REST_OPENAPI_MODE: z.enum(['follow-privileges', 'ignore-privileges', 'disabled']).default('follow-privileges').describe("PostgREST's openapi-mode: what GET /rest/v1/ describes"),
+  REST_OPENAPI_SERVER_PROXY_URI: url.optional().describe("PostgREST's openapi-server-proxy-uri: the address the OpenAPI document names"),
   REST_SCHEMAS: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/, 'comma-separated schema names').default('public'),
 
   WORKER: z.enum(['in-process', 'off']).default('in-process'),
@@ -211,6 +218,8 @@ export type Config = Env & {
   migrationsDir: string;
   apiUrl: string;
   platformUrl: string;
+  /** The variables the environment set (a default fills the others): where set, a REST setting wins over the database's. */
+  setInEnvironment: ReadonlySet<string>;
 };
 
 export class ConfigError extends Error {
@@ -248,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const local = (p: number) => `http://localhost:${p}`;
   return {
     ...e,
+    setInEnvironment: new Set(Object.keys(input)),
     oauth,
     dataDir: path.resolve(e.DATA_DIR),
     migrationsDir: path.resolve(e.MIGRATIONS_DIR),

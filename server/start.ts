@@ -34,6 +34,7 @@ import { storageShape } from './storage/errors.ts';
 import { openStorageStores } from './storage/stores.ts';
 import { realtimeService, type RealtimeService } from './realtime/index.ts';
 import { SchemaCache } from './rest/schema-cache.ts';
+import { RestConfig } from './rest/settings.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
 import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
@@ -132,7 +133,10 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
 
     const shutdownHooks: Array<() => Promise<void>> = [];
     const auth = authRoutes({ config, keys, pool: adminPool });
-    const schemaCache = new SchemaCache({ pool: adminPool, url: target.adminUrl, schemas: config.REST_SCHEMAS.split(','), log });
+    // PostgREST's settings: the environment, then the authenticator role's pgrst.* (sql/0106), reloaded with the schema's listener.
+    const restConfig = new RestConfig({ config, pool: adminPool, log });
+    await restConfig.load();
+    const schemaCache = new SchemaCache({ pool: adminPool, url: target.adminUrl, schemas: restConfig.current.schemas, log, settings: restConfig });
     await schemaCache.load();
     await loadRoleTimeouts(adminPool);
     schemaCache.onReload(() => loadRoleTimeouts(adminPool).catch((err: Error) => log.warn({ error: err.message }, 'role statement timeouts not reloaded')));
@@ -162,7 +166,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
-    const ai = aiSurface({ config, requestPool, adminPool, adminUrl: target.adminUrl, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache), storage: storage.inProcess, schema: schemaCache, log });
+    const ai = aiSurface({ config, requestPool, adminPool, adminUrl: target.adminUrl, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache, () => restConfig.current), storage: storage.inProcess, schema: schemaCache, log });
     cleanups.push(() => ai.stop());
     // As the server begins to stop (before HTTP drains), runs that can resume are handed over, not failed.
     shutdownHooks.push(() => ai.handOver());
@@ -178,7 +182,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
       { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },
-      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl, features: { aggregates: config.REST_AGGREGATES_ENABLED === 'true', plan: config.REST_PLAN_ENABLED === 'true' } }), errorShape: restShape },
+      { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl, settings: () => restConfig.current }), errorShape: restShape },
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },
       // The /api reference first: it needs no key (the gateway asks openApiOpenRoute).

@@ -46,6 +46,7 @@ export const restErrors = {
     apiError(300, 'PGRST203', `Could not choose the best candidate function between: ${candidates.join(', ')}`, { details: null, kind: 'invalid_request' }),
     'Try renaming the parameters or the function itself in the database so function overloading can be resolved'),
   aggregatesDisabled: () => apiError(400, 'PGRST123', 'Use of aggregate functions is not allowed'),
+  openApiDisabled: () => apiError(404, 'PGRST126', 'Root endpoint metadata is disabled'),
   planDisabled: () => apiError(406, 'PGRST107', 'None of these media types are available: application/vnd.pgrst.plan'),
   spreadNeedsToOne: (name: string) => apiError(400, 'PGRST119', `A spread ("...${name}") needs a to-one relationship`),
 };

@@ -9,6 +9,7 @@ import { planCall, planDelete, planInsert, planRead, planUpdate } from './plan.t
 import { queries } from './query.ts';
 import { preferences, profileOf, search, targetOf } from './request.ts';
 import type { SchemaCache } from './schema-cache.ts';
+import type { RestSettings } from './settings.ts';
 
 export type RestCall = {
   operation: 'select' | 'insert' | 'update' | 'delete' | 'rpc';
@@ -26,8 +27,9 @@ export type InProcessRest = (caller: RestCaller, call: RestCall) => Promise<unkn
 
 const METHOD = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' } as const;
 
-export function inProcessRest(pool: pg.Pool, cache: SchemaCache): InProcessRest {
-  const db = queries(pool);
+/** With `settings`, PostgREST's settings apply as on /rest/v1 (search path, pre-request, max rows, aggregates). */
+export function inProcessRest(pool: pg.Pool, cache: SchemaCache, settings?: () => RestSettings): InProcessRest {
+  const db = queries(pool, settings && { cache, settings });
   return async (caller, call) => {
     const qs = new URLSearchParams(call.query).toString();
     const method = METHOD[call.operation];
@@ -40,12 +42,12 @@ export function inProcessRest(pool: pg.Pool, cache: SchemaCache): InProcessRest 
       auth: { role: caller.role, claims: caller.claims, bearer: 'in-process', apikey: {} },
     } as unknown as Request;
     if (call.operation === 'rpc') {
-      const plan = planCall(req, profileOf(req, cache), call.name, search(req), false, call.body ?? {}, cache, preferences(req));
+      const plan = planCall(req, profileOf(req, cache), call.name, search(req), false, call.body ?? {}, cache, preferences(req), settings?.());
       const [row] = await db.one<{ body: string | null }>(req, plan);
       return JSON.parse(row?.body ?? 'null');
     }
     const rel = targetOf(req, cache);
-    if (call.operation === 'select') return JSON.parse((await db.read(req, planRead(req, rel, search(req), preferences(req), cache))).body);
+    if (call.operation === 'select') return JSON.parse((await db.read(req, planRead(req, rel, search(req), preferences(req), cache, settings?.()))).body);
     const statement = call.operation === 'insert' ? planInsert(rel, search(req), preferences(req), call.body)
       : call.operation === 'update' ? planUpdate(rel, search(req), call.body) : planDelete(rel, search(req));
     return JSON.parse((await db.write(req, statement)).body);

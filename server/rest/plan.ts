@@ -9,6 +9,7 @@ import { restErrors } from './errors.ts';
 import { acceptOf, conditions, pageOf, scopedQuery, type Prefer } from './request.ts';
 import type { Relation } from './catalogue.ts';
 import type { SchemaCache } from './schema-cache.ts';
+import type { RestSettings } from './settings.ts';
 import { ident, orderSql, Params, selectSql, whereSql } from './sql.ts';
 
 export type Statement = { sql: string; values: unknown[] };
@@ -30,9 +31,9 @@ export function relationName(rel: Relation): string {
 }
 
 /** GET and HEAD on a table: the page, its embeds, filters and order, and the count Prefer asks for. */
-/** PostgREST settings off by default: db-aggregates-enabled, db-plan-enabled (REST_AGGREGATES_ENABLED, REST_PLAN_ENABLED). */
-export type RestFeatures = { aggregates: boolean; plan: boolean };
-export const NO_FEATURES: RestFeatures = { aggregates: false, plan: false };
+/** The PostgREST settings planning reads (settings.ts): db-aggregates-enabled, db-plan-enabled, db-max-rows. */
+export type RestFeatures = Pick<RestSettings, 'aggregates' | 'plan' | 'maxRows'>;
+export const NO_FEATURES: RestFeatures = { aggregates: false, plan: false, maxRows: null };
 
 export function planRead(req: Request, rel: Relation, q: URLSearchParams, prefer: Prefer, cache: SchemaCache, features: RestFeatures = NO_FEATURES): ReadPlan {
   const params = new Params();
@@ -44,7 +45,7 @@ export function planRead(req: Request, rel: Relation, q: URLSearchParams, prefer
   const built = buildSelect(rel, items, self, '', { cache, params, scopes, next: (name) => ident(`${name.slice(0, 50)}_${++n}`), aggregates: features.aggregates });
   const where = whereSql(top.conditions, params, self, built.inner);
   const order = orderSql(parseOrder(q.get('order') ?? undefined), params, self);
-  const { limit, offset } = pageOf(req, q);
+  const { limit, offset } = pageOf(req, q, features.maxRows);
   const { csv, strip } = acceptOf(req);
   const page = `${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''}`;
   const agg = csv
@@ -208,7 +209,7 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
     ? `${ident(schema)}.${ident(name)}(${bind(body ?? {}, fn.args[0]!)})`
     : `${ident(schema)}.${ident(name)}(${given.map((a) => `${a.variadic ? 'variadic ' : ''}${positional ? '' : `${ident(a.name)} => `}${bind(argsIn[a.name], a)}`).join(', ')})`;
   const counted = prefer.count === 'exact' || prefer.count === 'planned' || prefer.count === 'estimated';
-  const { limit, offset } = pageOf(req, rest);
+  const { limit, offset } = pageOf(req, rest, features.maxRows);
   const page = `${limit !== null ? ` limit ${params.add(limit)}` : ''}${offset ? ` offset ${params.add(offset)}` : ''}`;
   let sql: string;
   if (fn.returnsRows) {

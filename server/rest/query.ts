@@ -6,7 +6,7 @@
 // mapped here, once.
 import type { Request } from 'express';
 import type pg from 'pg';
-import { asRole } from '../../db/as-role.ts';
+import { asRole, type RequestContext } from '../../db/as-role.ts';
 import { queryAsRole } from '../../db/pipeline.ts';
 import { fromPostgresError } from '../errors.ts';
 import { restErrors } from './errors.ts';
@@ -15,15 +15,30 @@ import type { Prefer } from './request.ts';
 
 /** What a function call answers: its body, the rows in it, and the count Prefer asked for. */
 export type CallResult = { body: string | null; page_rows: number; total: number | null };
-import { contextOf, preferences } from './request.ts';
+import { contextOf, preferences, profileOf } from './request.ts';
+import type { SchemaCache } from './schema-cache.ts';
+import type { RestSettings } from './settings.ts';
 
 export type Queries = ReturnType<typeof queries>;
 
-export function queries(pool: pg.Pool) {
+/**
+ * `settings` (settings.ts) adds PostgREST's per-request setup: the search path
+ * (the request's schema, then db-extra-search-path) and the db-pre-request
+ * function, both run before the statement in the same transaction.
+ */
+export function queries(pool: pg.Pool, rest?: { cache: SchemaCache; settings: () => RestSettings }) {
+  const contextFor = (req: Request): RequestContext => {
+    const ctx = contextOf(req);
+    if (!rest) return ctx;
+    const { extraSearchPath, preRequest } = rest.settings();
+    const path = [profileOf(req, rest.cache), ...extraSearchPath].map((n) => `"${n}"`).join(', ');
+    return { ...ctx, searchPath: path, preRequest: preRequest ?? undefined };
+  };
+
   /** A transaction as the caller; rolled back at the end when Prefer: tx=rollback. */
   const transaction = async <T>(req: Request, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     try {
-      return await asRole(pool, contextOf(req), fn, { rollback: preferences(req).tx === 'rollback' });
+      return await asRole(pool, contextFor(req), fn, { rollback: preferences(req).tx === 'rollback' });
     } catch (err) {
       throw fromPostgresError(err, req.auth!.role);
     }
@@ -33,7 +48,7 @@ export function queries(pool: pg.Pool) {
   const one = async <R>(req: Request, { sql, values }: Statement): Promise<R[]> => {
     if (preferences(req).tx === 'rollback') return (await transaction(req, (c) => c.query<R & pg.QueryResultRow>(sql, values))).rows;
     try {
-      return await queryAsRole<R>(pool, contextOf(req), sql, values);
+      return await queryAsRole<R>(pool, contextFor(req), sql, values);
     } catch (err) {
       throw fromPostgresError(err, req.auth!.role);
     }

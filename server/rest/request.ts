@@ -102,8 +102,8 @@ export function acceptOf(req: Request): Accept {
   return { csv: accept.includes('text/csv'), single: accept.includes('application/vnd.pgrst.object+json'), strip: accept.includes('nulls=stripped') };
 }
 
-/** `limit`/`offset` of the query, narrowed by a `Range: a-b` header. */
-export function pageOf(req: Request, q: URLSearchParams): { limit: number | null; offset: number } {
+/** `limit`/`offset` of the query, narrowed by a `Range: a-b` header and by db-max-rows. */
+export function pageOf(req: Request, q: URLSearchParams, maxRows: number | null = null): { limit: number | null; offset: number } {
   let limit = parseNonNegative('limit', q.get('limit') ?? undefined);
   let offset = parseNonNegative('offset', q.get('offset') ?? undefined) ?? 0;
   const range = /^(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
@@ -111,6 +111,7 @@ export function pageOf(req: Request, q: URLSearchParams): { limit: number | null
     offset = Math.max(offset, Number(range[1]));
     if (range[2]) limit = Math.min(limit ?? Infinity, Number(range[2]) - Number(range[1]) + 1);
   }
+  if (maxRows !== null) limit = Math.min(limit ?? maxRows, maxRows);
   return { limit, offset };
 }
 

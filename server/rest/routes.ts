@@ -11,36 +11,48 @@ import type pg from 'pg';
 import { route } from '../errors.ts';
 import { restErrors } from './errors.ts';
 import { openApi } from './openapi.ts';
-import { NO_FEATURES, planCall, planDelete, planDescribe, planInsert, planRead, planUpdate, type Page, type RestFeatures } from './plan.ts';
+import { planCall, planDelete, planDescribe, planInsert, planRead, planUpdate, type Page } from './plan.ts';
 import { queries } from './query.ts';
 import { preferences, profileOf, search, targetOf } from './request.ts';
 import { respondCall, respondRead, respondWrite, sendBody } from './response.ts';
-import type { Relation } from './catalogue.ts';
+import type { DbFunction, Relation } from './catalogue.ts';
+import type { RestSettings } from './settings.ts';
 import type { SchemaCache } from './schema-cache.ts';
 
 /** The EXPLAIN options the plan media type takes (Accept: application/vnd.pgrst.plan+json; options=analyze|verbose). */
 const PLAN_OPTIONS = ['analyze', 'verbose', 'settings', 'buffers', 'wal'] as const;
 
-export function restRoutes({ pool, cache, publicUrl, features = NO_FEATURES }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string; features?: RestFeatures }): RequestHandler {
+/** The REST layer with PostgREST's settings as they are now (settings.ts: the environment, then the database). */
+export function restRoutes({ pool, cache, publicUrl, settings }: { pool: pg.Pool; cache: SchemaCache; publicUrl: string; settings: () => RestSettings }): RequestHandler {
   const json = jsonBody({ limit: '10mb', type: ['application/json', 'application/*+json'] });
-  const db = queries(pool);
+  const db = queries(pool, { cache, settings });
 
   const describe = route(async (req, res) => {
+    const { openapiMode, openapiServerProxyUri } = settings();
+    if (openapiMode === 'disabled') throw restErrors.openApiDisabled();
     const schema = profileOf(req, cache);
-    const rows = await db.one<{ kind: string; name: string }>(req, planDescribe(schema));
-    const allowed = new Set(rows.map((r) => `${r.kind}:${r.name}`));
-    const relations = rows.filter((r) => r.kind === 'rel').map((r) => cache.find(schema, r.name)).filter((r): r is Relation => !!r);
-    const functions = [...new Set(rows.filter((r) => r.kind === 'fn').map((r) => r.name))].flatMap((n) => cache.findFunctions(schema, n)).filter((f) => allowed.has(`fn:${f.name}`));
-    sendBody(req, res, 200, 'application/openapi+json; charset=utf-8', JSON.stringify(openApi({ url: publicUrl, schema, relations, functions })));
+    let relations: Relation[];
+    let functions: DbFunction[];
+    if (openapiMode === 'ignore-privileges') {
+      relations = cache.relationsIn(schema);
+      functions = cache.functionsIn(schema);
+    } else {
+      const rows = await db.one<{ kind: string; name: string }>(req, planDescribe(schema));
+      const allowed = new Set(rows.map((r) => `${r.kind}:${r.name}`));
+      relations = rows.filter((r) => r.kind === 'rel').map((r) => cache.find(schema, r.name)).filter((r): r is Relation => !!r);
+      functions = [...new Set(rows.filter((r) => r.kind === 'fn').map((r) => r.name))].flatMap((n) => cache.findFunctions(schema, n)).filter((f) => allowed.has(`fn:${f.name}`));
+    }
+    sendBody(req, res, 200, 'application/openapi+json; charset=utf-8', JSON.stringify(openApi({ url: openapiServerProxyUri ?? publicUrl, schema, relations, functions })));
   });
 
   const call = route(async (req, res) => {
     const prefer = preferences(req);
-    const plan = planCall(req, profileOf(req, cache), String(req.params.fn), search(req), req.method === 'GET' || req.method === 'HEAD', req.body, cache, prefer, features);
+    const plan = planCall(req, profileOf(req, cache), String(req.params.fn), search(req), req.method === 'GET' || req.method === 'HEAD', req.body, cache, prefer, settings());
     respondCall(req, res, await db.call(req, plan, prefer), plan, prefer);
   });
 
   const read = route(async (req, res) => {
+    const features = settings();
     const plan = planRead(req, targetOf(req, cache), search(req), preferences(req), cache, features);
     // Accept: application/vnd.pgrst.plan: the statement's plan instead of its rows, behind db-plan-enabled.
     if (String(req.headers.accept ?? '').includes('application/vnd.pgrst.plan')) {

@@ -1,11 +1,14 @@
 // The latest reading of the catalogue (catalogue.ts) and its lookups.
 // Reloaded on NOTIFY pgrst, 'reload schema' (sent by the DDL event trigger of
 // sql/0012, or by a DBA), over a listening connection that reconnects by
-// itself when the database restarts.
+// itself when the database restarts. NOTIFY pgrst, 'reload config' reads the
+// REST settings again (settings.ts), and the catalogue too when the exposed
+// schemas changed, as PostgREST does.
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { listenChannel, type Listener } from '../../db/listener.ts';
 import { readCatalogue, type DbFunction, type ForeignKey, type Relation } from './catalogue.ts';
+import type { RestConfig } from './settings.ts';
 
 export class SchemaCache {
   private relations = new Map<string, Relation>();
@@ -17,14 +20,16 @@ export class SchemaCache {
   }
   private listener: Listener | undefined;
   private readonly url: string;
-  private readonly schemas: string[];
+  private schemas: string[];
   private readonly log: Logger;
   private readonly pool: pg.Pool;
+  private readonly settings: RestConfig | undefined;
 
-  constructor(opts: { pool: pg.Pool; url: string; schemas: string[]; log: Logger }) {
+  constructor(opts: { pool: pg.Pool; url: string; schemas: string[]; log: Logger; settings?: RestConfig }) {
     this.pool = opts.pool;
     this.url = opts.url;
     this.schemas = opts.schemas;
+    this.settings = opts.settings;
     this.log = opts.log.child({ component: 'schema-cache' });
   }
 
@@ -35,6 +40,11 @@ export class SchemaCache {
   /** Every table and view of one schema, by name. */
   relationsIn(schema: string): Relation[] {
     return [...this.relations.values()].filter((r) => r.schema === schema).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Every function /rpc may call in one schema. */
+  functionsIn(schema: string): DbFunction[] {
+    return [...this.functions.values()].flat().filter((f) => f.schema === schema && f.callable);
   }
 
   find(schema: string, name: string): Relation | undefined {
@@ -107,10 +117,23 @@ export class SchemaCache {
       url: this.url, channel: 'pgrst', name: 'schema-cache', log: this.log,
       onNotify: (payload) => {
         if (payload === 'reload schema' || payload === '') void reload();
+        else if (payload === 'reload config') {
+          void this.reloadConfig().then((changed) => (changed ? reload() : undefined))
+            .catch((err: Error) => this.log.error({ error: err.message }, 'config reload failed'));
+        }
       },
-      onListening: () => this.load(),
+      onListening: () => this.reloadConfig().then(() => this.load()),
     });
     await this.listener.ready;
+  }
+
+  /** Reads the REST settings again; true when the exposed schemas changed (the catalogue must be read again). */
+  private async reloadConfig(): Promise<boolean> {
+    if (!this.settings) return false;
+    const { schemas } = await this.settings.load();
+    if (schemas.join(',') === this.schemas.join(',')) return false;
+    this.schemas = schemas;
+    return true;
   }
 
   async stop(): Promise<void> {
