@@ -35,6 +35,7 @@ export const AI_ERROR_CATALOGUE = {
     INSUFFICIENT_CREDITS: { status: 402, meaning: 'The project has no AI credits left (AI_BILLING).' },
     PROVIDER_ERROR: { status: 502, meaning: 'The model vendor answered with an error; `details.provider_status` carries its status.' },
     PROVIDER_TIMEOUT: { status: 504, meaning: 'The model vendor did not answer in time.' },
+    RESPONSE_FORMAT_MISMATCH: { status: 502, meaning: 'The model\'s answer did not match the request\'s `response_format` (`json_object`, or `json_schema`), again after it was told why; the message names the mismatch.' },
   },
   run: {
     EXECUTION_FAILED: { status: 500, meaning: 'A workflow run failed; the message names the block, `execution_id` the run.' },
@@ -90,6 +91,7 @@ export const aiCodedShape: ErrorShape = (e) => ({ error: e.message, error_code: 
 export const aiErrors = {
   /** 400: a body or parameter that breaks a rule; `extra` adds top-level fields such as `details`. */
   validation: (message: string, extra?: Extra) => aiApiError('VALIDATION_ERROR', message, extra ? { details: extra } : {}),
+  responseFormatMismatch: (why: string) => aiApiError('RESPONSE_FORMAT_MISMATCH', `The model's answer does not match response_format, after one retry: ${why}`),
   userTokenOrServiceKey: () => aiApiError('FORBIDDEN', 'This needs a signed-in user token or the service-role key; the anonymous key alone is refused'),
   anonymousOwnerRefused: () => aiApiError('FORBIDDEN', 'This workflow\'s owner is an anonymous user, and anonymous users may not use the AI surface on this project (AI_ANONYMOUS_USERS)'),
   anonymousRefused: () => aiApiError('FORBIDDEN', 'Anonymous users may not use the AI surface on this project (AI_ANONYMOUS_USERS): sign up, or link an e-mail or identity to this user first'),
@@ -126,6 +128,7 @@ export const aiErrors = {
   rateLimited: (perMinute: number, what: string, retryAfterSeconds: number) => aiApiError('RATE_LIMITED', `Rate limit exceeded: at most ${perMinute} ${what} per minute`, { retryAfterSeconds }),
   retrievalFailed: (message: string) => aiApiError('RETRIEVAL_FAILED', message),
   /** 409: an event for a run none of whose steps waits for it (POST …/executions/{id}/events). */
+  notWaitingForClient: (message: string) => aiApiError('CONFLICT', message),
   nothingWaits: (event: string) => aiApiError('CONFLICT', `No step of this run waits for the event ${event}: it has not reached its wait yet, the wait ended, or the run ended`),
   executionFailed: (message: string, executionId: string) => aiApiError('EXECUTION_FAILED', message, { details: { execution_id: executionId } }),
   executionTimeout: (ms: number, executionId: string) => aiApiError('EXECUTION_TIMEOUT', `The workflow did not finish within ${Math.round(ms / 1000)} s`, { details: { execution_id: executionId } }),

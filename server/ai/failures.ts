@@ -90,3 +90,22 @@ export class ForWorker extends Parked {
     this.handOff = handOff;
   }
 }
+
+/**
+ * The model called tools the run's client runs (/api/v1, sql/0107): the run
+ * waits for their results, held by no process, and its request answers
+ * with the calls. Not a failure, and not parked on a person: only the
+ * client's next request (or a cancel) moves it on.
+ */
+export class AwaitingClient extends Parked {
+  override readonly spanOutcome = 'awaiting_client';
+  readonly sessionId: string;
+  readonly calls: Array<{ id: string; name: string; arguments: string }>;
+  readonly usage: { tokens_in: number; tokens_out: number; cost_usd: number };
+  constructor(runId: string, sessionId: string, calls: AwaitingClient['calls'], usage: AwaitingClient['usage']) {
+    super(runId, 'The run waits for its client to run the tools it called', 'AwaitingClient');
+    this.sessionId = sessionId;
+    this.calls = calls;
+    this.usage = usage;
+  }
+}

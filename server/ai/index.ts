@@ -197,7 +197,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   };
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
-  openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, events: runServices }));
+  openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, events: runServices, resumes: resumeRun, runnerId: opts.runnerId }));
   mount('/workflows', workflowRoutes({ calls, json, runs, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
   const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter, events: runServices, calls }, adminUrl: opts.adminUrl, log,

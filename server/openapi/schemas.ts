@@ -40,7 +40,7 @@ export const OrchestrationRunResult = name('OrchestrationRunResult', z.looseObje
   delegations: z.array(z.looseObject({ agent_id: Id, agent_name: z.string(), task: z.string(), output: z.string().nullable() })), usage: RunUsage,
 }));
 export const RunRecord = name('RunRecord', row({
-  session_id: Id, status: z.enum(['running', 'waiting_approval', 'completed', 'failed', 'cancelled']), output: z.string().nullable(), error: z.string().nullable(), stop_reason: z.string().nullable(),
+  session_id: Id, status: z.enum(['running', 'waiting_approval', 'waiting_client', 'completed', 'failed', 'cancelled']), output: z.string().nullable(), error: z.string().nullable(), stop_reason: z.string().nullable(),
   steps: z.number().int(), ...usage, started_at: Timestamp, finished_at: Timestamp.nullable(),
 }));
 

@@ -103,7 +103,7 @@ describe('OpenAI-compatible endpoint (/api/v1)', () => {
     assert.equal(done.choices[0]!.message.content, 'The team says hello.');
   });
 
-  it('answers errors in OpenAI\'s body: another user\'s agent, a bad key, tools, a last turn that is not the user\'s', async () => {
+  it('answers errors in OpenAI\'s body: another user\'s agent, a bad key, a last turn that is not the user\'s', async () => {
     const refused = async (token: string, body: Record<string, unknown>, status: number, code: string | null, message: RegExp) => {
       const res = await fetch(`${p.url}/api/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const answer = (await res.json()) as { error: { message: string; type: string; param: null; code: string | null } };
@@ -118,7 +118,6 @@ describe('OpenAI-compatible endpoint (/api/v1)', () => {
     await refused(bob, { model: `agent/${helperId}`, messages: hello }, 404, 'model_not_found', /does not exist or you do not have access/);
     assert.equal((await refused('not-a-token', { model: 'agent/helper', messages: hello }, 401, 'invalid_api_key', /Invalid API key/)).type, 'authentication_error');
     await refused(p.keys.anonKey, { model: 'agent/helper', messages: hello }, 403, 'forbidden', /anonymous key alone is refused/);
-    await refused(ann, { model: 'agent/helper', messages: hello, tools: [{ type: 'function', function: { name: 'f' } }] }, 400, 'validation_error', /tools are not supported/);
     await refused(ann, { model: 'agent/helper', messages: [{ role: 'assistant', content: 'hi' }] }, 400, 'validation_error', /last message must be the user/);
     await refused(ann, { messages: hello }, 400, 'validation_error', /model is required/);
     await assert.rejects(client(bob).chat.completions.create({ model: 'agent/helper', messages: [{ role: 'user', content: 'x' }] }), (e: InstanceType<typeof OpenAI.NotFoundError>) => e instanceof OpenAI.NotFoundError && e.code === 'model_not_found');

@@ -524,7 +524,7 @@ export interface paths {
   "/api/v1/chat/completions": {
     /**
      * Run an agent or orchestration as a chat completion
-     * @description The last message is the turn the agent answers. X-Session-Id continues a session and is answered on every call. With stream: true the answer is server-sent `chat.completion.chunk` events ending `data: [DONE]`.
+     * @description The last message is the turn the agent answers, or the `tool` messages answering the calls of your own tools that a run waits on (it then goes on). X-Session-Id continues a session and is answered on every call. `tools`, `tool_choice` and `response_format` (checked: 502 `response_format_mismatch` after one retry) apply to agents. With stream: true the answer is server-sent `chat.completion.chunk` events ending `data: [DONE]`.
      */
     post: operations["createChatCompletion"];
   };
@@ -749,7 +749,7 @@ export interface components {
       /** Format: uuid */
       session_id: string;
       /** @enum {string} */
-      status: "running" | "waiting_approval" | "completed" | "failed" | "cancelled";
+      status: "running" | "waiting_approval" | "waiting_client" | "completed" | "failed" | "cancelled";
       output: string | null;
       error: string | null;
       stop_reason: string | null;
@@ -799,7 +799,7 @@ export interface components {
       /** Format: uuid */
       session_id: string;
       /** @enum {string} */
-      status: "running" | "waiting_approval" | "completed" | "failed" | "cancelled";
+      status: "running" | "waiting_approval" | "waiting_client" | "completed" | "failed" | "cancelled";
       output: string | null;
       error: string | null;
       stop_reason: string | null;
@@ -829,7 +829,7 @@ export interface components {
       /** Format: uuid */
       session_id: string;
       /** @enum {string} */
-      status: "running" | "waiting_approval" | "completed" | "failed" | "cancelled";
+      status: "running" | "waiting_approval" | "waiting_client" | "completed" | "failed" | "cancelled";
       output: string | null;
       error: string | null;
       stop_reason: string | null;
@@ -1821,17 +1821,28 @@ export interface components {
       object: "chat.completion";
       created: number;
       model: string;
-      choices: {
+      choices: ({
           index: number;
           message: {
             /** @constant */
             role: "assistant";
-            content: string;
+            content: string | null;
+            tool_calls?: {
+                id: string;
+                /** @constant */
+                type: "function";
+                function: {
+                  name: string;
+                  arguments: string;
+                  [key: string]: unknown;
+                };
+                [key: string]: unknown;
+              }[];
             [key: string]: unknown;
           };
           finish_reason: string;
           [key: string]: unknown;
-        }[];
+        })[];
       usage: {
         prompt_tokens: number;
         completion_tokens: number;
@@ -1852,6 +1863,10 @@ export interface components {
           delta: {
             role?: string;
             content?: string;
+            tool_calls?: {
+                index: number;
+                [key: string]: unknown;
+              }[];
             [key: string]: unknown;
           };
           finish_reason: string | null;
@@ -2214,6 +2229,16 @@ export interface components {
               text?: string;
               [key: string]: unknown;
             }[]) | null;
+          tool_calls?: {
+              id: string;
+              /** @constant */
+              type?: "function";
+              function: {
+                name: string;
+                arguments: string;
+              };
+            }[] | null;
+          tool_call_id?: string;
           [key: string]: unknown;
         })[];
       stream?: boolean | null;
@@ -2221,7 +2246,45 @@ export interface components {
         include_usage?: boolean | null;
         [key: string]: unknown;
       }) | null;
-      tools?: unknown[] | null;
+      tools?: (({
+          /** @constant */
+          type: "function";
+          function: {
+            name: string;
+            description?: string;
+            parameters?: {
+              [key: string]: unknown;
+            };
+            strict?: boolean | null;
+          };
+        })[]) | null;
+      tool_choice?: (("none" | "auto" | "required") | {
+        /** @constant */
+        type: "function";
+        function: {
+          name: string;
+        };
+      }) | null;
+      response_format?: ({
+        /** @constant */
+        type: "text";
+        [key: string]: unknown;
+      } | {
+        /** @constant */
+        type: "json_object";
+        [key: string]: unknown;
+      } | ({
+        /** @constant */
+        type: "json_schema";
+        json_schema: {
+          name: string;
+          description?: string;
+          schema?: {
+            [key: string]: unknown;
+          };
+          strict?: boolean | null;
+        };
+      })) | null;
       [key: string]: unknown;
     };
     McpPostBody: {
@@ -8356,7 +8419,7 @@ export interface operations {
   };
   /**
    * Run an agent or orchestration as a chat completion
-   * @description The last message is the turn the agent answers. X-Session-Id continues a session and is answered on every call. With stream: true the answer is server-sent `chat.completion.chunk` events ending `data: [DONE]`.
+   * @description The last message is the turn the agent answers, or the `tool` messages answering the calls of your own tools that a run waits on (it then goes on). X-Session-Id continues a session and is answered on every call. `tools`, `tool_choice` and `response_format` (checked: 502 `response_format_mismatch` after one retry) apply to agents. With stream: true the answer is server-sent `chat.completion.chunk` events ending `data: [DONE]`.
    */
   createChatCompletion: {
     requestBody: {
@@ -8402,8 +8465,20 @@ export interface operations {
           "application/json": components["schemas"]["OpenAiError"];
         };
       };
+      /** @description The resource is in a state that forbids this */
+      409: {
+        content: {
+          "application/json": components["schemas"]["OpenAiError"];
+        };
+      };
       /** @description The server failed (the cause is logged, not sent) */
       500: {
+        content: {
+          "application/json": components["schemas"]["OpenAiError"];
+        };
+      };
+      /** @description An upstream (a model vendor, the REST layer) failed */
+      502: {
         content: {
           "application/json": components["schemas"]["OpenAiError"];
         };

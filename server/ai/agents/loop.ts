@@ -8,7 +8,8 @@ import { idempotencyKey } from '../runtime/net/idempotency.ts';
 import { HandedOver } from '../failures.ts';
 import { toolCallSpan } from '../../telemetry/genai.ts';
 import { inSpan } from '../../telemetry/spans.ts';
-import type { ChatMessage, ChatResult, ChatTool, ModelRouter } from '../providers/router.ts';
+import type { ChatMessage, ChatRequest, ChatResult, ChatTool, ModelRouter, ToolCall } from '../providers/router.ts';
+import { aiErrors } from '../errors.ts';
 import type { UsageContext, UsageTab } from '../usage/ledger.ts';
 import { argumentsOf, loopToolCall, toolMessage, type LoopResume, type LoopToolCall, type RecordedMessage, type ToolOutcome } from '../steps/step.ts';
 import type { Emit } from '../steps/events.ts';
@@ -17,8 +18,12 @@ import type { HookVerdict } from './hook-runner.ts';
 
 /** A tool as the model sees it, and how to run it. */
 export type FunctionTool = Extract<ChatTool, { type: 'function' }>;
-/** `key`: the call's idempotency key (runtime/net/idempotency.ts), for tools that call out. */
-export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string, key: string) => Promise<ToolOutcome> };
+/**
+ * `key`: the call's idempotency key (runtime/net/idempotency.ts), for tools that call out.
+ * `client`: a tool the run's client runs (an OpenAI client's own, /api/v1): never called here;
+ * a step that calls one hands its calls to `awaitClient` once the agent's own calls are done.
+ */
+export type LoopTool = { chat: FunctionTool; call: (args: unknown, signal: AbortSignal, callId: string, key: string) => Promise<ToolOutcome>; client?: true };
 export type LoopInput = {
   models: ModelRouter;
   model: string;
@@ -46,6 +51,19 @@ export type LoopInput = {
   onStep?: (step: number) => void;
   /** A resumed run: `messages` already hold its stored steps; the loop goes on from here. */
   from?: LoopResume | undefined;
+  /** Hands the calls of client tools to the client (the run waits for their results): never returns. */
+  awaitClient?: ((calls: ToolCall[]) => Promise<never>) | undefined;
+  /** The client's tool_choice: the first model call of this loop is asked it (later ones choose freely). */
+  toolChoice?: ChatRequest['tool_choice'] | undefined;
+  /** The client's response_format, asked of every model call. */
+  responseFormat?: ChatRequest['response_format'] | undefined;
+  /**
+   * What is wrong with an answer (undefined: nothing), by the response format.
+   * A wrong answer is sent back once with the reason; wrong again, the run
+   * fails with RESPONSE_FORMAT_MISMATCH. With a check, the answer's text is
+   * told once checked, in one content_delta, not as the model streams it.
+   */
+  checkAnswer?: ((output: string) => string | undefined) | undefined;
 };
 
 export type LoopResult = { output: string; stop: 'answered' | 'max_steps'; steps: number; toolCalls: LoopToolCall[] };
@@ -65,6 +83,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const runCalls = toolRunner(input, fire, record, toolCalls);
   let output = '';
   let steps = 0;
+  let choiceAsked = false;
+  let retriedFormat = false;
   if (input.from) {
     steps = input.from.steps;
     if (input.from.answered !== undefined) return { output: input.from.answered, stop: 'answered', steps, toolCalls };
@@ -87,9 +107,12 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   async function step(n: number): Promise<LoopResult | undefined> {
     // The call's ledger rows go with the message that stores its answer; whatever that statement does not take is recorded on its own.
     const tab = input.chargesWithRecord ? models.tab() : undefined;
+    const choice = input.toolChoice && !choiceAsked ? input.toolChoice : undefined;
+    choiceAsked = true;
     const request = {
       model: input.model, messages, settings: input.tuning, signal,
-      ...(input.tools.length > 0 ? { tools: input.tools.map((t) => t.chat) } : {}),
+      ...(input.tools.length > 0 ? { tools: input.tools.map((t) => t.chat), ...(choice ? { tool_choice: choice } : {}) } : {}),
+      ...(input.responseFormat ? { response_format: input.responseFormat } : {}),
       context: { ...input.usage, step: `${input.stepPrefix ?? ''}step-${n}`, ...(tab ? { tab } : {}) },
     };
     const started = Date.now();
@@ -97,7 +120,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     try {
       if (emit && input.stream !== false) {
         for await (const event of models.chatStream(request)) {
-          if (event.type === 'content' && event.delta) emit({ type: 'content_delta', delta: event.delta, step: n });
+          if (event.type === 'content' && event.delta && !input.checkAnswer) emit({ type: 'content_delta', delta: event.delta, step: n });
           else if (event.type === 'done') result = event.result;
         }
         if (!result) throw new Error('the model stream ended without a result');
@@ -105,6 +128,15 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       const turnMs = Date.now() - started;
       output = result.content ?? '';
       if (result.toolCalls.length === 0) {
+        const wrong = input.checkAnswer?.(output);
+        if (wrong !== undefined) {
+          if (retriedFormat) throw aiErrors.responseFormatMismatch(wrong);
+          // Told why, once, in this run's memory only (a resumed run asks again from its stored steps).
+          retriedFormat = true;
+          messages.push({ role: 'assistant', content: output }, { role: 'user', content: `Your answer does not match the required response format: ${wrong}. Answer again with only the JSON it asks for.` });
+          return undefined;
+        }
+        if (input.checkAnswer && output) emit?.({ type: 'content_delta', delta: output, step: n });
         // A hook may take long (a person's approval): the call is charged before it runs.
         if (input.fire) await tab?.flush();
         await fire('PreResponse', { response: output });
@@ -142,8 +174,15 @@ function toolRunner(input: LoopInput, fire: NonNullable<LoopInput['fire']>, reco
   const { tools, emit, signal, messages } = input;
   // A loop with no run (none today keeps its tools' calls apart otherwise) still gives each call its own key.
   const runKey = input.usage.runId ?? randomUUID();
+  const isClients = (name: string) => tools.some((t) => t.client && t.chat.function.name === name);
   return async (calls: LoopResume['pending'], steps: number) => {
-    for (const { n, call } of calls) await toolCallSpan(call, () => runCall(n, call, steps));
+    const clients = calls.filter(({ call }) => isClients(call.name));
+    for (const { n, call } of calls) if (!isClients(call.name)) await toolCallSpan(call, () => runCall(n, call, steps));
+    if (clients.length === 0) return;
+    // The client runs these: told as calls, then handed over; the run waits for their results.
+    for (const { call } of clients) emit?.(toolCallEvent(call, steps));
+    if (!input.awaitClient) throw new Error('a client tool was called in a run that has no client');
+    await input.awaitClient(clients.map(({ call }) => call));
   };
 
   async function runCall(n: number, call: LoopResume['pending'][number]['call'], steps: number): Promise<LoopToolCall> {

@@ -35,9 +35,11 @@ import { agentForRun, agentSetup, type AgentSetup } from './setup.ts';
 import { resumePoint } from '../steps/resume-point.ts';
 import { finishedToolCalls, type MemberCheckpoint } from '../sessions/member-steps.ts';
 import { inSpan } from '../../telemetry/spans.ts';
-import { HandedOver } from '../failures.ts';
+import { AwaitingClient, HandedOver } from '../failures.ts';
 import type { Emit } from '../steps/events.ts';
 import type { LoopToolCall, ToolOutcome, StoredStep } from '../steps/step.ts';
+import type { ClientRequest } from '../steps/client.ts';
+import { answerCheck, clientTools, modelFormat } from './client-request.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -52,7 +54,7 @@ type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSi
  * approval wait and a server's stop hands it over instead of failing it;
  * inWorker: a durable run only begun here, then carried by a worker (sql/0079).
  */
-type TurnHow = { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined; parent?: RunParent | undefined };
+type TurnHow = { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined; parent?: RunParent | undefined; client?: ClientRequest | undefined };
 /** checkpoint: where the member stores its steps, and those it stored before its run resumed (it goes on from them). */
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void; checkpoint: MemberCheckpoint };
 
@@ -154,7 +156,7 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
     },
     /** Carries on a run whose process died (runs/resume.ts), from its stored steps; its events go on where they stopped. `setup`: read with the agent (forRun). */
     resume: (caller: RequestContext, agent: AgentRow, stored: StoredRun, life: RunLifetime, emit?: Emit, setup?: AgentSetup): Promise<RunResult> => {
-      const turn = agentTurn(caller, agent, stored.input, life, emit, { durable: true, setup });
+      const turn = agentTurn(caller, agent, stored.input, life, emit, { durable: true, setup, client: stored.client ?? undefined });
       return turn.answer(opts.sessionRun.resume(caller, { kind: 'agent', agentId: agent.id }, stored, life, emit, turn.body, turn.after));
     },
   };
@@ -194,9 +196,13 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
       const { model, maxSteps, tuning } = await agentTuning(agent, settings);
       const offered = await toolset(caller, agent.id, run.usage, signal, emit, delegation(caller, run, emit, (event, extra) => fire(event, extra)), (r) => retrievals.push(r), setup);
       try {
+        // An OpenAI client's own tools and response format (/api/v1), kept on the run for its resumes (sql/0107).
+        const client = how.client;
+        if (client && !run.resumed) await calls.asService('select ai.set_run_client($1, $2)', [run.runId, JSON.stringify(client)]);
         const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
         const result = await runLoop({
-          models, model, messages, tools: offered.tools, maxSteps, tuning, signal, record, chargesWithRecord: true, usage: run.usage, onStep: run.onStep,
+          models, model, messages, tools: [...offered.tools, ...clientTools(client, offered.tools)], maxSteps, tuning, signal, record, chargesWithRecord: true, usage: run.usage, onStep: run.onStep,
+          ...(client ? { awaitClient: awaitClient(run, emit), toolChoice: client.tool_choice, responseFormat: modelFormat(client.response_format), checkAnswer: answerCheck(client.response_format) } : {}),
           // No hooks, no firing: the loop then stores a model call's ledger rows with its answer (loop.ts).
           ...(hooks.length > 0 ? { fire } : {}),
           from: run.resumed?.from, ...(emit ? { emit, stream: how.streamModel ?? true } : {}),
@@ -216,6 +222,21 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         const { result } = done;
         return { session_id: done.session_id, run_id: done.run_id, status: 'completed', output: result.output, stop_reason: result.stop, steps: result.steps, tool_calls: toolCalls, usage: done.usage };
       },
+    };
+  }
+
+  /**
+   * Hands the calls of the client's tools to it: the run waits for their
+   * results, let go of (ai.await_client), told as its event with its totals
+   * so far, and AwaitingClient unwinds it. The event is stored after the run
+   * is let go of, which a run no process holds allows (sql/0077); its
+   * request answers only once it is stored, so no client answers earlier.
+   */
+  function awaitClient(run: SessionRunContext, emit: Emit | undefined) {
+    return async (handed: Array<{ id: string; name: string; arguments: string }>): Promise<never> => {
+      const [usage] = await calls.asService<{ tokens_in: number; tokens_out: number; cost_usd: number }>('select tokens_in, tokens_out, cost_usd from ai.await_client($1, $2)', [run.runId, run.runner]);
+      emit?.({ type: 'client_tool_calls', session_id: run.sessionId, run_id: run.runId, calls: handed, usage: usage! });
+      throw new AwaitingClient(run.runId, run.sessionId, handed, usage!);
     };
   }
 

@@ -7,6 +7,7 @@ import type { AiCalls } from '../calls.ts';
 import type { OrchestrationRow } from '../orchestrations/run.ts';
 import { UUID } from '../parse.ts';
 import { sessionTitle } from '../sessions/conversation.ts';
+import type { SeededTurn } from './messages.ts';
 
 export type Runnable =
   | { kind: 'agent'; row: AgentRow; mine: boolean; created_at: Date }
@@ -46,7 +47,7 @@ export function openAiStore(calls: AiCalls) {
      * A new session holding the earlier turns a client sent (user and
      * assistant messages, in order), so the run reads them as its history.
      */
-    seedSession: async (caller: RequestContext, target: Runnable, turns: Array<{ role: 'user' | 'assistant'; content: string }>, title: string): Promise<string> => {
+    seedSession: async (caller: RequestContext, target: Runnable, turns: SeededTurn[], title: string): Promise<string> => {
       const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';
       const values = [target.row.id, sessionTitle(title)];
       const insert = `insert into ai.sessions (${column}, title) values ($1, $2) returning id`;
@@ -54,11 +55,21 @@ export function openAiStore(calls: AiCalls) {
       if (turns.length === 0) return (await calls.as<{ id: string }>(caller, insert, values))[0]!.id;
       return calls.transactionAs(caller, async (c) => {
         const id = (await c.query<{ id: string }>(insert, values)).rows[0]!.id;
-        await c.query(`insert into ai.session_messages (session_id, role, content)
-          select $1, t.e ->> 'role', t.e ->> 'content' from jsonb_array_elements($2::jsonb) with ordinality as t(e, n) order by t.n`, [id, JSON.stringify(turns)]);
+        await c.query(`insert into ai.session_messages (session_id, role, content, tool_calls, tool_call_id)
+          select $1, t.e ->> 'role', t.e ->> 'content', t.e -> 'tool_calls', t.e ->> 'tool_call_id' from jsonb_array_elements($2::jsonb) with ordinality as t(e, n) order by t.n`, [id, JSON.stringify(turns)]);
         return id;
       });
     },
+    /** The caller's run of this agent that waits for the result of this call of a client tool (sql/0107), if any. */
+    waitingRun: async (caller: RequestContext, agentId: string, toolCallId: string): Promise<{ run_id: string; session_id: string } | undefined> =>
+      (await calls.as<{ run_id: string; session_id: string }>(caller,
+        `select r.id as run_id, r.session_id from ai.agent_runs r
+          where r.agent_id = $1 and r.status = 'waiting_client'
+            and exists (select 1 from ai.session_messages m where m.run_id = r.id and m.role = 'assistant' and m.tool_calls @> jsonb_build_array(jsonb_build_object('id', $2::text)))
+          order by r.started_at desc limit 1`, [agentId, toolCallId]))[0],
+    /** Stores the client's results and takes the run for this process (ai.answer_client): false when it no longer waits. */
+    answerClient: async (runId: string, runner: string, results: Array<{ tool_call_id: string; content: string }>): Promise<boolean> =>
+      (await calls.asService<{ ok: boolean }>('select ai.answer_client($1, $2, $3) as ok', [runId, runner, JSON.stringify(results)]))[0]?.ok ?? false,
     /** 404 unless the session is the caller's and belongs to this agent or orchestration. */
     sessionOf: async (caller: RequestContext, target: Runnable, sessionId: string): Promise<boolean> => {
       const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';

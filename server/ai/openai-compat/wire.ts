@@ -32,8 +32,22 @@ export const modelObject = (id: string, r: Runnable) => ({
 
 type Usage = { tokens_in: number; tokens_out: number };
 const usageOf = (u: Usage) => ({ prompt_tokens: u.tokens_in, completion_tokens: u.tokens_out, total_tokens: u.tokens_in + u.tokens_out });
+/** How a run's part ended: it answered, hit its step cap, or handed calls of the client's tools over (sql/0107). */
+export type Finish = 'answered' | 'max_steps' | 'tool_calls';
 /** The loop's stop as OpenAI's finish_reason: the step cap reads as a cut answer. */
-export const finishReason = (stop: 'answered' | 'max_steps') => (stop === 'max_steps' ? 'length' : 'stop');
+export const finishReason = (stop: Finish) => (stop === 'max_steps' ? 'length' : stop === 'tool_calls' ? 'tool_calls' : 'stop');
+/** Calls of the client's tools as OpenAI's message carries them. */
+export type HandedCall = { id: string; name: string; arguments: string };
+const toolCallOf = (c: HandedCall) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } });
+
+/** A completion that hands the client calls of its tools (finish_reason tool_calls): the run waits for their results. */
+export function toolCallsCompletion(id: string, model: string, created: number, calls: HandedCall[], usage: Usage) {
+  return {
+    id, object: 'chat.completion' as const, created, model,
+    choices: [{ index: 0, message: { role: 'assistant' as const, content: null, refusal: null, tool_calls: calls.map(toolCallOf) }, logprobs: null, finish_reason: 'tool_calls' as const }],
+    usage: usageOf(usage),
+  };
+}
 
 export function completion(id: string, model: string, created: number, output: string, stop: 'answered' | 'max_steps', usage: Usage) {
   return {
@@ -49,7 +63,12 @@ export function chunks(id: string, model: string, created: number) {
   return {
     role: () => ({ ...base, choices: [{ index: 0, delta: { role: 'assistant' as const, content: '' }, logprobs: null, finish_reason: null }] }),
     content: (text: string) => ({ ...base, choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }] }),
-    finish: (stop: 'answered' | 'max_steps') => ({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(stop) }] }),
+    finish: (stop: Finish) => ({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(stop) }] }),
+    /** Each call as OpenAI streams one: its id, type and name with empty arguments, then its arguments. */
+    toolCalls: (calls: HandedCall[]) => calls.flatMap((c, index) => [
+      { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id: c.id, type: 'function' as const, function: { name: c.name, arguments: '' } }] }, logprobs: null, finish_reason: null }] },
+      { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: c.arguments } }] }, logprobs: null, finish_reason: null }] },
+    ]),
     usage: (usage: Usage) => ({ ...base, choices: [], usage: usageOf(usage) }),
   };
 }

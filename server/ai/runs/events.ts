@@ -14,8 +14,8 @@ const TABLE: Record<RunKind, string> = { agent: 'ai.agent_runs', orchestration: 
 const RUNNING = ['queued', 'running', 'waiting_approval'];
 /** How long after a run's record ends its stream waits for a last event that may never come. */
 export const SETTLE_MS = 3000;
-/** The event that ends a run's stream: its last. */
-export const isLast = (event: { type?: unknown }) => event.type === 'complete' || event.type === 'run_completed' || event.type === 'error';
+/** The event that ends a run's stream: its last (or, for a run that waits for its client's tool results, the last of this part: sql/0107). */
+export const isLast = (event: { type?: unknown }) => event.type === 'complete' || event.type === 'run_completed' || event.type === 'error' || event.type === 'client_tool_calls';
 /** The run an event names when it is the run's first (`start` for agents and orchestrations, `run_started` for workflows). */
 const runIdOf = (kind: RunKind, event: Record<string, unknown>): string | undefined =>
   kind === 'workflow' ? (event.type === 'run_started' ? (event.execution_id as string) : undefined) : event.type === 'start' ? (event.run_id as string) : undefined;

@@ -28,6 +28,7 @@ import { resumePoint } from '../steps/resume-point.ts';
 import { aiErrors } from '../errors.ts';
 import { Parked } from '../failures.ts';
 import type { StoredStep } from '../steps/step.ts';
+import type { ClientRequest } from '../steps/client.ts';
 
 export type ResumedKind = 'agent' | 'orchestration';
 /**
@@ -39,7 +40,7 @@ export type ResumedKind = 'agent' | 'orchestration';
 export type RunCarrier = (who: RequestContext, ownerId: string) => Promise<((stored: StoredRun, life: RunLifetime, emit: Emit) => Promise<unknown>) | undefined>;
 const Caller = z.object({ role: z.enum(['anon', 'authenticated', 'service_role']), claims: z.record(z.string(), z.unknown()) });
 type Event = { type?: string; step?: number; id?: string; delta?: string; delegation_id?: string; approval_id?: string; entity_id?: string };
-type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; traceparent: string | null; messages: StoredStep[]; events: Event[] };
+type RunRow = { session_id: string; owner: string | null; input: string; caller: unknown; context: ChatMessage[]; resumes: number; traceparent: string | null; client: ClientRequest | null; messages: StoredStep[]; events: Event[] };
 
 const SHAPE = {
   agent: { table: 'ai.agent_runs', owner: 'agent_id', messages: 'run_id', events: 'agent_run_id' },
@@ -53,7 +54,7 @@ const SHAPE = {
  */
 const storedRun = (kind: ResumedKind) => {
   const s = SHAPE[kind];
-  return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes, r.traceparent,
+  return `select r.session_id, r.${s.owner} as owner, r.input, r.caller, r.context, r.resumes, r.traceparent, ${kind === 'agent' ? 'r.client' : 'null::jsonb as client'},
     (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content, 'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id, 'is_error', m.is_error, 'latency_ms', m.latency_ms) order by m.id), '[]')
        from ai.session_messages m where m.${s.messages} = r.id) as messages,
     (select coalesce(json_agg(e.event order by e.seq), '[]') from ai.run_events e
@@ -78,8 +79,9 @@ export function runResumes(deps: { calls: AiCalls; carriers: Record<ResumedKind,
    * the model's text on). `begin`: a run begun in the process that took its
    * request, carried here from its first step (sql/0079): no `resumed` event.
    * `signal`: what else ends it (its parent workflow's cancel or time limit).
+   * `answered`: a run its client's tool results took up (sql/0107), not a resume.
    */
-  const carryClaimed = (kind: ResumedKind, runId: string, how: { begin?: boolean; tap?: Emit; signal?: AbortSignal } = {}) =>
+  const carryClaimed = (kind: ResumedKind, runId: string, how: { begin?: boolean; tap?: Emit; signal?: AbortSignal; answered?: boolean } = {}) =>
     recordedRun(deps.events, kind, async (recorded) => {
       const push = alsoTo(recorded as Emit, how.tap);
       const [row] = await calls.asService<RunRow>(storedRun(kind), [runId]);
@@ -92,11 +94,12 @@ export function runResumes(deps: { calls: AiCalls; carriers: Record<ResumedKind,
       const who: RequestContext = caller.data;
       // Begun elsewhere and never carried yet (a run that began carrying stored a step, or was resumed, is a resume).
       const first = how.begin === true && steps.length === 0 && row!.resumes === 0;
-      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from, traceparent: row!.traceparent, first };
+      const stored: StoredRun = { runId, sessionId: row!.session_id, input: row!.input, context: row!.context, messages: steps, from, traceparent: row!.traceparent, first, client: row!.client };
       const life = detachedLifetime(how.signal ? AbortSignal.any([deps.stop, how.signal]) : deps.stop);
       const emit = (): Emit => {
         if (first) return push;
-        push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
+        // A run its client answered (sql/0107) goes on as it would have: not a resume after a crash.
+        if (!how.answered) push({ type: 'resumed', run_id: runId, step: from.steps, resumes: row!.resumes });
         return unrepeated(row!.events, from.steps, push);
       };
       const carry = row!.owner ? await deps.carriers[kind](who, row!.owner).catch(() => undefined) : undefined;
@@ -117,14 +120,29 @@ export function runResumes(deps: { calls: AiCalls; carriers: Record<ResumedKind,
       // Parked again on an approval (the answer or the deadline brings it back), or handed over as the server stops.
       if (err instanceof Parked || deps.stop.aborted) return;
       deps.log.warn({ kind, run: runId, error: err.message }, 'resumed run failed');
-      // A failure before the run's own skeleton took over (reading what it stored) would leave it claimed by
-      // this live process and never resumed: it ends failed instead (a no-op when the skeleton ended it, or
-      // when another process has taken it).
-      await calls.asService(`select ai.finish_${kind}_run(p_run => r.id, p_status => 'failed', p_output => null, p_error => $2, p_stop => null, p_steps => r.steps) from ${SHAPE[kind].table} r where r.id = $1 and r.runner = $3`,
-        [runId, 'The run could not be resumed', deps.runnerId]).catch(() => undefined);
+      await failHeld(kind, runId);
     });
   };
-  return Object.assign(resumeRun, { carryClaimed });
+
+  /**
+   * A failure before the run's own skeleton took over (reading what it stored)
+   * would leave it held by this live process and never resumed: it ends failed
+   * instead (a no-op when the skeleton ended it, or when another process has taken it).
+   */
+  const failHeld = (kind: ResumedKind, runId: string) =>
+    calls.asService(`select ai.finish_${kind}_run(p_run => r.id, p_status => 'failed', p_output => null, p_error => $2, p_stop => null, p_steps => r.steps) from ${SHAPE[kind].table} r where r.id = $1 and r.runner = $3`,
+      [runId, 'The run could not be resumed', deps.runnerId]).catch(() => undefined);
+
+  /**
+   * An agent run its client's tool results took up in this process
+   * (ai.answer_client, sql/0107), carried on from them as a resume is, its
+   * events told to `tap`; it may wait for its client again (AwaitingClient).
+   */
+  const carryAnswered = (runId: string, tap: Emit) => carryClaimed('agent', runId, { tap, answered: true }).catch(async (err: Error) => {
+    if (!(err instanceof Parked) && !deps.stop.aborted) await failHeld('agent', runId);
+    throw err;
+  });
+  return Object.assign(resumeRun, { carryClaimed, carryAnswered });
 }
 
 export type RunResumes = ReturnType<typeof runResumes>;

@@ -26,11 +26,14 @@ import { ForWorker, HandedOver, Parked } from '../failures.ts';
 import type { RunWatch } from './watch.ts';
 import { contextFrom, inSpan } from '../../telemetry/spans.ts';
 import type { LoopResume, StoredMessage } from '../steps/step.ts';
+import type { ClientRequest } from '../steps/client.ts';
 
 /** What a runner's body gets: the run's ids, its ledger tags, the history before this message, where its messages go. */
 export type SessionRunContext = {
   sessionId: string;
   runId: string;
+  /** The process carrying the run (a statement that lets go of it names it). */
+  runner: string;
   usage: { userId: string | null; feature: 'agent' | 'orchestration'; runId: string };
   history: ChatMessage[];
   record: ReturnType<typeof messageRecorder>;
@@ -69,7 +72,8 @@ export type SessionRunInput = {
 };
 
 /** A run taken up again after its process died (runs/resume.ts): its record and what it stored. */
-export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume; traceparent: string | null; first?: boolean };
+/** `client`: what an OpenAI client brought to an agent's run (its tools, response format: sql/0107). */
+export type StoredRun = { runId: string; sessionId: string; input: string; context: ChatMessage[]; messages: StoredMessage[]; from: LoopResume; traceparent: string | null; first?: boolean; client?: ClientRequest | null };
 
 /** A run span's attributes: what a user searches a trace by. */
 function runAttributes(owner: RunOwner, runId: string) {
@@ -124,7 +128,7 @@ export function sessionRuns(deps: { calls: AiCalls; compactor: Compactor; runner
       const stepOwner = { kind: owner.kind, id: runId, runner: deps.runnerId, cancelled: cancel.found };
       const record = messageRecorder(deps.calls, sessionId, stepOwner);
       const members = memberCheckpoints(deps.calls, { ...stepOwner, resumed: opened.resumed !== undefined });
-      const result = await body({ runId, usage: { userId, feature: owner.kind, runId }, ...opened, record, members, signal: life.signal, onStep: (n) => { steps = n; } });
+      const result = await body({ runId, runner: deps.runnerId, usage: { userId, feature: owner.kind, runId }, ...opened, record, members, signal: life.signal, onStep: (n) => { steps = n; } });
       steps = result.steps;
       const complete = { type: 'complete' as const, session_id: sessionId, run_id: runId, output: result.output, stop_reason: result.stop, steps };
       // Its events kept and no OnRunComplete hook between: the record's end and the last events are one statement.

@@ -26,6 +26,8 @@ export type AgentRunEvent = (
   | { type: 'delegation_delta'; delegation_id: string; delta: string }
   | ({ type: 'usage' } & Usage)
   | { type: 'complete'; session_id: string; run_id: string; output: string; stop_reason: StopReason; steps: number }
+  // The model called the client's own tools (/api/v1): the run waits for their results (sql/0107).
+  | { type: 'client_tool_calls'; session_id: string; run_id: string; calls: Array<{ id: string; name: string; arguments: string }>; usage: Usage }
 ) & { delegation_id?: string };
 
 /**

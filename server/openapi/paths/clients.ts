@@ -2,7 +2,7 @@
 // completions), /api/mcp (MCP Streamable HTTP), /api/database (spec 4.4),
 // and this document itself with its reference page.
 import { z } from 'zod';
-import { ChatCompletionBody } from '../../ai/openai-compat/routes.ts';
+import { ChatCompletionBody } from '../../ai/openai-compat/messages.ts';
 import { family, json, type Operation } from '../operation.ts';
 import { AnyObject } from '../schemas.ts';
 
@@ -12,14 +12,16 @@ const database = family({ tag: 'Database', errorBody: 'plain', access: 'project'
 const open = family({ tag: 'Reference', errorBody: 'plain', access: 'none' });
 
 const Model = z.looseObject({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() });
+const ToolCall = z.looseObject({ id: z.string(), type: z.literal('function'), function: z.looseObject({ name: z.string(), arguments: z.string() }) })
+  .meta({ description: 'A call of one of the client\'s own tools: run it, and send its result as a `tool` message in the next request' });
 const Completion = z.looseObject({
   id: z.string(), object: z.literal('chat.completion'), created: z.number().int(), model: z.string(),
-  choices: z.array(z.looseObject({ index: z.number().int(), message: z.looseObject({ role: z.literal('assistant'), content: z.string() }), finish_reason: z.string() })),
+  choices: z.array(z.looseObject({ index: z.number().int(), message: z.looseObject({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(ToolCall).optional() }), finish_reason: z.string() })),
   usage: z.looseObject({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
 });
 const Chunk = z.looseObject({
   id: z.string(), object: z.literal('chat.completion.chunk'), created: z.number().int(), model: z.string(),
-  choices: z.array(z.looseObject({ index: z.number().int(), delta: z.looseObject({ role: z.string().optional(), content: z.string().optional() }), finish_reason: z.string().nullable() })),
+  choices: z.array(z.looseObject({ index: z.number().int(), delta: z.looseObject({ role: z.string().optional(), content: z.string().optional(), tool_calls: z.array(z.looseObject({ index: z.number().int() })).optional() }), finish_reason: z.string().nullable() })),
 }).meta({ description: 'Each `data:` line holds one chunk; the stream ends with `data: [DONE]`' });
 const JsonRpc = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().optional(), id: z.union([z.string(), z.number()]).optional() });
 const mcpSession = 'The Mcp-Session-Id header names the session after initialize; MCP-Protocol-Version the version.';
@@ -31,8 +33,8 @@ export const clientOperations: Operation[] = [
   openai.get('/api/v1/models/{model}', 'One model', { operationId: 'getModel', pathText: { model: 'agent/<name or id> or orchestration/<name or id>' }, answers: [json(200, 'The model', Model)], errors: [404] }),
   openai.post('/api/v1/chat/completions', 'Run an agent or orchestration as a chat completion', {
     operationId: 'createChatCompletion',
-    description: 'The last message is the turn the agent answers. X-Session-Id continues a session and is answered on every call. With stream: true the answer is server-sent `chat.completion.chunk` events ending `data: [DONE]`.',
-    body: ChatCompletionBody, answers: [json(200, 'The completion', Completion), { status: 200, description: 'With stream: true', events: Chunk }], errors: [400, 402, 404],
+    description: 'The last message is the turn the agent answers, or the `tool` messages answering the calls of your own tools that a run waits on (it then goes on). X-Session-Id continues a session and is answered on every call. `tools`, `tool_choice` and `response_format` (checked: 502 `response_format_mismatch` after one retry) apply to agents. With stream: true the answer is server-sent `chat.completion.chunk` events ending `data: [DONE]`.',
+    body: ChatCompletionBody, answers: [json(200, 'The completion', Completion), { status: 200, description: 'With stream: true', events: Chunk }], errors: [400, 402, 404, 409, 502],
   }),
   mcp.post('/api/mcp', 'MCP Streamable HTTP: JSON-RPC requests', { operationId: 'mcpPost', description: mcpSession, body: JsonRpc, answers: [json(200, 'A JSON-RPC answer (or an event stream of them)', JsonRpc), { status: 202, description: 'A notification was accepted', empty: true }], errors: [400, 404] }),
   mcp.get('/api/mcp', 'MCP Streamable HTTP: the server\'s notification stream', { operationId: 'mcpStream', description: mcpSession, answers: [{ status: 200, description: 'JSON-RPC notifications as server-sent events', events: JsonRpc }], errors: [400, 404, 405] }),
