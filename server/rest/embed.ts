@@ -77,7 +77,8 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
       if (target) {
         found.push({
           kind: fk.unique ? 'one-to-one' : 'one-to-many', target, describe: `${fk.refTable} <- ${fk.table}(${fk.columns.join(',')}) via ${fk.name}`,
-          detail: { cardinality: fk.unique ? 'one-to-one' : 'one-to-many', embedding: `${parent.name} with ${target.name}`, relationship: `${fk.name} using ${fk.table}(${fk.columns.join(', ')}) and ${fk.refTable}(${fk.refColumns.join(', ')})` },
+          // The parent's side first, as v12 words it ("fk using users(username) and best_friends(first_user)").
+          detail: { cardinality: fk.unique ? 'one-to-one' : 'one-to-many', embedding: `${parent.name} with ${target.name}`, relationship: `${fk.name} using ${fk.refTable}(${fk.refColumns.join(', ')}) and ${fk.table}(${fk.columns.join(', ')})` },
           hint: `${item.name}!${fk.name}`,
           from: (child) => `${qualified(target.schema, target.name)} ${child}`,
           on: (p, child) => pairs(fk.columns, fk.refColumns, child, p),

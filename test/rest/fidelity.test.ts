@@ -163,6 +163,12 @@ describe('row REST: PostgREST v12 fidelity', () => {
     assert.deepEqual(body.details.map((d) => d.cardinality), ['many-to-one', 'many-to-one']);
     assert.match(body.details[0]!.relationship, /^best_friends_first_user_fkey using friendships\(first_user\) and profiles\(id\)$/);
     assert.equal(body.hint, "Try changing 'profiles' to one of the following: 'profiles!best_friends_first_user_fkey', 'profiles!best_friends_second_user_fkey'. Find the desired relationship in the 'details' key.");
+    // One-to-many: the parent's side first, in the order the keys were made (postgrest-js's own test).
+    const toMany = (await (await rest('/profiles?select=username,friendships(id)')).json()) as { code: string; details: Array<{ cardinality: string; embedding: string; relationship: string }> };
+    assert.deepEqual(toMany.details, [
+      { cardinality: 'one-to-many', embedding: 'profiles with friendships', relationship: 'best_friends_first_user_fkey using profiles(id) and friendships(first_user)' },
+      { cardinality: 'one-to-many', embedding: 'profiles with friendships', relationship: 'best_friends_second_user_fkey using profiles(id) and friendships(second_user)' },
+    ]);
     const twice = await rest('/friendships?select=id,profiles!first_user(username),profiles!second_user(username)');
     assert.equal(twice.status, 400);
     assert.match(((await twice.json()) as { message: string }).message, /"profiles" is embedded twice: give one of them an alias/);
