@@ -47,6 +47,7 @@ import { aiShape } from './errors.ts';
 import { orchestrationRoutes } from './orchestrations/routes.ts';
 import { orchestrationRunner } from './orchestrations/run.ts';
 import { openAiRoutes } from './openai-compat/routes.ts';
+import { attachmentStore } from './agents/attachments.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { runLimiter } from './runs/limiter.ts';
 import { extractionStops } from './sources/stops.ts';
@@ -158,7 +159,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const limiter = runLimiter({ manual: config.WORKFLOW_EXECUTIONS_PER_MINUTE, triggered: config.WORKFLOW_TRIGGERED_RUNS_PER_MINUTE, agent: config.AGENT_RUNS_PER_MINUTE });
   const runServices = { log: runEventLog(calls, log, opts.runnerId), watch, stop: stopping.signal, inWorker: config.AI_RUN_PLACEMENT === 'worker', limiter };
   const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId, watch });
-  const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets });
+  const attachments = attachmentStore(calls, opts.storage);
+  const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets, attachments });
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, sessionRun });
   mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, runServices));
@@ -197,7 +199,8 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   };
   // OpenAI's chat completions API over agents and orchestrations: its own surface (/api/v1, OpenAI's error body, a bearer alone as the key).
   const openai = express.Router();
-  openai.use(identity, json, openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, events: runServices, resumes: resumeRun, runnerId: opts.runnerId }));
+  // Images and files ride in the body as data URLs: at most 20 MB of them (agents/attachments.ts), base64 a third larger.
+  openai.use(identity, jsonBody({ limit: '32mb' }), openAiRoutes({ calls, agents: agentRuns, orchestrations: orchestrationRuns, limiter, stop: stopping.signal, events: runServices, resumes: resumeRun, runnerId: opts.runnerId, attachments, fetch: streamingFetch }));
   mount('/workflows', workflowRoutes({ calls, json, runs, events: runServices }), { json: false });
   // MCP (/api/mcp): deployed workflows, agents and searches as tools; its own surface (bearer as key).
   const mcpServer = mcpRoutes({ services: { store: mcpStore(calls), agents: agentRuns, runs, search, storage: opts.storage, limiter, events: runServices, calls }, adminUrl: opts.adminUrl, log,

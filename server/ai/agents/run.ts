@@ -40,6 +40,7 @@ import type { Emit } from '../steps/events.ts';
 import type { LoopToolCall, ToolOutcome, StoredStep } from '../steps/step.ts';
 import type { ClientRequest } from '../steps/client.ts';
 import { answerCheck, clientTools, modelFormat } from './client-request.ts';
+import { userContent, type AttachmentStore, type Loaded } from './attachments.ts';
 
 export type RunResult = {
   session_id: string; run_id: string; status: 'completed'; output: string; stop_reason: 'answered' | 'max_steps';
@@ -54,7 +55,13 @@ type Delegate = (sub: AgentRow, toolName: string, args: unknown, signal: AbortSi
  * approval wait and a server's stop hands it over instead of failing it;
  * inWorker: a durable run only begun here, then carried by a worker (sql/0079).
  */
-type TurnHow = { streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined; parent?: RunParent | undefined; client?: ClientRequest | undefined };
+type TurnHow = {
+  streamModel?: boolean; durable?: boolean; inWorker?: boolean | undefined; setup?: AgentSetup | undefined; parent?: RunParent | undefined;
+  /** What an OpenAI client brought beside its messages (/api/v1: its tools, response format). */
+  client?: ClientRequest | undefined;
+  /** Images and files sent with the message, stored already (attachments.ts). */
+  attachments?: Loaded[] | undefined;
+};
 /** checkpoint: where the member stores its steps, and those it stored before its run resumed (it goes on from them). */
 export type MemberRun = { signal: AbortSignal; usage: { userId: string | null; feature: string; runId: string }; stepPrefix: string; emit?: Emit | undefined; onStep?: (n: number) => void; checkpoint: MemberCheckpoint };
 
@@ -63,7 +70,7 @@ export async function agentTuning(agent: Pick<AgentRow, 'model' | 'settings'>, s
   return { model: agent.model || (await settings.string('AGENT_DEFAULT_MODEL')), ...stepCap(agent.settings, cap) };
 }
 
-export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; sessionRun: SessionRuns; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever>; secrets: ResourceSecrets }) {
+export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: ToolRunner; mcp: McpTools; settings: Settings; approvals: ApprovalDesk; sessionRun: SessionRuns; hookServices: Pick<ToolServices, 'fetch' | 'sandbox'>; retrieve: ReturnType<typeof contextRetriever>; secrets: ResourceSecrets; attachments: AttachmentStore }) {
   const { calls, models, tools, settings, mcp } = opts;
   const kbTools = knowledgeTools(opts.retrieve, settings);
   const setupOf = agentSetup(calls);
@@ -199,7 +206,11 @@ export function agentRunner(opts: { calls: AiCalls; models: ModelRouter; tools: 
         // An OpenAI client's own tools and response format (/api/v1), kept on the run for its resumes (sql/0107).
         const client = how.client;
         if (client && !run.resumed) await calls.asService('select ai.set_run_client($1, $2)', [run.runId, JSON.stringify(client)]);
-        const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history, { role: 'user', content: message }, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
+        // Images and files: named on the run's message as it begins; a resumed run reads them back from storage.
+        if (how.attachments?.length && !run.resumed) await opts.attachments.attach(run.runId, how.attachments);
+        const attached = how.attachments ?? (run.resumed ? await opts.attachments.ofRun(run.runId) : []);
+        const messages: ChatMessage[] = [...(agent.system_prompt ? [{ role: 'system' as const, content: agent.system_prompt }] : []), ...run.history,
+          { role: 'user', content: userContent(message, attached) } as ChatMessage, ...(run.resumed?.messages ?? []).map(chatMessageOf)];
         const result = await runLoop({
           models, model, messages, tools: [...offered.tools, ...clientTools(client, offered.tools)], maxSteps, tuning, signal, record, chargesWithRecord: true, usage: run.usage, onStep: run.onStep,
           ...(client ? { awaitClient: awaitClient(run, emit), toolChoice: client.tool_choice, responseFormat: modelFormat(client.response_format), checkAnswer: answerCheck(client.response_format) } : {}),

@@ -41,12 +41,20 @@ export function clientRequestOf(body: ChatCompletion): ClientRequest | undefined
   return tools || format ? { ...(tools ? { tools } : {}), ...(choice ? { tool_choice: choice } : {}), ...(format ? { response_format: format } : {}) } : undefined;
 }
 
-/** A message's text: a string, or its text parts joined (other parts refused). */
+/**
+ * A message's text: a string, or its text parts joined. An earlier turn's
+ * image or file (a client resends the whole conversation) stays a marker,
+ * `[image]` or `[file: name]`: only the last message's are sent to the model.
+ */
 export function textOf(m: ChatMessageBody, i: number): string {
   if (typeof m.content === 'string') return m.content;
   if (m.content == null) return '';
-  if (m.content.some((p) => p.type !== 'text' || typeof p.text !== 'string')) throw aiErrors.validation(`messages[${i}]: only text content is supported`);
-  return m.content.map((p) => p.text).join('');
+  return m.content.map((p) => {
+    if (p.type === 'text' && typeof p.text === 'string') return p.text;
+    if (p.type === 'image_url') return '[image]';
+    if (p.type === 'file') return `[file: ${String((p as { file?: { filename?: unknown } }).file?.filename ?? 'unnamed')}]`;
+    throw aiErrors.validation(`messages[${i}]: parts of type ${String(p.type)} are not supported (text, image_url and file are)`);
+  }).join('');
 }
 
 export type SeededTurn = { role: 'user' | 'assistant' | 'tool'; content: string; tool_calls?: Array<{ id: string; name: string; arguments: string }>; tool_call_id?: string };

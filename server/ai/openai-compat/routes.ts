@@ -40,7 +40,9 @@ import { openAiStore, type Runnable } from './store.ts';
 import { actorOf } from '../actor.ts';
 import type { RunLimiter } from '../runs/limiter.ts';
 import { checkRunMessage } from '../sessions/limits.ts';
-import { ChatCompletionBody, clientRequestOf, clientResults, seededTurns, textOf } from './messages.ts';
+import { ChatCompletionBody, clientRequestOf, clientResults, seededTurns } from './messages.ts';
+import { messageParts } from './attachments.ts';
+import type { AttachmentStore } from '../agents/attachments.ts';
 import { chunks, completion, modelIds, modelObject, openAiError, toolCallsCompletion, type Finish, type HandedCall } from './wire.ts';
 
 /** What a run answers here (an agent's or an orchestration's). */
@@ -51,7 +53,7 @@ type FollowedServices = RunServices & { caller: RequestContext };
 type Part = (life: RunLifetime, tap: Emit | undefined) => Promise<Answered>;
 type Asked = { model: string; created: number; kind: 'agent' | 'orchestration'; services: FollowedServices; stream: boolean; withUsage: boolean; answer: (runId: string) => Promise<Answered> };
 
-export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal; events: RunServices; resumes: RunResumes; runnerId: string }): Router {
+export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal; events: RunServices; resumes: RunResumes; runnerId: string; attachments: AttachmentStore; fetch: typeof fetch }): Router {
   const r = express.Router();
   const store = openAiStore(opts.calls);
 
@@ -89,18 +91,22 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     }
     const last = body.messages.at(-1)!;
     if (last.role !== 'user') throw aiErrors.validation('the last message must be the user\'s (the turn the agent answers) or the results of the client\'s tool calls');
-    const message = textOf(last, body.messages.length - 1).trim();
-    if (!message) throw aiErrors.validation('the last message has no text');
+    // Its images and files are read (and bounded) before anything is stored or counted.
+    const { text, incoming } = await messageParts(last, body.messages.length - 1, opts.fetch);
+    const message = text.trim();
+    if (!message && incoming.length === 0) throw aiErrors.validation('the last message has no text');
+    if (incoming.length > 0 && target.kind !== 'agent') throw aiErrors.validation('images and files are for agents\' models (agent/<name>)');
     checkRunMessage(message, 'the last message');
     // Without a session, the earlier messages seed a new one: checked (and bounded) before the run is counted.
     const named = req.headers['x-session-id'];
     const seeded = typeof named === 'string' && named ? undefined : seededTurns(body.messages.slice(0, -1));
     opts.limiter.take('agent', actorOf(caller));
-    const sessionId = seeded ? await store.seedSession(caller, target, seeded, message) : await namedSession(caller, target, String(named));
+    const sessionId = seeded ? await store.seedSession(caller, target, seeded, message || '(attachment)') : await namedSession(caller, target, String(named));
     res.setHeader('x-session-id', sessionId);
+    const attachments = await opts.attachments.save(sessionId, incoming);
     // Durable (its events kept): an approval parks it, a crash or a deploy hands it to another process.
     const run = (life: RunLifetime, emit: Emit): Promise<Answered> => target.kind === 'agent'
-      ? opts.agents.run(caller, target.row, { message, sessionId }, life, emit, { durable: true, client })
+      ? opts.agents.run(caller, target.row, { message, sessionId }, life, emit, { durable: true, client, attachments })
       : opts.orchestrations.run(caller, target.row, { message, sessionId }, life, emit, { durable: true });
     return answerWith(res, asked, (life, tap) => recordedRun(opts.events.log, target.kind, (push) => run(life, alsoTo(push as Emit, tap))));
   }));
