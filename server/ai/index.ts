@@ -164,7 +164,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, sessionRun });
   mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, runServices));
-  mount('/sessions', sessionRoutes(calls));
+  mount('/sessions', sessionRoutes(calls, attachments));
   const streamingFetch = guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS));
   mount('/sources', sourceRoutes({ calls, storage: opts.storage, uploadLimit: config.STORAGE_UPLOAD_LIMIT, urls: urlImporter({ settings, fetch: streamingFetch, maxBytes: config.STORAGE_UPLOAD_LIMIT, provider: crawlProvider(settings, config.CRAWL_API_BASE_DEFAULT) }) }), { json: false });
   // Documents are parsed in threads with heap and time limits (the parsers load there, not here).

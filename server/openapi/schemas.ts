@@ -114,7 +114,11 @@ export const Search = name('SearchAnswer', z.looseObject({
 export const Page = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 
 export const Session = name('Session', row({ owner_id: Id.nullable(), agent_id: Id.nullable(), orchestration_id: Id.nullable(), title: z.string().nullable(), summary: z.string().nullable(), created_at: Timestamp, updated_at: Timestamp }));
-export const Message = name('Message', z.looseObject({ id: z.string().meta({ description: 'Messages are numbered in order' }), run_id: Id.nullable(), role: z.enum(['user', 'assistant', 'tool', 'system']), content: z.string().nullable(), created_at: Timestamp }));
+export const Message = name('Message', z.looseObject({
+  id: z.string().meta({ description: 'Messages are numbered in order' }), run_id: Id.nullable(), role: z.enum(['user', 'assistant', 'tool', 'system']), content: z.string().nullable(), created_at: Timestamp,
+  attachments: z.array(z.looseObject({ type: z.enum(['image', 'file']), mime: z.string(), bytes: z.number().int(), filename: z.string().optional() })).optional()
+    .meta({ description: 'A user message\'s images and files (sent to /api/v1), their bytes kept in storage' }),
+}));
 
 export const ProviderKey = name('ProviderKey', row({ provider: z.string(), masked_key: z.string(), is_valid: z.boolean(), last_validated_at: Timestamp.nullable(), created_at: Timestamp, updated_at: Timestamp }));
 export const Setting = name('Setting', z.looseObject({

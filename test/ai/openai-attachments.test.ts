@@ -29,7 +29,7 @@ describe('OpenAI-compatible endpoint: images and files', () => {
   let images: http.Server;
   let imagesUrl: string;
   let ann: string;
-  const { json, post } = aiApi(() => p);
+  const { json, post, api } = aiApi(() => p);
   const client = () => new OpenAI({ baseURL: `${p.url}/api/v1`, apiKey: ann, maxRetries: 0 });
   const userParts = (i: number) => (vendor.chats()[i]!.body.messages as Array<{ role: string; content: string | Part[] }>).filter((m) => m.role === 'user').at(-1)!.content;
 
@@ -82,6 +82,13 @@ describe('OpenAI-compatible endpoint: images and files', () => {
     const ownRead = await fetch(`${p.url}/storage/v1/object/ai-attachments/${named[0]!.path}`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${ann}` } });
     assert.equal(ownRead.status, 404, 'no policy lets a user at the bucket itself');
     assert.doesNotMatch(JSON.stringify(rows), /iVBOR/, 'no bytes in the row');
+    const listed = await json<Array<{ role: string; attachments?: unknown }>>(await api(ann, `/sessions/${session}/messages`), 200);
+    assert.deepEqual(listed[0]!.attachments, [{ type: 'image', mime: 'image/png', bytes: PNG.length }, { type: 'file', mime: 'application/pdf', bytes: PDF.length, filename: 'note.pdf' }]);
+    // Deleting the session deletes its attachments too.
+    await json(await api(ann, `/sessions/${session}`, { method: 'DELETE' }), 200);
+    const left = await p.adminPool.query<{ n: number }>(`select count(*)::int as n from storage.objects where bucket_id = 'ai-attachments' and name like $1`, [`${session}/%`]);
+    assert.equal(left.rows[0]!.n, 0);
+    assert.equal((await fetch(`${p.url}/storage/v1/object/ai-attachments/${named[0]!.path}`, { headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}` } })).status, 404);
   });
 
   it('reads a remote image through the outbound guard, and refuses a private address', async () => {
@@ -131,6 +138,6 @@ describe('OpenAI-compatible endpoint: images and files', () => {
     await refused([{ type: 'file', file: { file_data: `data:application/x-msdownload;base64,${Buffer.from('MZ').toString('base64')}` } }], 400, /PDF, plain text/);
     await refused([{ type: 'input_audio', input_audio: { data: '', format: 'wav' } }], 400, /input_audio are not supported/);
     const { rows } = await p.adminPool.query<{ n: number }>(`select count(*)::int as n from storage.objects where bucket_id = 'ai-attachments'`);
-    assert.equal(rows[0]!.n, 5, 'nothing refused was stored (the earlier tests stored five)');
+    assert.equal(rows[0]!.n, 3, 'nothing refused was stored (the earlier tests keep three)');
   });
 });

@@ -1110,6 +1110,15 @@ export interface components {
       content: string | null;
       /** Format: date-time */
       created_at: string;
+      /** @description A user message's images and files (sent to /api/v1), their bytes kept in storage */
+      attachments?: ({
+          /** @enum {string} */
+          type: "image" | "file";
+          mime: string;
+          bytes: number;
+          filename?: string;
+          [key: string]: unknown;
+        })[];
       [key: string]: unknown;
     };
     ProviderKey: {

@@ -60,6 +60,11 @@ export function attachmentStore(calls: AiCalls, storage: InProcessStorage) {
       const [row] = await calls.asService<{ attachments: Attachment[] }>(`select attachments from ai.session_messages where run_id = $1 and role = 'user' order by id limit 1`, [runId]);
       return Promise.all((row?.attachments ?? []).map(async (a) => ({ ...a, data: (await storage.read(PROJECT_CALLER, a.bucket, a.path, ATTACHMENT_MAX_BYTES)).bytes })));
     },
+    /** Removes a deleted session's attachments (their rows and bytes). */
+    removeSession: async (sessionId: string): Promise<void> => {
+      const rows = await calls.asService<{ name: string }>(`select name from storage.objects where bucket_id = $1 and name like $2 order by name limit 10000`, [ATTACHMENT_BUCKET, `${sessionId}/%`]);
+      for (let i = 0; i < rows.length; i += 500) await storage.remove(PROJECT_CALLER, ATTACHMENT_BUCKET, rows.slice(i, i + 500).map((r) => r.name));
+    },
   };
 }
 

@@ -6,8 +6,9 @@ import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { idOf } from '../parse.ts';
 import { sessionStore } from './store.ts';
+import type { AttachmentStore } from '../agents/attachments.ts';
 
-export function sessionRoutes(calls: AiCalls): Router {
+export function sessionRoutes(calls: AiCalls, attachments: Pick<AttachmentStore, 'removeSession'>): Router {
   const r = express.Router();
   const sessions = sessionStore(calls);
   /** The session of the path, 404 unless it is the caller's. */
@@ -25,8 +26,10 @@ export function sessionRoutes(calls: AiCalls): Router {
   r.get('/:id/messages', route(async (req, res) => {
     const { id } = await session(req);
     // Assembled for reading: tool calls and results as stored; assistant messages carry retrieved_context.
-    res.json((await sessions.messages(req, id)).map(({ retrieved_context, tool_calls, tool_call_id, name, is_error, ...m }) => ({
+    res.json((await sessions.messages(req, id)).map(({ retrieved_context, tool_calls, tool_call_id, name, is_error, attachments, ...m }) => ({
       ...m,
+      // A user's images and files (/api/v1): what they are, not their bytes (those are in storage).
+      ...(m.role === 'user' ? { attachments: (attachments as Array<Record<string, unknown>>).map(({ type, mime, bytes, filename }) => ({ type, mime, bytes, ...(filename ? { filename } : {}) })) } : {}),
       ...(m.role === 'assistant' ? { tool_calls: tool_calls ?? [], retrieved_context } : {}),
       ...(m.role === 'tool' ? { tool_call_id, name, is_error } : {}),
     })));
@@ -43,6 +46,8 @@ export function sessionRoutes(calls: AiCalls): Router {
   r.delete('/:id', route(async (req, res) => {
     const { id } = await session(req);
     await sessions.remove(req, id);
+    // Its messages' images and files go with it (their rows went with the session).
+    await attachments.removeSession(id);
     res.json({ message: 'Session deleted', id });
   }));
   return r;

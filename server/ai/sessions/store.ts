@@ -24,7 +24,7 @@ export function sessionStore(calls: AiCalls) {
       if (!row) throw aiErrors.notFound('Session');
       return row;
     },
-    messages: (req: Request, id: string) => calls.call<Record<string, unknown>>(req, `select id, run_id, role, content, tool_calls, tool_call_id, name, is_error, retrieved_context, created_at
+    messages: (req: Request, id: string) => calls.call<Record<string, unknown>>(req, `select id, run_id, role, content, tool_calls, tool_call_id, name, is_error, retrieved_context, attachments, created_at
         from ai.session_messages where session_id = $1 order by id`, [id]),
     runs: (req: Request, id: string) => calls.call(req, `select ${RUN} from ai.agent_runs where session_id = $1 order by started_at, id`, [id]),
     /** Every retrieved_context entry of a run's answers, in order (404 for a run not in this session). */
