@@ -127,8 +127,17 @@ export function resolveRelationship(cache: SchemaCache, parent: Relation, item: 
 
 /** `next(name)` gives a fresh quoted alias for a relation named `name` (`"tags_1"`, as PostgREST names them). */
 export type SelectContext = { cache: SchemaCache; params: Params; scopes: Map<string, Scope>; next: (name: string) => string; aggregates?: boolean };
-/** `groupBy`: with an aggregate in the list, the other columns' expressions (the rows are grouped by them). */
-export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }>; inner: string[]; groupBy?: string[] };
+/**
+ * `groupBy`: with an aggregate in the list, the other columns' expressions (the rows are grouped by them).
+ * `joins`: lateral joins the columns read from (a spread's, when the list aggregates: its columns are then
+ * grouped by as columns, which a correlated subquery's could not be).
+ */
+export type BuiltSelect = { columns: Array<{ expr: string; name: string | null }>; inner: string[]; groupBy?: string[]; joins?: string[] };
+
+/** The lateral joins of a select list, to follow its FROM item. */
+export function joinsSql(built: BuiltSelect): string {
+  return built.joins && built.joins.length > 0 ? ` ${built.joins.join(' ')}` : '';
+}
 
 /** ` group by ...` for a list with aggregates, else nothing. */
 export function groupBySql(built: BuiltSelect): string {
@@ -148,6 +157,7 @@ export function buildSelect(rel: Relation, items: SelectItem[], alias: string, p
   }
   const grouped: string[] = [];
   let aggregated = false;
+  const aggregating = items.some((i) => i.kind === 'aggregate');
   for (const item of items) {
     if (item.kind === 'aggregate') {
       if (!ctx.aggregates) throw restErrors.aggregatesDisabled();
@@ -167,7 +177,7 @@ export function buildSelect(rel: Relation, items: SelectItem[], alias: string, p
       if (computed && !computed.returnsRows) out.columns.push({ expr: `${qualified(computed.schema, computed.name)}(${alias})`, name: item.alias ?? item.field.name });
       else out.columns.push(columnSql(item, ctx.params, alias));
     } else {
-      embed(rel, item, alias, path, ctx, out);
+      embed(rel, item, alias, path, ctx, out, aggregating);
     }
     grouped.push(...out.columns.slice(before).map((c) => c.expr));
   }
@@ -179,7 +189,7 @@ export function selectListSql(built: BuiltSelect): string {
   return built.columns.map((c) => (c.name === null ? c.expr : `${c.expr} as ${ident(c.name)}`)).join(', ');
 }
 
-function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: string, ctx: SelectContext, out: BuiltSelect): void {
+function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: string, ctx: SelectContext, out: BuiltSelect, aggregating: boolean): void {
   const r = resolveRelationship(ctx.cache, parent, item);
   const key = item.alias ?? item.name;
   const childPath = path ? `${path}.${key}` : key;
@@ -199,17 +209,24 @@ function embed(parent: Relation, item: EmbedItem, parentAlias: string, path: str
     const cols = childSelect.columns.flatMap((c) =>
       c.name === null ? r.target.columns.map((col) => ({ expr: `${child}.${ident(col.name)}`, name: col.name })) : [c as { expr: string; name: string }],
     );
-    for (const c of cols) out.columns.push({ expr: `(select ${c.expr} from ${from}${where} limit 1)`, name: c.name });
+    if (aggregating) {
+      // Beside an aggregate the spread's columns are grouped by: read from a lateral join, as columns.
+      const lateral = ctx.next(`${r.target.name}_spread`);
+      out.joins = [...(out.joins ?? []), `left join lateral (select ${cols.map((c, i) => `${c.expr} as _pgrst_s${i}`).join(', ')} from ${from}${joinsSql(childSelect)}${where} limit 1) ${lateral} on true`];
+      cols.forEach((c, i) => out.columns.push({ expr: `${lateral}._pgrst_s${i}`, name: c.name }));
+      return;
+    }
+    for (const c of cols) out.columns.push({ expr: `(select ${c.expr} from ${from}${joinsSql(childSelect)}${where} limit 1)`, name: c.name });
     return;
   }
   const list = selectListSql(childSelect);
   if (toOne) {
-    out.columns.push({ expr: `(select row_to_json(_pgrst_e) from (select ${list} from ${from}${where} limit 1) _pgrst_e)`, name: key });
+    out.columns.push({ expr: `(select row_to_json(_pgrst_e) from (select ${list} from ${from}${joinsSql(childSelect)}${where}${groupBySql(childSelect)} limit 1) _pgrst_e)`, name: key });
     return;
   }
   const order = orderSql(scope.order, ctx.params, child);
   const page = `${scope.limit !== null ? ` limit ${ctx.params.add(scope.limit)}` : ''}${scope.offset ? ` offset ${ctx.params.add(scope.offset)}` : ''}`;
-  out.columns.push({ expr: `(select coalesce(json_agg(_pgrst_e), '[]') from (select ${list} from ${from}${where}${groupBySql(childSelect)}${order}${page}) _pgrst_e)`, name: key });
+  out.columns.push({ expr: `(select coalesce(json_agg(_pgrst_e), '[]') from (select ${list} from ${from}${joinsSql(childSelect)}${where}${groupBySql(childSelect)}${order}${page}) _pgrst_e)`, name: key });
 }
 
 /** Paths of every embed in a select tree ("comments", "comments.author", ...), longest first. */

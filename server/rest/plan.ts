@@ -4,7 +4,7 @@
 // that Postgres turns into the JSON body itself.
 import type { Request } from 'express';
 import { parseOrder, parseSelect, RESERVED } from './grammar.ts';
-import { buildSelect, embedPaths, groupBySql, selectListSql } from './embed.ts';
+import { buildSelect, embedPaths, groupBySql, joinsSql, selectListSql } from './embed.ts';
 import { restErrors } from './errors.ts';
 import { acceptOf, conditions, pageOf, scopedQuery, type Prefer } from './request.ts';
 import type { Relation } from './catalogue.ts';
@@ -55,7 +55,7 @@ export function planRead(req: Request, rel: Relation, q: URLSearchParams, prefer
     : strip ? `json_strip_nulls(coalesce(json_agg(_pgrst_source), '[]'))` : `coalesce(json_agg(_pgrst_source), '[]')`;
   // count=exact counts; planned asks the planner; estimated counts exactly up to 1000 rows and estimates past that.
   const exactCount = `(select count(*) from ${relationName(rel)} ${self}${where})::int`;
-  const sql = `with _pgrst_source as (select ${selectListSql(built)} from ${relationName(rel)} ${self}${where}${groupBySql(built)}${order}${page})
+  const sql = `with _pgrst_source as (select ${selectListSql(built)} from ${relationName(rel)} ${self}${joinsSql(built)}${where}${groupBySql(built)}${order}${page})
     select ${agg}::text as body, count(*)::int as page_rows,
            ${prefer.count === 'exact' || prefer.count === 'estimated' ? exactCount : 'null::int'} as total
       from _pgrst_source`;
@@ -219,6 +219,7 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
     let list: string;
     let where: string;
     let groupBy = '';
+    let joins = '';
     if (target) {
       // Rows of a table: embeds resolve through that table's relationships, filters before and after.
       const { top, scopes } = scopedQuery(rest, embedPaths(items));
@@ -228,6 +229,7 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
       list = selectListSql(built);
       where = whereSql(top.conditions, params, alias, built.inner);
       groupBy = groupBySql(built);
+      joins = joinsSql(built);
     } else {
       const embedded = items.find((i) => i.kind === 'embed');
       if (embedded && embedded.kind === 'embed') throw restErrors.noRelationship(name, embedded.name, schema);
@@ -236,7 +238,7 @@ export function planCall(req: Request, schema: string, name: string, q: URLSearc
     }
     const order = orderSql(parseOrder(rest.get('order') ?? undefined), params, target ? alias : undefined);
     const from = `${call} ${alias}`;
-    sql = `with _pgrst_source as (select ${list} from ${from}${where}${groupBy}${order}${page})
+    sql = `with _pgrst_source as (select ${list} from ${from}${joins}${where}${groupBy}${order}${page})
       select ${fn.returnsSet ? `coalesce(json_agg(_pgrst_source), '[]')` : `(json_agg(_pgrst_source) -> 0)`}::text as body, count(*)::int as page_rows,
              ${counted ? `(select count(*) from ${from}${where})::int` : 'null::int'} as total from _pgrst_source`;
   } else if (fn.returnsSet) {

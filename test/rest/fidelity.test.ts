@@ -259,6 +259,12 @@ describe('row REST: aggregates, the plan and quoted columns (PostgREST settings)
     insert into public.customers values (1, 'ann'), (2, 'bob');
     insert into public.purchases values (1, 1, 10), (2, 1, 5), (3, 2, 7);
     create function public.all_orders() returns setof public.orders language sql stable as $$ select * from public.orders $$;
+    create table public.channels (id int primary key, slug text not null);
+    create table public.channel_details (id int primary key references public.channels, details text);
+    create table public.chat_messages (id int primary key, customer_id int references public.customers, channel_id int references public.channels);
+    insert into public.channels values (1, 'public'), (2, 'random'), (3, 'quiet');
+    insert into public.channel_details values (1, 'Details for public channel'), (2, 'Details for random channel');
+    insert into public.chat_messages values (1, 1, 1), (2, 1, 2), (3, 1, 3);
     notify pgrst, 'reload schema';`;
 
   before(async () => {
@@ -299,6 +305,20 @@ describe('row REST: aggregates, the plan and quoted columns (PostgREST settings)
     assert.match(res.headers.get('content-type')!, /^application\/vnd\.pgrst\.plan\+json/);
     const plan = (await res.json()) as Array<{ Plan: { 'Node Type': string } }>;
     assert.equal(typeof plan[0]!.Plan['Node Type'], 'string');
+  });
+
+  it('groups an aggregate by a spread\'s columns, inside an embed too (postgrest-js\'s own request)', async () => {
+    const db = clientOf(on);
+    const nested = await db.from('customers').select('name, chat_messages(channels(count(), ...channel_details(details)))').eq('id', 1).single();
+    assert.equal(nested.error, null, JSON.stringify(nested.error));
+    assert.deepEqual(nested.data, { name: 'ann', chat_messages: [
+      { channels: { count: 1, details: 'Details for public channel' } },
+      { channels: { count: 1, details: 'Details for random channel' } },
+      { channels: { count: 1, details: null } },
+    ] });
+    const top = await db.from('channels').select('count(), ...channel_details(details)');
+    assert.equal(top.error, null, JSON.stringify(top.error));
+    assert.deepEqual(new Set((top.data as Array<{ count: number; details: string | null }>).map((r) => `${r.details}:${r.count}`)), new Set(['Details for public channel:1', 'Details for random channel:1', 'null:1']));
   });
 
   it('applies aggregates to a function\'s rows, grouped by the other columns', async () => {
