@@ -42,21 +42,26 @@ export function requestSettings(ctx: RequestContext): Record<string, string> {
 }
 
 const SETTINGS = Object.keys(requestSettings({ role: 'anon', claims: {} }));
+const setting = (name: string, i: number) => `set_config('${name}', $${i + 1}, true)`;
 /** The statement that sets a request's context; its values come from contextValues. */
-export const SET_CONTEXT = `select ${SETTINGS.map((name, i) => `set_config('${name}', $${i + 1}, true)`).join(', ')}`;
-export const contextValues = (ctx: RequestContext): string[] => Object.values(requestSettings(ctx));
+export const SET_CONTEXT = `select ${SETTINGS.map(setting).join(', ')}`;
+/** The same with the search path last (a REST request's: its schema, then db-extra-search-path), in the same statement. */
+const SET_CONTEXT_WITH_PATH = `select ${[...SETTINGS, 'search_path'].map(setting).join(', ')}`;
+export const contextValues = (ctx: RequestContext): string[] => [...Object.values(requestSettings(ctx)), ...(ctx.searchPath ? [ctx.searchPath] : [])];
+/** The context statement for this context (with its search path when it has one), its prepared name and its values. */
+export function contextStatement(ctx: RequestContext): { name: string; text: string; values: string[] } {
+  return ctx.searchPath ? { name: 'pgbase_ctx_path', text: SET_CONTEXT_WITH_PATH, values: contextValues(ctx) } : { name: 'pgbase_ctx', text: SET_CONTEXT, values: contextValues(ctx) };
+}
 
-/** What runs after the context and before the request's statement: the search path, then the pre-request function. */
+/** What runs after the context and before the request's statement: the pre-request function. */
 export function preludeOf(ctx: RequestContext): Array<{ text: string; values: unknown[] }> {
-  const out: Array<{ text: string; values: unknown[] }> = [];
-  if (ctx.searchPath) out.push({ text: `select set_config('search_path', $1, true)`, values: [ctx.searchPath] });
-  if (ctx.preRequest) out.push({ text: `select ${ctx.preRequest}()`, values: [] });
-  return out;
+  return ctx.preRequest ? [{ text: `select ${ctx.preRequest}()`, values: [] }] : [];
 }
 
 export async function asRole<T>(pool: pg.Pool, ctx: RequestContext, fn: (client: pg.PoolClient) => Promise<T>, opts: { rollback?: boolean; discard?: boolean } = {}): Promise<T> {
   return inTransaction(pool, async (client) => {
-    await client.query(SET_CONTEXT, contextValues(ctx));
+    const context = contextStatement(ctx);
+    await client.query(context.text, context.values);
     for (const step of preludeOf(ctx)) await client.query(step.text, step.values);
     return fn(client);
   }, { ...opts, departure: ctx.departure });

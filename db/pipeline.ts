@@ -2,8 +2,8 @@
 //
 // In Postgres's extended protocol, everything sent before one Sync runs as one
 // implicit transaction. So this sends, in one flight:
-//   Parse/Bind/Execute  select set_config('role', $1, true), ... claims ...
-//   Parse/Bind/Execute  the prelude, when the context has one (search path, pre-request function)
+//   Parse/Bind/Execute  select set_config('role', $1, true), ... claims ... (and search_path, when set)
+//   Parse/Bind/Execute  the pre-request function, when the context has one
 //   Parse/Bind/Describe/Execute  the request's statement, with its bound values
 //   Sync
 // The role and claims are transaction-local exactly as with asRole() (the
@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
-import { contextValues, preludeOf, SET_CONTEXT, type RequestContext } from './as-role.ts';
+import { contextStatement, preludeOf, type RequestContext } from './as-role.ts';
 import { cancelOnDeparture, clientGone } from './statement-limits.ts';
 
 type Field = { name: string; dataTypeID: number; format: string };
@@ -25,7 +25,6 @@ type Field = { name: string; dataTypeID: number; format: string };
 const MAX_PREPARED = 256;
 type Prepared = { ready: Set<string>; uncertain: Set<string> };
 const prepared = new WeakMap<object, Prepared>();
-const CONTEXT_NAME = 'pgbase_ctx';
 
 // Names by statement text, so a repeated request hashes nothing.
 const names = new Map<string, string>();
@@ -55,14 +54,14 @@ class ContextPipeline<R> {
   private fields: Field[] = [];
   private readonly rows: R[] = [];
   private settled = false;
-  private readonly ctxValues: unknown[];
+  private readonly ctx: { name: string; text: string; values: unknown[] };
   private readonly prelude: Array<{ text: string; values: unknown[] }>;
   private readonly text: string;
   private readonly values: unknown[];
   private readonly done: (err: Error | null, rows?: R[]) => void;
 
-  constructor(ctxValues: unknown[], prelude: Array<{ text: string; values: unknown[] }>, text: string, values: unknown[], done: (err: Error | null, rows?: R[]) => void) {
-    this.ctxValues = ctxValues;
+  constructor(ctx: { name: string; text: string; values: unknown[] }, prelude: Array<{ text: string; values: unknown[] }>, text: string, values: unknown[], done: (err: Error | null, rows?: R[]) => void) {
+    this.ctx = ctx;
     this.prelude = prelude;
     this.text = text;
     this.values = values;
@@ -94,8 +93,8 @@ class ContextPipeline<R> {
     };
     connection.stream.cork?.();
     try {
-      const ctx = use(CONTEXT_NAME, SET_CONTEXT);
-      connection.bind({ portal: '', statement: ctx, values: this.ctxValues, valueMapper: utils.prepareValue });
+      const ctx = use(this.ctx.name, this.ctx.text);
+      connection.bind({ portal: '', statement: ctx, values: this.ctx.values, valueMapper: utils.prepareValue });
       connection.execute({ portal: '', rows: 0 });
       for (const step of this.prelude) {
         connection.bind({ portal: '', statement: use(statementName(step.text), step.text), values: step.values, valueMapper: utils.prepareValue });
@@ -175,7 +174,7 @@ export async function queryAsRole<R = Record<string, unknown>>(pool: pg.Pool, ct
   try {
     return await new Promise<R[]>((resolve, reject) => {
       const pipeline = new ContextPipeline<R>(
-        contextValues(ctx),
+        contextStatement(ctx),
         preludeOf(ctx),
         text,
         values,
