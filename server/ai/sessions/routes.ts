@@ -6,9 +6,9 @@ import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { idOf } from '../parse.ts';
 import { sessionStore } from './store.ts';
-import type { AttachmentStore } from '../agents/attachments.ts';
 
-export function sessionRoutes(calls: AiCalls, attachments: Pick<AttachmentStore, 'removeSession'>): Router {
+/** `attachments`: removes a deleted session's images and files (agents/attachments.ts, handed in by index.ts). */
+export function sessionRoutes(calls: AiCalls, attachments: { removeSession: (sessionId: string) => Promise<void> }): Router {
   const r = express.Router();
   const sessions = sessionStore(calls);
   /** The session of the path, 404 unless it is the caller's. */
