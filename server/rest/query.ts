@@ -21,6 +21,9 @@ import type { RestSettings } from './settings.ts';
 
 export type Queries = ReturnType<typeof queries>;
 
+/** The schemas of the database's default search path (sql/0002), which a request in `public` with the default db-extra-search-path runs under as it is. */
+const DATABASE_PATH = 'public,extensions';
+
 /**
  * `settings` (settings.ts) adds PostgREST's per-request setup: the search path
  * (the request's schema, then db-extra-search-path) and the db-pre-request
@@ -31,8 +34,11 @@ export function queries(pool: pg.Pool, rest?: { cache: SchemaCache; settings: ()
     const ctx = contextOf(req);
     if (!rest) return ctx;
     const { extraSearchPath, preRequest } = rest.settings();
-    const path = [profileOf(req, rest.cache), ...extraSearchPath].map((n) => `"${n}"`).join(', ');
-    return { ...ctx, searchPath: path, preRequest: preRequest ?? undefined };
+    const schemas = [...new Set([profileOf(req, rest.cache), ...extraSearchPath])];
+    // The database's own search path (sql/0002: "$user", public, extensions) is left as it is: setting it
+    // costs each request a search path Postgres must work out again.
+    const searchPath = schemas.join(',') === DATABASE_PATH ? undefined : schemas.map((n) => `"${n}"`).join(', ');
+    return { ...ctx, ...(searchPath ? { searchPath } : {}), ...(preRequest ? { preRequest } : {}) };
   };
 
   /** A transaction as the caller; rolled back at the end when Prefer: tx=rollback. */
