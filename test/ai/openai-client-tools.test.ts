@@ -66,6 +66,8 @@ describe('OpenAI-compatible endpoint: client tools and structured output', () =>
     assert.equal(second.id, first.id, 'the same run');
     assert.equal(again.headers.get('x-session-id'), session, 'the same session');
     assert.deepEqual([second.choices[0]!.message.content, second.choices[0]!.finish_reason], ['It is sunny in Oslo.', 'stop']);
+    assert.deepEqual(second.usage, { prompt_tokens: 20, completion_tokens: 6, total_tokens: 26 }, 'this request\'s part of the run only: the first answer reported its own');
+    assert.ok(first.usage!.total_tokens > 0);
     const [call, result] = sent(1).messages.slice(-2);
     assert.deepEqual([call!.role, call!.tool_calls?.map((c) => c.id)], ['assistant', ['call_w1']]);
     assert.deepEqual([result!.role, result!.tool_call_id, result!.content], ['tool', 'call_w1', 'sunny, 21 C'], 'the model read the client\'s result');

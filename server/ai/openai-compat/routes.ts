@@ -51,7 +51,8 @@ type Totals = Answered['usage'];
 type FollowedServices = RunServices & { caller: RequestContext };
 /** One part of a run as this request carries it: to its end, or until it waits (Parked, AwaitingClient); `tap` hears its events. */
 type Part = (life: RunLifetime, tap: Emit | undefined) => Promise<Answered>;
-type Asked = { model: string; created: number; kind: 'agent' | 'orchestration'; services: FollowedServices; stream: boolean; withUsage: boolean; answer: (runId: string) => Promise<Answered> };
+/** `since`: the usage of this request's part, from the run's totals (a run its client's results carried on). */
+type Asked = { model: string; created: number; kind: 'agent' | 'orchestration'; services: FollowedServices; stream: boolean; withUsage: boolean; answer: (runId: string) => Promise<Answered>; since?: (u: Totals) => Totals };
 
 export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orchestrations: OrchestrationRunner; limiter: RunLimiter; stop: AbortSignal; events: RunServices; resumes: RunResumes; runnerId: string; attachments: AttachmentStore; fetch: typeof fetch }): Router {
   const r = express.Router();
@@ -85,9 +86,12 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     if (results.length > 0) {
       const waiting = target.kind === 'agent' ? await store.waitingRun(caller, target.row.id, results[0]!.tool_call_id) : undefined;
       if (!waiting) throw aiErrors.notWaitingForClient(`No run of ${body.model} waits for the result of tool call ${results[0]!.tool_call_id}`);
-      if (!(await store.answerClient(waiting.run_id, opts.runnerId, results))) throw aiErrors.notWaitingForClient('The run no longer waits for these tool results (answered already, or cancelled)');
+      const before = await store.answerClient(waiting.run_id, opts.runnerId, results);
+      if (!before) throw aiErrors.notWaitingForClient('The run no longer waits for these tool results (answered already, or cancelled)');
       res.setHeader('x-session-id', waiting.session_id);
-      return answerWith(res, asked, (_life, tap) => opts.resumes.carryAnswered(waiting.run_id, tap ?? (() => undefined)) as Promise<Answered>, waiting.run_id);
+      // Usage is this request's part of the run: what earlier answers reported is taken off.
+      const since = (u: Totals): Totals => ({ tokens_in: u.tokens_in - before.tokens_in, tokens_out: u.tokens_out - before.tokens_out, cost_usd: u.cost_usd - before.cost_usd });
+      return answerWith(res, { ...asked, since }, (_life, tap) => opts.resumes.carryAnswered(waiting.run_id, tap ?? (() => undefined)) as Promise<Answered>, waiting.run_id);
     }
     const last = body.messages.at(-1)!;
     if (last.role !== 'user') throw aiErrors.validation('the last message must be the user\'s (the turn the agent answers) or the results of the client\'s tool calls');
@@ -125,11 +129,12 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
    * run now waits on. A run parked on an approval is followed to where it
    * ends or waits (any worker carries it on), then answered.
    */
-  const json = async (res: Response, asked: Asked, part: Part) => {
-    const answered = (done: Answered) => res.json(completion(`chatcmpl-${done.run_id}`, asked.model, asked.created, done.output, done.stop_reason, done.usage));
-    const handed = (runId: string, calls: HandedCall[], usage: Totals) => res.json(toolCallsCompletion(`chatcmpl-${runId}`, asked.model, asked.created, calls, usage));
+  const json = async (res: Response, asked: Asked, run: Part) => {
+    const part = (u: Totals) => asked.since?.(u) ?? u;
+    const answered = (done: Answered) => res.json(completion(`chatcmpl-${done.run_id}`, asked.model, asked.created, done.output, done.stop_reason, part(done.usage)));
+    const handed = (runId: string, calls: HandedCall[], usage: Totals) => res.json(toolCallsCompletion(`chatcmpl-${runId}`, asked.model, asked.created, calls, part(usage)));
     try {
-      return answered(await part(runLifetime(res, opts.stop), undefined));
+      return answered(await run(runLifetime(res, opts.stop), undefined));
     } catch (err) {
       if (err instanceof AwaitingClient) return handed(err.runId, err.calls, err.usage);
       if (!(err instanceof Parked)) throw err;
@@ -170,7 +175,7 @@ export function openAiRoutes(opts: { calls: AiCalls; agents: AgentRunner; orches
     const end = (stop: Finish, totals: Totals | undefined, calls: HandedCall[] = []) => {
       for (const chunk of shape!.toolCalls(calls)) send(chunk);
       send(shape!.finish(stop));
-      if (o.withUsage && totals) send(shape!.usage(totals));
+      if (o.withUsage && totals) send(shape!.usage(o.since?.(totals) ?? totals));
       if (!life.gone()) res.write('data: [DONE]\n\n');
     };
     if (runId) open(runId);

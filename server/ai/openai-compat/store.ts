@@ -9,6 +9,8 @@ import { UUID } from '../parse.ts';
 import { sessionTitle } from '../sessions/conversation.ts';
 import type { SeededTurn } from './messages.ts';
 
+type Totals = { tokens_in: number; tokens_out: number; cost_usd: number };
+
 export type Runnable =
   | { kind: 'agent'; row: AgentRow; mine: boolean; created_at: Date }
   | { kind: 'orchestration'; row: OrchestrationRow; mine: boolean; created_at: Date };
@@ -67,9 +69,16 @@ export function openAiStore(calls: AiCalls) {
           where r.agent_id = $1 and r.status = 'waiting_client'
             and exists (select 1 from ai.session_messages m where m.run_id = r.id and m.role = 'assistant' and m.tool_calls @> jsonb_build_array(jsonb_build_object('id', $2::text)))
           order by r.started_at desc limit 1`, [agentId, toolCallId]))[0],
-    /** Stores the client's results and takes the run for this process (ai.answer_client): false when it no longer waits. */
-    answerClient: async (runId: string, runner: string, results: Array<{ tool_call_id: string; content: string }>): Promise<boolean> =>
-      (await calls.asService<{ ok: boolean }>('select ai.answer_client($1, $2, $3) as ok', [runId, runner, JSON.stringify(results)]))[0]?.ok ?? false,
+    /**
+     * Stores the client's results and takes the run for this process
+     * (ai.answer_client): the run's totals so far (what earlier answers
+     * reported), or undefined when it no longer waits.
+     */
+    answerClient: async (runId: string, runner: string, results: Array<{ tool_call_id: string; content: string }>): Promise<Totals | undefined> => {
+      const [taken] = await calls.asService<{ ok: boolean }>('select ai.answer_client($1, $2, $3) as ok', [runId, runner, JSON.stringify(results)]);
+      if (!taken?.ok) return undefined;
+      return (await calls.asService<Totals>('select tokens_in, tokens_out, cost_usd::float8 as cost_usd from ai.usage_totals($1)', [runId]))[0];
+    },
     /** 404 unless the session is the caller's and belongs to this agent or orchestration. */
     sessionOf: async (caller: RequestContext, target: Runnable, sessionId: string): Promise<boolean> => {
       const column = target.kind === 'agent' ? 'agent_id' : 'orchestration_id';
