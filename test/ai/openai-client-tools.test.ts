@@ -202,6 +202,23 @@ describe('OpenAI-compatible endpoint: client tools and structured output', () =>
     await refused({ model: 'agent/helper', messages: [...hello, { role: 'tool', tool_call_id: 'call_nobody', content: 'x' }] }, 409, /waits for the result of tool call call_nobody/);
   });
 
+  it('keeps a waiting run in the database, not a process: another server takes the results and finishes it', async () => {
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'call_r1', name: 'get_weather', arguments: { city: 'Tromso' } }] }, { text: 'Polar night in Tromso.' });
+    const question = { role: 'user' as const, content: 'Tromso?' };
+    const asked = await client(ann).chat.completions.create({ model: 'agent/helper', messages: [question], tools: [weather] });
+    const other = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0', AI_MASTER_KEY: p.keys.aiMasterKey }, { databaseUrl: p.config.DATABASE_URL! });
+    try {
+      const elsewhere = new OpenAI({ baseURL: `${other.url}/api/v1`, apiKey: ann, maxRetries: 0 });
+      const done = await elsewhere.chat.completions.create({ model: 'agent/helper', messages: [question, asked.choices[0]!.message, { role: 'tool', tool_call_id: 'call_r1', content: 'dark' }], tools: [weather] });
+      assert.deepEqual([done.id, done.choices[0]!.message.content], [asked.id, 'Polar night in Tromso.']);
+      const { rows } = await p.adminPool.query<{ status: string; runner: string | null }>('select status, runner from ai.agent_runs where id = $1', [asked.id.replace('chatcmpl-', '')]);
+      assert.equal(rows[0]!.status, 'completed');
+    } finally {
+      await stopTestPlatform(other);
+    }
+  });
+
   it('cancels a run that waits for its client; its results are then refused', async () => {
     vendor.reset();
     vendor.script({ toolCalls: [{ id: 'call_c1', name: 'get_weather', arguments: { city: 'Nuuk' } }] });
