@@ -168,6 +168,13 @@ describe('OpenAI-compatible endpoint: client tools and structured output', () =>
     await assert.rejects(client(ann).chat.completions.create({ model: 'agent/helper', messages: [{ role: 'user', content: 'Oslo as JSON' }], response_format: format }),
       (e: InstanceType<typeof OpenAI.APIError>) => e.status === 502 && e.code === 'response_format_mismatch' && /after one retry/.test(e.message));
 
+    // Streamed: the checked answer comes whole, once checked (the wrong first try is never sent).
+    vendor.script({ text: '{"name": 1}' }, { text: '{"name": "Bergen", "people": 2}' });
+    const streamed = await client(ann).chat.completions.create({ model: 'agent/helper', messages: [{ role: 'user', content: 'Bergen as JSON' }], response_format: format, stream: true });
+    let text = '';
+    for await (const chunk of streamed) text += chunk.choices[0]?.delta.content ?? '';
+    assert.equal(text, '{"name": "Bergen", "people": 2}');
+
     vendor.script({ text: '{"ok": true}' });
     const object = await client(ann).chat.completions.create({ model: 'agent/helper', messages: [{ role: 'user', content: 'Any object' }], response_format: { type: 'json_object' } });
     assert.equal(object.choices[0]!.message.content, '{"ok": true}');
