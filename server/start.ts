@@ -211,7 +211,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       apiPort = (api.address() as AddressInfo).port;
       realtime.attach(api);
       const plane = controlPlane({
-        config, keys, adminPool, adminUrl: target.adminUrl, storage: { service: storage.service, router: storage.router },
+        config, keys, adminPool, adminUrl: target.adminUrl, storage: { service: storage.service, router: storage.router }, ai: ai.router,
         project: () => ({ ref: config.PROJECT_REF, api_url: url, anon_key: keys.anonKey, platform_url: platformUrl }),
         realtimeUrl: () => `ws://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}`,
       });

@@ -9,6 +9,7 @@
 //   /api/platform/pg-meta/{ref}/*   the database: read (meta.ts), changed (changes.ts), its rows (rows.ts), SQL (query.ts)
 //   /api/platform/auth/{ref}/*      the project's users (users.ts)
 //   /api/platform/storage/{ref}/*   buckets and an operator's upload (spec 4.2), and the Storage API as the service role under v1/ (storage.ts)
+//   /api/platform/ai/{ref}/*        the AI surface's /api handlers as the project (ai.ts)
 //   /api/platform/openapi.json      this API's OpenAPI document
 //   /api/platform/realtime/{ref}    the realtime inspector's WebSocket (realtime-bridge.ts; `upgrade`)
 //   /                               the Studio (static.ts), unless STUDIO=off
@@ -34,6 +35,7 @@ import { snippetRoutes } from './snippets.ts';
 import { platformOpenApiDocument } from './openapi.ts';
 import { studioStatic } from './static.ts';
 import { storageProxy } from './storage.ts';
+import { aiProxy } from './ai.ts';
 import { userRoutes } from './users.ts';
 
 export const STUDIO_DIST = fileURLToPath(new URL('../../studio/dist/', import.meta.url));
@@ -44,6 +46,8 @@ export type ControlPlaneDeps = {
   adminPool: pg.Pool;
   adminUrl: string;
   storage: { service: StorageService; router: RequestHandler };
+  /** The AI surface's /api router, served to operators as the project (ai.ts). */
+  ai: RequestHandler;
   /** The project's public face; read per request (the ports are known only once the servers listen). */
   project: () => ProjectInfo;
   /** The project API on loopback (ws://127.0.0.1:<port>), where the realtime inspector's bridge connects. */
@@ -82,6 +86,8 @@ export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: Req
   // The Storage API as the service role: its own body parsers (multipart, TUS) run, none of ours.
   api.use('/storage/:ref/v1', gate, project, storageProxy({ storage: deps.storage.router, keys: deps.keys, pool }));
   api.use('/storage/:ref', gate, project, platformRoutes({ storage: deps.storage.service }));
+  // The AI surface's /api handlers as the project: they parse their own bodies and answer in their own shapes.
+  api.use('/ai/:ref', gate, project, aiProxy({ ai: deps.ai, keys: deps.keys, pool }));
 
   api.use(gate, json);
   api.use(snippetRoutes({ sql }));

@@ -46,7 +46,7 @@ describe('the OpenAPI document of the control plane', () => {
 
   it('documents every route the control plane mounts, and each documented route exists', async () => {
     const { controlPlane } = await import('../../server/studio/index.ts');
-    const plane = controlPlane({ config: p.config, keys: p.keys, adminPool: p.adminPool, adminUrl: p.adminUrl, storage: { service: { buckets: async () => [], upload: async () => ({ Id: '', Key: '' }) }, router: express.Router() }, project: () => ({ ref: 'default', api_url: p.url, anon_key: p.keys.anonKey, platform_url: p.platformUrl }), realtimeUrl: () => '' });
+    const plane = controlPlane({ config: p.config, keys: p.keys, adminPool: p.adminPool, adminUrl: p.adminUrl, storage: { service: { buckets: async () => [], upload: async () => ({ Id: '', Key: '' }) }, router: express.Router() }, ai: express.Router(), project: () => ({ ref: 'default', api_url: p.url, anon_key: p.keys.anonKey, platform_url: p.platformUrl }), realtimeUrl: () => '' });
     const norm = (path: string) => path.replace(/[:*](\w+)/g, '{$1}');
     const mounted = mountedRoutes('/api/platform', [plane.api]).map((r) => `${r.method} ${norm(r.path)}`);
     // The Storage API under v1/ is the storage router's own routes, as clients reach them at /storage/v1.
