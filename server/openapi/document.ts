@@ -139,6 +139,7 @@ export function documentOf(def: DocumentDef): Json {
 
   const paths: Record<string, Json> = {};
   const errorSchemaFor = def.errorSchemaOf ?? errorSchema;
+  const errorResponses: Record<string, Json> = {};
   for (const op of def.operations) {
     const responses: Record<string, Json> = {};
     for (const a of op.answers) {
@@ -149,7 +150,11 @@ export function documentOf(def: DocumentDef): Json {
     }
     const always = def.always[op.access] ?? [];
     for (const status of [...new Set([...(op.errors ?? []), ...always])].sort()) {
-      responses[String(status)] ??= { description: STATUS_TEXT[status] ?? 'An error', content: { 'application/json': { schema: ref(errorSchemaFor(op.errorBody, status, always.includes(status) && !(op.errors ?? []).includes(status))) } } };
+      // Each error answer is stated once, in components.responses, and named by every operation that gives it.
+      const schema = errorSchemaFor(op.errorBody, status, always.includes(status) && !(op.errors ?? []).includes(status));
+      const name = `${schema}${status}`;
+      errorResponses[name] ??= { description: STATUS_TEXT[status] ?? 'An error', content: { 'application/json': { schema: ref(schema) } } };
+      responses[String(status)] ??= { $ref: `#/components/responses/${name}` };
     }
     const query = op.query ? strip(z.toJSONSchema(op.query, { io: 'input', unrepresentable: 'any' })) : undefined;
     const params = parameters(op, query);
@@ -162,7 +167,7 @@ export function documentOf(def: DocumentDef): Json {
       responses, security: def.security[op.access] ?? [],
     };
   }
-  return { openapi: '3.1.0', info: def.info, servers: [{ url: '/' }], tags: def.tags, paths, components: { schemas, securitySchemes: def.securitySchemes } };
+  return { openapi: '3.1.0', info: def.info, servers: [{ url: '/' }], tags: def.tags, paths, components: { schemas, responses: Object.fromEntries(Object.entries(errorResponses).sort()), securitySchemes: def.securitySchemes } };
 }
 
 let built: Json | undefined;

@@ -2304,7 +2304,182 @@ export interface components {
       [key: string]: unknown;
     };
   };
-  responses: never;
+  responses: {
+    /** @description The request breaks a rule (the message names it) */
+    CodedError400: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    CodedError403: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description Not found, or not visible to the caller */
+    CodedError404: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description The resource is in a state that forbids this */
+    CodedError409: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description Too many executions this minute */
+    CodedError429: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    CodedError500: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description An error */
+    CodedError503: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description The run did not finish in time */
+    CodedError504: {
+      content: {
+        "application/json": components["schemas"]["CodedError"];
+      };
+    };
+    /** @description The request breaks a rule (the message names it) */
+    Error400: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description No key, or a bad or expired token */
+    Error401: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description No usable key or credits for the model's provider */
+    Error402: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    Error403: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Not found, or not visible to the caller */
+    Error404: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Not allowed on this resource */
+    Error405: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The resource is in a state that forbids this */
+    Error409: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Larger than the upload limit */
+    Error413: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    Error500: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description An upstream (a model vendor, the REST layer) failed */
+    Error502: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description An error */
+    Error503: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The run did not finish in time */
+    Error504: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The request breaks a rule (the message names it) */
+    OpenAiError400: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description No key, or a bad or expired token */
+    OpenAiError401: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description No usable key or credits for the model's provider */
+    OpenAiError402: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    OpenAiError403: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description Not found, or not visible to the caller */
+    OpenAiError404: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description The resource is in a state that forbids this */
+    OpenAiError409: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    OpenAiError500: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description An upstream (a model vendor, the REST layer) failed */
+    OpenAiError502: {
+      content: {
+        "application/json": components["schemas"]["OpenAiError"];
+      };
+    };
+    /** @description No key, or a bad or expired token */
+    WebhookUnauthorized401: {
+      content: {
+        "application/json": components["schemas"]["WebhookUnauthorized"];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -2332,30 +2507,10 @@ export interface operations {
           "application/json": components["schemas"]["ListWorkflows200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Create a workflow */
@@ -2372,30 +2527,10 @@ export interface operations {
           "application/json": components["schemas"]["WorkflowWithGraph"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a workflow with its blocks and edges */
@@ -2412,30 +2547,10 @@ export interface operations {
           "application/json": components["schemas"]["WorkflowWithGraph"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["CodedError404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a workflow */
@@ -2452,30 +2567,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change a workflow's name or description */
@@ -2497,36 +2592,11 @@ export interface operations {
           "application/json": components["schemas"]["Workflow"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -2551,36 +2621,11 @@ export interface operations {
           "application/json": components["schemas"]["Graph"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["CodedError400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["CodedError404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Deploy the current graph as a new version */
@@ -2597,36 +2642,11 @@ export interface operations {
           "application/json": components["schemas"]["DeployWorkflow200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Stop webhook triggering */
@@ -2643,30 +2663,10 @@ export interface operations {
           "application/json": components["schemas"]["UndeployWorkflow200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Let the webhook run the draft once, for a short window */
@@ -2683,36 +2683,11 @@ export interface operations {
           "application/json": components["schemas"]["ArmWorkflow200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List deployed versions */
@@ -2729,30 +2704,10 @@ export interface operations {
           "application/json": components["schemas"]["ListWorkflowVersions200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Make a deployed version the active one */
@@ -2771,36 +2726,11 @@ export interface operations {
           "application/json": components["schemas"]["ActivateWorkflowVersion200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -2831,54 +2761,14 @@ export interface operations {
           "application/json": components["schemas"]["ExecuteWorkflow202"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description Too many executions this minute */
-      429: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An error */
-      503: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The run did not finish in time */
-      504: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
+      400: components["responses"]["CodedError400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["CodedError404"];
+      429: components["responses"]["CodedError429"];
+      500: components["responses"]["Error500"];
+      503: components["responses"]["CodedError503"];
+      504: components["responses"]["CodedError504"];
     };
   };
   /**
@@ -2903,42 +2793,12 @@ export interface operations {
           "text/event-stream": components["schemas"]["WorkflowEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description Too many executions this minute */
-      429: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["CodedError400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["CodedError404"];
+      429: components["responses"]["CodedError429"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List executions, newest first */
@@ -2955,30 +2815,10 @@ export interface operations {
           "application/json": components["schemas"]["ListExecutions200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read an execution */
@@ -2996,30 +2836,10 @@ export interface operations {
           "application/json": components["schemas"]["GetExecution200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -3044,36 +2864,11 @@ export interface operations {
           "text/event-stream": components["schemas"]["WorkflowEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -3099,42 +2894,12 @@ export interface operations {
           "application/json": components["schemas"]["SendExecutionEvent202"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["CodedError400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["CodedError404"];
+      409: components["responses"]["CodedError409"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Cancel a queued or running execution */
@@ -3152,30 +2917,10 @@ export interface operations {
           "application/json": components["schemas"]["CancelExecution200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read an execution with its per-block logs */
@@ -3193,30 +2938,10 @@ export interface operations {
           "application/json": components["schemas"]["GetExecutionLogs200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -3241,48 +2966,13 @@ export interface operations {
           "application/json": components["schemas"]["ExecutionResult"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["WebhookUnauthorized"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description An error */
-      503: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The run did not finish in time */
-      504: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
+      400: components["responses"]["CodedError400"];
+      401: components["responses"]["WebhookUnauthorized401"];
+      403: components["responses"]["CodedError403"];
+      404: components["responses"]["CodedError404"];
+      500: components["responses"]["CodedError500"];
+      503: components["responses"]["CodedError503"];
+      504: components["responses"]["CodedError504"];
     };
   };
   /**
@@ -3308,36 +2998,11 @@ export interface operations {
           "application/json": components["schemas"]["SendExecutionEvent202"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["WebhookUnauthorized"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
+      400: components["responses"]["CodedError400"];
+      401: components["responses"]["WebhookUnauthorized401"];
+      404: components["responses"]["CodedError404"];
+      409: components["responses"]["CodedError409"];
+      500: components["responses"]["CodedError500"];
     };
   };
   /** List the agents you can see */
@@ -3349,24 +3014,9 @@ export interface operations {
           "application/json": components["schemas"]["ListAgents200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Create an agent */
@@ -3383,30 +3033,10 @@ export interface operations {
           "application/json": components["schemas"]["Agent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read an agent */
@@ -3423,30 +3053,10 @@ export interface operations {
           "application/json": components["schemas"]["Agent"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete an agent */
@@ -3463,30 +3073,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change an agent */
@@ -3508,36 +3098,11 @@ export interface operations {
           "application/json": components["schemas"]["Agent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the agent's tool assignments */
@@ -3554,30 +3119,10 @@ export interface operations {
           "application/json": components["schemas"]["ListAgentTools200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Assign a builtin or custom tool (tool_name) or a sub-agent (agent_id) */
@@ -3599,36 +3144,11 @@ export interface operations {
           "application/json": components["schemas"]["ToolAssignment"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Remove a tool assignment */
@@ -3646,30 +3166,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Set a builtin tool's config_override */
@@ -3692,36 +3192,11 @@ export interface operations {
           "application/json": components["schemas"]["ToolAssignment"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -3746,66 +3221,16 @@ export interface operations {
           "application/json": components["schemas"]["AgentRunResult"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No usable key or credits for the model's provider */
-      402: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An error */
-      503: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The run did not finish in time */
-      504: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      402: components["responses"]["Error402"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
+      503: components["responses"]["Error503"];
+      504: components["responses"]["Error504"];
     };
   };
   /** Run the agent, streaming its events */
@@ -3827,42 +3252,12 @@ export interface operations {
           "text/event-stream": components["schemas"]["RunEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No usable key or credits for the model's provider */
-      402: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      402: components["responses"]["Error402"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a run: status, output, usage, messages and approvals */
@@ -3880,30 +3275,10 @@ export interface operations {
           "application/json": components["schemas"]["AgentRunRecord"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -3928,36 +3303,11 @@ export interface operations {
           "text/event-stream": components["schemas"]["RunEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Cancel a run, from any replica */
@@ -3975,30 +3325,10 @@ export interface operations {
           "application/json": components["schemas"]["CancelAgentRun200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Answer an approval_requested event */
@@ -4022,42 +3352,12 @@ export interface operations {
           "application/json": components["schemas"]["Approval"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the agent's MCP servers */
@@ -4074,30 +3374,10 @@ export interface operations {
           "application/json": components["schemas"]["ListAgentMcpServers200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Add an MCP server to the agent */
@@ -4119,36 +3399,11 @@ export interface operations {
           "application/json": components["schemas"]["McpServer"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change an MCP server */
@@ -4171,36 +3426,11 @@ export interface operations {
           "application/json": components["schemas"]["McpServer"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Remove an MCP server */
@@ -4218,30 +3448,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the agent's knowledge bases */
@@ -4258,30 +3468,10 @@ export interface operations {
           "application/json": components["schemas"]["ListAgentKnowledgeBases200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Give the agent a knowledge base (a search tool) */
@@ -4303,36 +3493,11 @@ export interface operations {
           "application/json": components["schemas"]["KnowledgeBaseAssignment"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Take a knowledge base from the agent */
@@ -4350,30 +3515,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the Agent's hooks */
@@ -4390,30 +3535,10 @@ export interface operations {
           "application/json": components["schemas"]["ListAgentHooks200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Add a hook to the Agent */
@@ -4435,36 +3560,11 @@ export interface operations {
           "application/json": components["schemas"]["Hook"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Hooks are immutable */
@@ -4476,30 +3576,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not allowed on this resource */
-      405: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      405: components["responses"]["Error405"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a hook of the Agent */
@@ -4517,30 +3597,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Hooks are immutable */
@@ -4552,30 +3612,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not allowed on this resource */
-      405: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      405: components["responses"]["Error405"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the orchestrations you can see */
@@ -4587,24 +3627,9 @@ export interface operations {
           "application/json": components["schemas"]["ListOrchestrations200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Create an orchestration */
@@ -4621,30 +3646,10 @@ export interface operations {
           "application/json": components["schemas"]["Orchestration"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read an orchestration with its entities */
@@ -4661,30 +3666,10 @@ export interface operations {
           "application/json": components["schemas"]["GetOrchestration200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change an orchestration */
@@ -4706,36 +3691,11 @@ export interface operations {
           "application/json": components["schemas"]["Orchestration"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete an orchestration */
@@ -4752,30 +3712,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the members by position */
@@ -4792,30 +3732,10 @@ export interface operations {
           "application/json": components["schemas"]["ListEntities200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Add a member (`role` is accepted for role_description) */
@@ -4837,36 +3757,11 @@ export interface operations {
           "application/json": components["schemas"]["Entity"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change a member's role_description, config or position */
@@ -4889,36 +3784,11 @@ export interface operations {
           "application/json": components["schemas"]["Entity"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Remove a member */
@@ -4936,30 +3806,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -4984,60 +3834,15 @@ export interface operations {
           "application/json": components["schemas"]["OrchestrationRunResult"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No usable key or credits for the model's provider */
-      402: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An error */
-      503: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The run did not finish in time */
-      504: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      402: components["responses"]["Error402"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
+      503: components["responses"]["Error503"];
+      504: components["responses"]["Error504"];
     };
   };
   /** Run the orchestration, streaming its events and its delegations' */
@@ -5059,42 +3864,12 @@ export interface operations {
           "text/event-stream": components["schemas"]["RunEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No usable key or credits for the model's provider */
-      402: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      402: components["responses"]["Error402"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5118,36 +3893,11 @@ export interface operations {
           "text/event-stream": components["schemas"]["RunEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Cancel a run, from any replica */
@@ -5164,30 +3914,10 @@ export interface operations {
           "application/json": components["schemas"]["CancelAgentRun200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read an orchestration run with its delegations */
@@ -5204,30 +3934,10 @@ export interface operations {
           "application/json": components["schemas"]["OrchestrationRunRecord"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the Orchestration's hooks */
@@ -5244,30 +3954,10 @@ export interface operations {
           "application/json": components["schemas"]["ListOrchestrationHooks200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Add a hook to the Orchestration */
@@ -5289,36 +3979,11 @@ export interface operations {
           "application/json": components["schemas"]["Hook"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Hooks are immutable */
@@ -5330,30 +3995,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not allowed on this resource */
-      405: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      405: components["responses"]["Error405"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a hook of the Orchestration */
@@ -5371,30 +4016,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Hooks are immutable */
@@ -5406,30 +4031,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not allowed on this resource */
-      405: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      405: components["responses"]["Error405"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Every setting of the registry, with categories */
@@ -5441,24 +4046,9 @@ export interface operations {
           "application/json": components["schemas"]["ListSettings200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5478,30 +4068,10 @@ export interface operations {
           "application/json": components["schemas"]["PutSettings200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5522,30 +4092,10 @@ export interface operations {
           "application/json": components["schemas"]["ResetSetting200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5565,30 +4115,10 @@ export interface operations {
           "application/json": components["schemas"]["ResetSettingsCategory200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List provider keys (masked) */
@@ -5600,24 +4130,9 @@ export interface operations {
           "application/json": components["schemas"]["ListProviderKeys200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5637,30 +4152,10 @@ export interface operations {
           "application/json": components["schemas"]["PutProviderKeys200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5686,30 +4181,10 @@ export interface operations {
           "application/json": components["schemas"]["ProviderKey"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Providers the platform holds a key for */
@@ -5721,24 +4196,9 @@ export interface operations {
           "application/json": components["schemas"]["PlatformProviders200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Check a key with its vendor; nothing is stored */
@@ -5755,30 +4215,10 @@ export interface operations {
           "application/json": components["schemas"]["ValidateProviderKey200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -5797,30 +4237,10 @@ export interface operations {
       204: {
         content: never;
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** The builtin tools, then the custom ones you can see */
@@ -5832,24 +4252,9 @@ export interface operations {
           "application/json": components["schemas"]["ListTools200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Create a custom tool */
@@ -5866,30 +4271,10 @@ export interface operations {
           "application/json": components["schemas"]["Tool"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a custom tool */
@@ -5906,30 +4291,10 @@ export interface operations {
           "application/json": components["schemas"]["Tool"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change a custom tool */
@@ -5951,36 +4316,11 @@ export interface operations {
           "application/json": components["schemas"]["Tool"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a custom tool */
@@ -5997,30 +4337,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Model calls with tokens and cost, with totals */
@@ -6042,30 +4362,10 @@ export interface operations {
           "application/json": components["schemas"]["GetUsage200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Your copilot session of a workflow */
@@ -6082,36 +4382,11 @@ export interface operations {
           "application/json": components["schemas"]["CopilotSession"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Open (or reopen) your copilot session of a workflow */
@@ -6134,36 +4409,11 @@ export interface operations {
           "application/json": components["schemas"]["CopilotSession"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a copilot session */
@@ -6180,30 +4430,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** The session's history */
@@ -6220,30 +4450,10 @@ export interface operations {
           "application/json": components["schemas"]["ListCopilotMessages200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Save the editor state before applying a suggestion */
@@ -6266,36 +4476,11 @@ export interface operations {
           "application/json": components["schemas"]["SaveCopilotSnapshot200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Chat with the copilot about the workflow */
@@ -6317,36 +4502,11 @@ export interface operations {
           "text/event-stream": components["schemas"]["CopilotEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** The copilot's model and the choices */
@@ -6358,24 +4518,9 @@ export interface operations {
           "application/json": components["schemas"]["GetCopilotModel200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -6395,30 +4540,10 @@ export interface operations {
           "application/json": components["schemas"]["PutCopilotModel200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List your sources */
@@ -6435,30 +4560,10 @@ export interface operations {
           "application/json": components["schemas"]["ListSources200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Upload a document; extraction runs in the background */
@@ -6475,36 +4580,11 @@ export interface operations {
           "application/json": components["schemas"]["Source"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Larger than the upload limit */
-      413: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      413: components["responses"]["Error413"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Make a source of a stored object */
@@ -6521,42 +4601,12 @@ export interface operations {
           "application/json": components["schemas"]["Source"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Larger than the upload limit */
-      413: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      413: components["responses"]["Error413"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Import web pages (urls, crawl or sitemap) */
@@ -6573,30 +4623,10 @@ export interface operations {
           "application/json": components["schemas"]["ImportSourcesFromUrls201"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a source with its derivatives */
@@ -6613,30 +4643,10 @@ export interface operations {
           "application/json": components["schemas"]["GetSource200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a source, its file and derivatives */
@@ -6653,30 +4663,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change a source's name or metadata */
@@ -6698,36 +4688,11 @@ export interface operations {
           "application/json": components["schemas"]["Source"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read the text by page */
@@ -6748,36 +4713,11 @@ export interface operations {
           "application/json": components["schemas"]["GetUsage200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Extract again, optionally with another engine */
@@ -6799,36 +4739,11 @@ export interface operations {
           "application/json": components["schemas"]["Source"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Cancel a pending or running extraction */
@@ -6845,36 +4760,11 @@ export interface operations {
           "application/json": components["schemas"]["Source"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Download the original file */
@@ -6891,30 +4781,10 @@ export interface operations {
           "application/octet-stream": string;
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Download a derivative */
@@ -6937,36 +4807,11 @@ export interface operations {
           "application/octet-stream": string;
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List knowledge bases */
@@ -6978,24 +4823,9 @@ export interface operations {
           "application/json": components["schemas"]["ListKnowledgeBases200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Create a knowledge base */
@@ -7012,30 +4842,10 @@ export interface operations {
           "application/json": components["schemas"]["KnowledgeBase"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a knowledge base with its first sources */
@@ -7052,30 +4862,10 @@ export interface operations {
           "application/json": components["schemas"]["GetKnowledgeBase200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a knowledge base and its indexed data */
@@ -7092,30 +4882,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Change a knowledge base */
@@ -7137,36 +4907,11 @@ export interface operations {
           "application/json": components["schemas"]["KnowledgeBase"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List indexed sources */
@@ -7194,36 +4939,11 @@ export interface operations {
           "application/json": components["schemas"]["ListIndexedSources200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Index a source (asynchronous) */
@@ -7245,36 +4965,11 @@ export interface operations {
           "application/json": components["schemas"]["IndexedSource"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Cancel indexing */
@@ -7292,36 +4987,11 @@ export interface operations {
           "application/json": components["schemas"]["IndexedSource"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Remove a source from the knowledge base */
@@ -7339,30 +5009,10 @@ export interface operations {
           "application/json": components["schemas"]["DeleteIndexedSource200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Index again: some, the failed, or all */
@@ -7390,36 +5040,11 @@ export interface operations {
           "application/json": components["schemas"]["ReindexKnowledgeBase202"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Build the full-text index (hybrid and full_text) */
@@ -7436,36 +5061,11 @@ export interface operations {
           "application/json": components["schemas"]["BuildBm25202"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Enrich the graph (graph_index) */
@@ -7487,36 +5087,11 @@ export interface operations {
           "application/json": components["schemas"]["ReindexKnowledgeBase200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Per-source graph enrichment errors */
@@ -7533,36 +5108,11 @@ export interface operations {
           "application/json": components["schemas"]["GetGraphEnrichmentErrors200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read indexed items of some sources */
@@ -7584,36 +5134,11 @@ export interface operations {
           "application/json": components["schemas"]["ListKnowledgeBaseItems200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Search */
@@ -7635,42 +5160,12 @@ export interface operations {
           "application/json": components["schemas"]["SearchAnswer"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** Compare retrieval methods on labelled queries */
@@ -7692,36 +5187,11 @@ export interface operations {
           "application/json": components["schemas"]["GetUsage200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read the metadata enrichment config */
@@ -7738,30 +5208,10 @@ export interface operations {
           "application/json": components["schemas"]["GetEnrichment200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Set the metadata enrichment config */
@@ -7783,42 +5233,12 @@ export interface operations {
           "application/json": components["schemas"]["PutEnrichment200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Remove the config and the metadata table */
@@ -7835,30 +5255,10 @@ export interface operations {
           "application/json": components["schemas"]["DeleteEnrichment200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Run metadata enrichment */
@@ -7880,42 +5280,12 @@ export interface operations {
           "application/json": components["schemas"]["GetUsage200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read enriched values of some items */
@@ -7936,36 +5306,11 @@ export interface operations {
           "application/json": components["schemas"]["GetUsage200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Strategies, retrievers and defaults for building knowledge bases */
@@ -7977,24 +5322,9 @@ export interface operations {
           "application/json": components["schemas"]["GetKbDefaults200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List your stored retrievals */
@@ -8014,30 +5344,10 @@ export interface operations {
           "application/json": components["schemas"]["ListContextHandlers200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Retrieve across knowledge bases and store the answer */
@@ -8054,36 +5364,11 @@ export interface operations {
           "application/json": components["schemas"]["CreateContextHandler201"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a stored retrieval */
@@ -8100,30 +5385,10 @@ export interface operations {
           "application/json": components["schemas"]["CreateContextHandler201"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List your sessions, latest first */
@@ -8135,24 +5400,9 @@ export interface operations {
           "application/json": components["schemas"]["ListSessions200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read a session */
@@ -8169,30 +5419,10 @@ export interface operations {
           "application/json": components["schemas"]["Session"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Delete a session and its runs */
@@ -8209,30 +5439,10 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Read the messages; assistant messages carry retrieved_context */
@@ -8249,30 +5459,10 @@ export interface operations {
           "application/json": components["schemas"]["ListSessionMessages200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** List the session's runs */
@@ -8289,30 +5479,10 @@ export interface operations {
           "application/json": components["schemas"]["ListSessionRuns200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** What a run retrieved */
@@ -8330,30 +5500,10 @@ export interface operations {
           "application/json": components["schemas"]["GetRetrievedContext200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** The agents and orchestrations you may run, as models */
@@ -8365,24 +5515,9 @@ export interface operations {
           "application/json": components["schemas"]["ListModels200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
+      401: components["responses"]["OpenAiError401"];
+      403: components["responses"]["OpenAiError403"];
+      500: components["responses"]["OpenAiError500"];
     };
   };
   /** One model */
@@ -8400,30 +5535,10 @@ export interface operations {
           "application/json": components["schemas"]["GetModel200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
+      401: components["responses"]["OpenAiError401"];
+      403: components["responses"]["OpenAiError403"];
+      404: components["responses"]["OpenAiError404"];
+      500: components["responses"]["OpenAiError500"];
     };
   };
   /**
@@ -8444,54 +5559,14 @@ export interface operations {
           "text/event-stream": components["schemas"]["CreateChatCompletionEvent"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description No usable key or credits for the model's provider */
-      402: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["OpenAiError"];
-        };
-      };
+      400: components["responses"]["OpenAiError400"];
+      401: components["responses"]["OpenAiError401"];
+      402: components["responses"]["OpenAiError402"];
+      403: components["responses"]["OpenAiError403"];
+      404: components["responses"]["OpenAiError404"];
+      409: components["responses"]["OpenAiError409"];
+      500: components["responses"]["OpenAiError500"];
+      502: components["responses"]["OpenAiError502"];
     };
   };
   /**
@@ -8506,42 +5581,12 @@ export interface operations {
           "text/event-stream": components["schemas"]["McpPostBody"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not allowed on this resource */
-      405: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      405: components["responses"]["Error405"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -8565,36 +5610,11 @@ export interface operations {
       202: {
         content: never;
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /**
@@ -8607,36 +5627,11 @@ export interface operations {
       200: {
         content: never;
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
     };
   };
   /** Tables of the public schema */
@@ -8653,36 +5648,11 @@ export interface operations {
           "application/json": components["schemas"]["ListTables200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** The row REST layer's own description of the project's tables */
@@ -8694,30 +5664,10 @@ export interface operations {
           "application/json": components["schemas"]["GetUsage200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** Rows of a table */
@@ -8740,42 +5690,12 @@ export interface operations {
           "application/json": components["schemas"]["ListRows200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** Insert a row */
@@ -8798,42 +5718,12 @@ export interface operations {
           "application/json": components["schemas"]["GetRow200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      409: components["responses"]["Error409"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** The row whose id matches */
@@ -8853,42 +5743,12 @@ export interface operations {
           "application/json": components["schemas"]["GetRow200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** Delete a row */
@@ -8908,42 +5768,12 @@ export interface operations {
           "application/json": components["schemas"]["ListRows200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** Change a row */
@@ -8968,42 +5798,12 @@ export interface operations {
           "application/json": components["schemas"]["GetRow200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description An upstream (a model vendor, the REST layer) failed */
-      502: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** This document (no key needed) */
@@ -9043,12 +5843,7 @@ export interface operations {
           "application/octet-stream": string;
         };
       };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
+      404: components["responses"]["Error404"];
     };
   };
 }

@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import type { Middleware } from 'openapi-fetch';
 
 type Responses = Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
-type Doc = { paths: Record<string, Record<string, { responses: Responses }>>; components: { schemas: Record<string, unknown> } };
+type Doc = { paths: Record<string, Record<string, { responses: Responses }>>; components: { schemas: Record<string, unknown>; responses?: Responses } };
 
 export function conformance(doc: Doc) {
   const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -19,7 +19,9 @@ export function conformance(doc: Doc) {
     async onResponse({ request, schemaPath, response }) {
       const method = request.method.toLowerCase();
       const where = `${request.method} ${schemaPath} ${response.status}`;
-      const answer = doc.paths[schemaPath]?.[method]?.responses[String(response.status)];
+      const stated = doc.paths[schemaPath]?.[method]?.responses[String(response.status)] as (Responses[string] & { $ref?: string }) | undefined;
+      // An error answer is named from components.responses (server/openapi/document.ts).
+      const answer = stated?.$ref ? doc.components.responses?.[stated.$ref.replace('#/components/responses/', '')] : stated;
       if (!answer) return void findings.push(`${where}: status not in the document`);
       const type = response.headers.get('content-type') ?? '';
       const media = /^application\/json/.test(type) ? 'application/json' : /^text\/event-stream/.test(type) ? 'text/event-stream' : null;

@@ -65,8 +65,13 @@ describe('the OpenAPI document of /api', () => {
     assert.deepEqual(op('/api/v1/chat/completions', 'post').security, [{ bearer: [] }, { apikey: [], bearer: [] }]);
     assert.deepEqual(op('/api/webhooks/{webhookId}', 'post').security, [{ webhookSecret: [] }, { webhookToken: [] }]);
     assert.deepEqual(op('/api/openapi.json', 'get').security, []);
-    const schemaOf = (path: string, method: string, status: string, type = 'application/json') =>
-      (op(path, method).responses[status] as { content: Record<string, { schema: { $ref: string } }> }).content[type]!.schema.$ref;
+    // An error answer is named from components.responses, stated there once.
+    type Answer = { $ref?: string; content: Record<string, { schema: { $ref: string } }> };
+    const answerOf = (path: string, method: string, status: string): Answer => {
+      const stated = op(path, method).responses[status] as Answer;
+      return stated.$ref ? ((served as unknown as { components: unknown }).components as { responses: Record<string, Answer> }).responses[stated.$ref.replace('#/components/responses/', '')]! : stated;
+    };
+    const schemaOf = (path: string, method: string, status: string, type = 'application/json') => answerOf(path, method, status).content[type]!.schema.$ref;
     assert.equal(schemaOf('/api/agents/{id}', 'get', '404'), '#/components/schemas/Error');
     assert.equal(schemaOf('/api/workflows/{id}/graph', 'put', '400'), '#/components/schemas/CodedError');
     assert.equal(schemaOf('/api/v1/chat/completions', 'post', '404'), '#/components/schemas/OpenAiError');

@@ -5,20 +5,6 @@
 
 
 export interface paths {
-  "/api/platform/auth/{ref}/users": {
-    /** A page of users; search by e-mail, phone or id */
-    get: operations["listUsers"];
-    /** Create a confirmed user */
-    post: operations["createUser"];
-  };
-  "/api/platform/auth/{ref}/users/{id}": {
-    /** A user with MFA factors and sessions */
-    get: operations["getUser"];
-    /** Change a user: ban for a duration, metadata, e-mail, password */
-    put: operations["updateUser"];
-    /** Delete a user */
-    delete: operations["deleteUser"];
-  };
   "/api/platform/auth/{ref}/users/{id}/magic-link": {
     /** E-mail the user a magic link */
     post: operations["sendMagicLink"];
@@ -79,13 +65,6 @@ export interface components {
         }[];
       [key: string]: unknown;
     };
-    CreateUserBody: {
-      email: string;
-      password: string;
-    };
-    DeleteUser200: {
-      deleted: boolean;
-    };
     InviteUserBody: {
       email: string;
     };
@@ -108,42 +87,39 @@ export interface components {
       email: string;
       via: string;
     };
-    UpdateUserBody: {
-      ban_duration?: string;
-      email?: string;
-      password?: string;
-      user_metadata?: {
-        [key: string]: unknown;
+  };
+  responses: {
+    /** @description The request breaks a rule (the message names it) */
+    PlatformError400: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
       };
-      app_metadata?: {
-        [key: string]: unknown;
+    };
+    /** @description No key, or a bad or expired token */
+    PlatformError401: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
       };
-      email_confirm?: boolean;
     };
-    UserDetail: {
-      user: components["schemas"]["AuthUser"];
-      factors: {
-          [key: string]: unknown;
-        }[];
-      sessions: ({
-          /** Format: uuid */
-          id: string;
-          created_at: string | null;
-          updated_at: string | null;
-          aal: string | null;
-          user_agent: string | null;
-          ip: string | null;
-          [key: string]: unknown;
-        })[];
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    PlatformError403: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
     };
-    UsersPage: {
-      users: components["schemas"]["AuthUser"][];
-      total: number;
-      page: number;
-      per_page: number;
+    /** @description An error */
+    PlatformError422: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    PlatformError500: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
     };
   };
-  responses: never;
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -156,253 +132,6 @@ export type external = Record<string, never>;
 
 export interface operations {
 
-  /** A page of users; search by e-mail, phone or id */
-  listUsers: {
-    parameters: {
-      query?: {
-        search?: string;
-        page?: number;
-        per_page?: number;
-      };
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Users */
-      200: {
-        content: {
-          "application/json": components["schemas"]["UsersPage"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Create a confirmed user */
-  createUser: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateUserBody"];
-      };
-    };
-    responses: {
-      /** @description The user */
-      201: {
-        content: {
-          "application/json": components["schemas"]["AuthUser"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description An error */
-      422: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** A user with MFA factors and sessions */
-  getUser: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        id: string;
-      };
-    };
-    responses: {
-      /** @description The user */
-      200: {
-        content: {
-          "application/json": components["schemas"]["UserDetail"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Change a user: ban for a duration, metadata, e-mail, password */
-  updateUser: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        id: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdateUserBody"];
-      };
-    };
-    responses: {
-      /** @description The user */
-      200: {
-        content: {
-          "application/json": components["schemas"]["AuthUser"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Delete a user */
-  deleteUser: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Deleted */
-      200: {
-        content: {
-          "application/json": components["schemas"]["DeleteUser200"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
   /** E-mail the user a magic link */
   sendMagicLink: {
     parameters: {
@@ -419,30 +148,10 @@ export interface operations {
           "application/json": components["schemas"]["SendMagicLink200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** E-mail the user a password recovery */
@@ -461,30 +170,10 @@ export interface operations {
           "application/json": components["schemas"]["SendRecovery200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Invite a user by e-mail */
@@ -507,36 +196,11 @@ export interface operations {
           "application/json": components["schemas"]["AuthUser"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description An error */
-      422: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      422: components["responses"]["PlatformError422"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** The identity settings in force (configuration: read-only) */
@@ -554,24 +218,9 @@ export interface operations {
           "application/json": components["schemas"]["AuthConfig"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
 }

@@ -9,31 +9,9 @@ export interface paths {
     /** Schemas */
     get: operations["listSchemas"];
   };
-  "/api/platform/pg-meta/{ref}/policies": {
-    /** Row level security policies */
-    get: operations["listPolicies"];
-  };
-  "/api/platform/pg-meta/{ref}/indexes": {
-    /** Indexes */
-    get: operations["listIndexes"];
-  };
-  "/api/platform/pg-meta/{ref}/triggers": {
-    /** Triggers */
-    get: operations["listTriggers"];
-  };
-  "/api/platform/pg-meta/{ref}/functions": {
-    /** Functions, with their source */
-    get: operations["listFunctions"];
-  };
   "/api/platform/pg-meta/{ref}/roles": {
     /** Roles */
     get: operations["listRoles"];
-  };
-  "/api/platform/pg-meta/{ref}/extensions": {
-    /** Extensions available and enabled */
-    get: operations["listExtensions"];
-    /** Enable an extension: answers the SQL it runs; with preview, only the SQL */
-    post: operations["enableExtension"];
   };
   "/api/platform/pg-meta/{ref}/publications": {
     /** Publications */
@@ -46,10 +24,6 @@ export interface paths {
   "/api/platform/pg-meta/{ref}/advisors": {
     /** Lints with their fixes */
     get: operations["listAdvisors"];
-  };
-  "/api/platform/pg-meta/{ref}/extensions/{name}": {
-    /** Disable an extension: answers the SQL it runs; with preview, only the SQL */
-    delete: operations["disableExtension"];
   };
 }
 
@@ -67,70 +41,11 @@ export interface components {
       fix: string;
       [key: string]: unknown;
     };
-    ChangeAnswer: {
-      sql: string;
-      ran: boolean;
-    };
-    DropColumnBody: {
-      preview?: boolean;
-    };
-    EnableExtensionBody: {
-      name: string;
-      schema?: string;
-      preview?: boolean;
-    };
-    Extension: {
-      name: string;
-      schema: string | null;
-      default_version: string | null;
-      installed_version: string | null;
-      comment: string | null;
-      [key: string]: unknown;
-    };
-    Function: {
-      id: number;
-      schema: string;
-      name: string;
-      language: string;
-      definition: string | null;
-      complete_statement: string | null;
-      argument_types: string;
-      identity_argument_types: string;
-      return_type: string | null;
-      is_set_returning_function: boolean;
-      behavior: string;
-      security_definer: boolean;
-      config_params: {
-        [key: string]: string;
-      } | null;
-      kind: string;
-      protected: boolean;
-      [key: string]: unknown;
-    };
-    Index: {
-      id: number;
-      table_id: number;
-      schema: string;
-      table: string;
-      name: string;
-      columns: string[];
-      is_unique: boolean;
-      is_primary: boolean;
-      definition: string;
-      size: string;
-      scans: number;
-      [key: string]: unknown;
-    };
     ListAdvisors200: components["schemas"]["Advisor"][];
-    ListExtensions200: components["schemas"]["Extension"][];
-    ListFunctions200: components["schemas"]["Function"][];
-    ListIndexes200: components["schemas"]["Index"][];
     ListMigrations200: components["schemas"]["Migration"][];
-    ListPolicies200: components["schemas"]["Policy"][];
     ListPublications200: components["schemas"]["Publication"][];
     ListRoles200: components["schemas"]["Role"][];
     ListSchemas200: components["schemas"]["Schema"][];
-    ListTriggers200: components["schemas"]["Trigger"][];
     Migration: {
       /** @enum {string} */
       source: "platform" | "user";
@@ -146,20 +61,6 @@ export interface components {
       position?: number | null;
       detail?: string | null;
       hint?: string | null;
-      [key: string]: unknown;
-    };
-    Policy: {
-      id: number;
-      schema: string;
-      table: string;
-      table_id: number;
-      name: string;
-      /** @enum {string} */
-      action: "PERMISSIVE" | "RESTRICTIVE";
-      roles: string[];
-      command: string;
-      definition: string | null;
-      check: string | null;
       [key: string]: unknown;
     };
     Publication: {
@@ -205,24 +106,27 @@ export interface components {
       exposed: boolean;
       [key: string]: unknown;
     };
-    Trigger: {
-      id: number;
-      table_id: number;
-      enabled_mode: string;
-      function_schema: string;
-      function_name: string;
-      table: string;
-      schema: string;
-      name: string;
-      condition: string | null;
-      orientation: string;
-      activation: string;
-      events: string[];
-      definition: string;
-      [key: string]: unknown;
+  };
+  responses: {
+    /** @description No key, or a bad or expired token */
+    PlatformError401: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    PlatformError403: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    PlatformError500: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
     };
   };
-  responses: never;
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -250,200 +154,9 @@ export interface operations {
           "application/json": components["schemas"]["ListSchemas200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Row level security policies */
-  listPolicies: {
-    parameters: {
-      query?: {
-        table_id?: string;
-      };
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Policies */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListPolicies200"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Indexes */
-  listIndexes: {
-    parameters: {
-      query?: {
-        table_id?: string;
-      };
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Indexes */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListIndexes200"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Triggers */
-  listTriggers: {
-    parameters: {
-      query?: {
-        table_id?: string;
-      };
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Triggers */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListTriggers200"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Functions, with their source */
-  listFunctions: {
-    parameters: {
-      query?: {
-        schema?: string;
-      };
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Functions */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListFunctions200"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Roles */
@@ -461,111 +174,9 @@ export interface operations {
           "application/json": components["schemas"]["ListRoles200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Extensions available and enabled */
-  listExtensions: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Extensions */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListExtensions200"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Enable an extension: answers the SQL it runs; with preview, only the SQL */
-  enableExtension: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EnableExtensionBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Publications */
@@ -583,24 +194,9 @@ export interface operations {
           "application/json": components["schemas"]["ListPublications200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Migrations applied (the platform's and yours) */
@@ -618,24 +214,9 @@ export interface operations {
           "application/json": components["schemas"]["ListMigrations200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Lints with their fixes */
@@ -653,78 +234,9 @@ export interface operations {
           "application/json": components["schemas"]["ListAdvisors200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Disable an extension: answers the SQL it runs; with preview, only the SQL */
-  disableExtension: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description An extension name */
-        name: string;
-      };
-    };
-    requestBody?: {
-      content: {
-        "application/json": components["schemas"]["DropColumnBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
 }

@@ -1,12 +1,22 @@
 // Written by `npm run openapi` (server/cli/studio-types.ts): the control plane's
 // client types, one file per area, joined. Do not edit by hand.
 import type * as Authentication from './authentication.ts';
+import type * as Buckets from './buckets.ts';
+import type * as Columns from './columns.ts';
 import type * as Database from './database.ts';
+import type * as Extensions from './extensions.ts';
+import type * as Objectactions from './object-actions.ts';
+import type * as Objects from './objects.ts';
+import type * as Operators from './operators.ts';
+import type * as Policies from './policies.ts';
 import type * as Rows from './rows.ts';
 import type * as SQL from './sql.ts';
-import type * as Storage from './storage.ts';
-import type * as Studio from './studio.ts';
+import type * as Schemaobjects from './schema-objects.ts';
+import type * as Signin from './sign-in.ts';
+import type * as Snippets from './snippets.ts';
+import type * as Table from './table.ts';
 import type * as Tables from './tables.ts';
+import type * as Users from './users.ts';
 
-export type paths = Authentication.paths & Database.paths & Rows.paths & SQL.paths & Storage.paths & Studio.paths & Tables.paths;
-export type components = { schemas: Authentication.components['schemas'] & Database.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Storage.components['schemas'] & Studio.components['schemas'] & Tables.components['schemas'] };
+export type paths = Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & Objectactions.paths & Objects.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
+export type components = { schemas: Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };

@@ -91,7 +91,44 @@ export interface components {
       };
     };
   };
-  responses: never;
+  responses: {
+    /** @description The request breaks a rule (the message names it) */
+    PlatformError400: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description No key, or a bad or expired token */
+    PlatformError401: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    PlatformError403: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description Not found, or not visible to the caller */
+    PlatformError404: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The resource is in a state that forbids this */
+    PlatformError409: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    PlatformError500: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -126,36 +163,11 @@ export interface operations {
           "application/json": components["schemas"]["RowsPage"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      404: components["responses"]["PlatformError404"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Insert rows (every row with the same columns) */
@@ -180,42 +192,12 @@ export interface operations {
           "application/json": components["schemas"]["InsertRows201"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      404: components["responses"]["PlatformError404"];
+      409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Delete rows by their primary keys */
@@ -240,42 +222,12 @@ export interface operations {
           "application/json": components["schemas"]["DeleteRows200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      404: components["responses"]["PlatformError404"];
+      409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Change one row by its primary key */
@@ -300,42 +252,12 @@ export interface operations {
           "application/json": components["schemas"]["UpdateRow200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      404: components["responses"]["PlatformError404"];
+      409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Every row the filters match, as CSV or JSON */
@@ -360,36 +282,11 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      404: components["responses"]["PlatformError404"];
+      500: components["responses"]["PlatformError500"];
     };
   };
 }

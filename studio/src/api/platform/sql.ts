@@ -54,7 +54,32 @@ export interface components {
       run_id?: string;
     };
   };
-  responses: never;
+  responses: {
+    /** @description The request breaks a rule (the message names it) */
+    PlatformError400: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description No key, or a bad or expired token */
+    PlatformError401: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    PlatformError403: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    PlatformError500: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -87,30 +112,10 @@ export interface operations {
           "application/json": components["schemas"]["QueryAnswer"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Cancel a running query */
@@ -129,24 +134,9 @@ export interface operations {
           "application/json": components["schemas"]["CancelQuery200"];
         };
       };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
 }

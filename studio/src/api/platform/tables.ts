@@ -11,84 +11,12 @@ export interface paths {
     /** Create a table: answers the SQL it runs; with preview, only the SQL */
     post: operations["createTable"];
   };
-  "/api/platform/pg-meta/{ref}/tables/{id}": {
-    /** A table with its columns */
-    get: operations["getTable"];
-    /** Drop a table: answers the SQL it runs; with preview, only the SQL */
-    delete: operations["dropTable"];
-    /** Rename a table, change its comment, row level security or realtime: answers the SQL it runs; with preview, only the SQL */
-    patch: operations["alterTable"];
-  };
-  "/api/platform/pg-meta/{ref}/columns": {
-    /** Columns of tables */
-    get: operations["listColumns"];
-  };
-  "/api/platform/pg-meta/{ref}/tables/{id}/policy-templates": {
-    /** Policies to start from, for this table */
-    get: operations["policyTemplates"];
-  };
-  "/api/platform/pg-meta/{ref}/tables/{id}/columns": {
-    /** Add a column: answers the SQL it runs; with preview, only the SQL */
-    post: operations["addColumn"];
-  };
-  "/api/platform/pg-meta/{ref}/tables/{id}/columns/{name}": {
-    /** Drop a column: answers the SQL it runs; with preview, only the SQL */
-    delete: operations["dropColumn"];
-    /** Change a column: answers the SQL it runs; with preview, only the SQL */
-    patch: operations["alterColumn"];
-  };
-  "/api/platform/pg-meta/{ref}/tables/{id}/policies": {
-    /** Create a policy: answers the SQL it runs; with preview, only the SQL */
-    post: operations["createPolicy"];
-  };
-  "/api/platform/pg-meta/{ref}/tables/{id}/policies/{name}": {
-    /** Replace a policy: answers the SQL it runs; with preview, only the SQL */
-    put: operations["replacePolicy"];
-    /** Drop a policy: answers the SQL it runs; with preview, only the SQL */
-    delete: operations["dropPolicy"];
-  };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
-    AddColumnBody: {
-      name: string;
-      type: string;
-      default?: string | null;
-      nullable?: boolean;
-      primary_key?: boolean;
-      unique?: boolean;
-      identity?: ("always" | "by default") | null;
-      check?: string | null;
-      comment?: string | null;
-      references?: ({
-        schema?: string;
-        table: string;
-        column: string;
-        /** @enum {string} */
-        on_delete?: "CASCADE" | "SET NULL" | "SET DEFAULT" | "RESTRICT" | "NO ACTION";
-      }) | null;
-      preview?: boolean;
-    };
-    AlterColumnBody: {
-      name?: string;
-      type?: string;
-      default?: string | null;
-      nullable?: boolean;
-      unique?: boolean;
-      comment?: string | null;
-      preview?: boolean;
-    };
-    AlterTableBody: {
-      name?: string;
-      comment?: string | null;
-      rls_enabled?: boolean;
-      rls_forced?: boolean;
-      realtime?: boolean;
-      preview?: boolean;
-    };
     ChangeAnswer: {
       sql: string;
       ran: boolean;
@@ -124,17 +52,6 @@ export interface components {
       comment: string | null;
       [key: string]: unknown;
     };
-    CreatePolicyBody: {
-      name: string;
-      /** @enum {string} */
-      action?: "PERMISSIVE" | "RESTRICTIVE";
-      /** @enum {string} */
-      command?: "ALL" | "SELECT" | "INSERT" | "UPDATE" | "DELETE";
-      roles?: string[];
-      using?: string | null;
-      check?: string | null;
-      preview?: boolean;
-    };
     CreateTableBody: {
       schema?: string;
       name: string;
@@ -160,14 +77,6 @@ export interface components {
         })[];
       preview?: boolean;
     };
-    DropColumnBody: {
-      preview?: boolean;
-    };
-    DropTableBody: {
-      cascade?: boolean;
-      preview?: boolean;
-    };
-    ListColumns200: components["schemas"]["Column"][];
     ListTables200: components["schemas"]["Table"][];
     PlatformError: {
       code: string;
@@ -178,20 +87,6 @@ export interface components {
       hint?: string | null;
       [key: string]: unknown;
     };
-    PolicyTemplate: {
-      id: string;
-      title: string;
-      policy: {
-        name: string;
-        command: string;
-        roles: string[];
-        using?: string;
-        check?: string;
-        [key: string]: unknown;
-      };
-      [key: string]: unknown;
-    };
-    PolicyTemplates200: components["schemas"]["PolicyTemplate"][];
     Table: {
       id: number;
       schema: string;
@@ -231,7 +126,38 @@ export interface components {
       [key: string]: unknown;
     };
   };
-  responses: never;
+  responses: {
+    /** @description The request breaks a rule (the message names it) */
+    PlatformError400: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description No key, or a bad or expired token */
+    PlatformError401: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The caller may not do this (the anonymous key alone, or not the owner) */
+    PlatformError403: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The resource is in a state that forbids this */
+    PlatformError409: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+    /** @description The server failed (the cause is logged, not sent) */
+    PlatformError500: {
+      content: {
+        "application/json": components["schemas"]["PlatformError"];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -264,30 +190,10 @@ export interface operations {
           "application/json": components["schemas"]["ListTables200"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
     };
   };
   /** Create a table: answers the SQL it runs; with preview, only the SQL */
@@ -310,600 +216,11 @@ export interface operations {
           "application/json": components["schemas"]["ChangeAnswer"];
         };
       };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The resource is in a state that forbids this */
-      409: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** A table with its columns */
-  getTable: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-      };
-    };
-    responses: {
-      /** @description The table */
-      200: {
-        content: {
-          "application/json": components["schemas"]["Table"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Drop a table: answers the SQL it runs; with preview, only the SQL */
-  dropTable: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-      };
-    };
-    requestBody?: {
-      content: {
-        "application/json": components["schemas"]["DropTableBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Rename a table, change its comment, row level security or realtime: answers the SQL it runs; with preview, only the SQL */
-  alterTable: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["AlterTableBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Columns of tables */
-  listColumns: {
-    parameters: {
-      query?: {
-        table_id?: string;
-      };
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description Columns */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListColumns200"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Policies to start from, for this table */
-  policyTemplates: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Templates */
-      200: {
-        content: {
-          "application/json": components["schemas"]["PolicyTemplates200"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Add a column: answers the SQL it runs; with preview, only the SQL */
-  addColumn: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["AddColumnBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Drop a column: answers the SQL it runs; with preview, only the SQL */
-  dropColumn: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-        /** @description A column name */
-        name: string;
-      };
-    };
-    requestBody?: {
-      content: {
-        "application/json": components["schemas"]["DropColumnBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Change a column: answers the SQL it runs; with preview, only the SQL */
-  alterColumn: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-        /** @description A column name */
-        name: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["AlterColumnBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Create a policy: answers the SQL it runs; with preview, only the SQL */
-  createPolicy: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreatePolicyBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Replace a policy: answers the SQL it runs; with preview, only the SQL */
-  replacePolicy: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-        /** @description A policy name */
-        name: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreatePolicyBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description The request breaks a rule (the message names it) */
-      400: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-    };
-  };
-  /** Drop a policy: answers the SQL it runs; with preview, only the SQL */
-  dropPolicy: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description A table id (its oid, as listed) */
-        id: string;
-        /** @description A policy name */
-        name: string;
-      };
-    };
-    requestBody?: {
-      content: {
-        "application/json": components["schemas"]["DropColumnBody"];
-      };
-    };
-    responses: {
-      /** @description The SQL */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ChangeAnswer"];
-        };
-      };
-      /** @description No key, or a bad or expired token */
-      401: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The caller may not do this (the anonymous key alone, or not the owner) */
-      403: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description Not found, or not visible to the caller */
-      404: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
-      /** @description The server failed (the cause is logged, not sent) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["PlatformError"];
-        };
-      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
     };
   };
 }
