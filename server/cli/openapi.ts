@@ -5,11 +5,12 @@
 //   docs/platform-openapi.json   the control plane (GET /api/platform/openapi.json)
 //   studio/src/api/platform/     the Studio's client types, one file per area, generated from the
 //                                latter by openapi-typescript (studio-types.ts)
+//   studio/src/api/ai/           the same for the AI paths of the former
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { openApiDocument } from '../openapi/document.ts';
 import { platformOpenApiDocument } from '../studio/openapi.ts';
 import { runCli } from './run.ts';
-import { studioTypeFiles, studioTypesDir } from './studio-types.ts';
+import { aiPathsOf, aiTypesDir, studioTypeFiles, studioTypesDir } from './studio-types.ts';
 
 export const openApiFile = new URL('../../docs/openapi.json', import.meta.url);
 export const openApiText = () => `${JSON.stringify(openApiDocument(), null, 2)}\n`;
@@ -19,9 +20,15 @@ if (import.meta.main) {
   await runCli(async () => {
     writeFileSync(openApiFile, openApiText());
     writeFileSync(platformOpenApiFile, platformOpenApiText());
-    rmSync(studioTypesDir, { recursive: true, force: true });
-    mkdirSync(studioTypesDir, { recursive: true });
-    for (const [name, text] of await studioTypeFiles(platformOpenApiDocument())) writeFileSync(new URL(name, studioTypesDir), text);
-    process.stdout.write('docs/openapi.json, docs/platform-openapi.json and studio/src/api/platform/ written\n');
+    const typed: Array<[URL, Map<string, string>]> = [
+      [studioTypesDir, await studioTypeFiles(platformOpenApiDocument())],
+      [aiTypesDir, await studioTypeFiles(aiPathsOf(openApiDocument()), 'the AI surface\'s')],
+    ];
+    for (const [dir, files] of typed) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      for (const [name, text] of files) writeFileSync(new URL(name, dir), text);
+    }
+    process.stdout.write('docs/openapi.json, docs/platform-openapi.json, studio/src/api/platform/ and studio/src/api/ai/ written\n');
   });
 }

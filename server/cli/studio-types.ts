@@ -9,6 +9,15 @@
 import { readdirSync } from 'node:fs';
 
 export const studioTypesDir = new URL('../../studio/src/api/platform/', import.meta.url);
+/** The AI surface's client types (the /api document's AI paths, reached through /api/platform/ai/{ref}). */
+export const aiTypesDir = new URL('../../studio/src/api/ai/', import.meta.url);
+
+/** The AI paths the Studio calls: the /api document without the OpenAI-compatible, MCP, database and reference paths, which have clients of their own. */
+export function aiPathsOf(input: object): object {
+  const document = input as Document;
+  const skipped = /^\/api\/(v1|mcp|docs|openapi\.json|database)(\/|$)/;
+  return { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => !skipped.test(path))) };
+}
 
 type Document = { paths: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, unknown>; [k: string]: unknown }; [k: string]: unknown };
 
@@ -42,7 +51,7 @@ function reached(value: unknown, components: Record<string, Record<string, unkno
 }
 
 /** File name to its text: an area's types per tag, and the index that joins them. */
-export async function studioTypeFiles(input: object): Promise<Map<string, string>> {
+export async function studioTypeFiles(input: object, about = 'the control plane\'s'): Promise<Map<string, string>> {
   const document = input as Document;
   const { default: openapiTS } = await import('openapi-typescript');
   const components = (document.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
@@ -63,7 +72,7 @@ export async function studioTypeFiles(input: object): Promise<Map<string, string
   }
   const module = (tag: string) => tag.replace(/[^A-Za-z0-9]/g, '');
   files.set('index.ts', [
-    '// Written by `npm run openapi` (server/cli/studio-types.ts): the control plane\'s',
+    `// Written by \`npm run openapi\` (server/cli/studio-types.ts): ${about}`,
     '// client types, one file per area, joined. Do not edit by hand.',
     ...tags.map((t) => `import type * as ${module(t)} from './${fileOf(t)}';`),
     '',
@@ -75,6 +84,6 @@ export async function studioTypeFiles(input: object): Promise<Map<string, string
 }
 
 /** The files the Studio's types directory holds now. */
-export function studioTypeFileNames(): string[] {
-  return readdirSync(studioTypesDir).filter((f) => f.endsWith('.ts')).sort();
+export function studioTypeFileNames(dir = studioTypesDir): string[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
 }

@@ -76,6 +76,10 @@ export const Workflow = name('Workflow', row({
 const Block = z.looseObject({ id: z.string(), type: z.string(), config: Json.optional(), position: z.object({ x: z.number(), y: z.number() }).optional() });
 const Edge = z.looseObject({ source: z.string(), target: z.string() });
 export const WorkflowWithGraph = name('WorkflowWithGraph', Workflow.extend({ blocks: z.array(Block), edges: z.array(Edge) }));
+export const BlockType = name('BlockType', z.object({
+  type: z.string(), label: z.string(), description: z.string(), config_schema: z.record(z.string(), z.unknown()),
+  examples: z.array(z.unknown()), is_trigger: z.boolean(), aliases: z.array(z.string()),
+}));
 export const Graph = name('Graph', z.looseObject({ blocks: z.array(Block), edges: z.array(Edge) }));
 export const ExecutionResult = name('ExecutionResult', z.looseObject({ execution_id: Id, status: z.string(), output: z.unknown() }));
 export const Execution = name('Execution', row({

@@ -29,6 +29,17 @@ describe('workflows (/api/workflows)', () => {
   });
   after(() => stopTestPlatform(p));
 
+  it('lists the block types with the config schema put_graph\'s callers fill in, in palette order', async () => {
+    const res = await api(ann, '/block-types');
+    assert.equal(res.status, 200);
+    const types = (await res.json()) as Array<{ type: string; label: string; config_schema: { required?: string[] }; is_trigger: boolean; aliases: string[]; examples: unknown[] }>;
+    assert.deepEqual(types.slice(0, 3).map((t) => t.type), ['starter', 'webhook', 'agent']);
+    const code = types.find((t) => t.type === 'code')!;
+    assert.deepEqual([code.label, code.config_schema.required, code.aliases, code.is_trigger], ['Code', ['code'], ['function'], false]);
+    assert.ok(types.some((t) => t.type === 'wait'), 'every registered type, the later migrations\' too');
+    assert.equal((await fetch(`${p.url}/api/workflows/block-types`)).status, 401);
+  });
+
   it('creates, lists, reads, patches and deletes, answering {error} or {error, error_code} as part 7 says', async () => {
     const created = await api(ann, '', { method: 'POST', body: JSON.stringify({ name: 'Triage', description: 'sorts tickets' }) });
     assert.equal(created.status, 201);

@@ -11,6 +11,13 @@ export interface paths {
     /** Create a workflow */
     post: operations["createWorkflow"];
   };
+  "/api/workflows/block-types": {
+    /**
+     * List the block types a graph may use
+     * @description Each type with its config's JSON Schema, examples, aliases and whether a run may start there, in palette order.
+     */
+    get: operations["listBlockTypes"];
+  };
   "/api/workflows/{id}": {
     /** Read a workflow with its blocks and edges */
     get: operations["getWorkflow"];
@@ -920,6 +927,17 @@ export interface components {
         }[];
       [key: string]: unknown;
     };
+    BlockType: {
+      type: string;
+      label: string;
+      description: string;
+      config_schema: {
+        [key: string]: unknown;
+      };
+      examples: unknown[];
+      is_trigger: boolean;
+      aliases: string[];
+    };
     Graph: {
       blocks: {
           id: string;
@@ -1442,6 +1460,7 @@ export interface components {
       offset: number;
       [key: string]: unknown;
     };
+    ListBlockTypes200: components["schemas"]["BlockType"][];
     DeployWorkflow200: {
       /** @constant */
       deployed: true;
@@ -2528,6 +2547,23 @@ export interface operations {
         };
       };
       400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /**
+   * List the block types a graph may use
+   * @description Each type with its config's JSON Schema, examples, aliases and whether a run may start there, in palette order.
+   */
+  listBlockTypes: {
+    responses: {
+      /** @description Block types */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListBlockTypes200"];
+        };
+      };
       401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       500: components["responses"]["Error500"];

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import express from 'express';
 import { platformOpenApiFile, platformOpenApiText } from '../../server/cli/openapi.ts';
-import { studioTypeFileNames, studioTypeFiles, studioTypesDir } from '../../server/cli/studio-types.ts';
+import { aiPathsOf, aiTypesDir, studioTypeFileNames, studioTypeFiles, studioTypesDir } from '../../server/cli/studio-types.ts';
+import { openApiDocument } from '../../server/openapi/document.ts';
 import { mountedRoutes } from '../../server/openapi/mounted.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
@@ -45,6 +46,14 @@ describe('the OpenAPI document of the control plane', () => {
     assert.deepEqual(studioTypeFileNames(), ['authentication.ts', 'buckets.ts', 'columns.ts', 'database.ts', 'extensions.ts', 'index.ts', 'object-actions.ts', 'objects.ts', 'operators.ts',
       'policies.ts', 'rows.ts', 'schema-objects.ts', 'sign-in.ts', 'snippets.ts', 'sql.ts', 'table.ts', 'tables.ts', 'users.ts']);
     for (const [name, text] of files) assert.ok(text.split('\n').length <= 300, `${name} is over 300 lines`);
+  });
+
+  it('generates the AI pages\' client types (studio/src/api/ai/) from the /api document\'s AI paths', async () => {
+    const files = await studioTypeFiles(aiPathsOf(openApiDocument()), 'the AI surface\'s');
+    assert.deepEqual(studioTypeFileNames(aiTypesDir), [...files.keys()].sort(), 'studio/src/api/ai/ holds other files: run npm run openapi');
+    for (const [name, text] of files) assert.equal(readFileSync(new URL(name, aiTypesDir), 'utf8'), text, `studio/src/api/ai/${name} is stale: run npm run openapi`);
+    assert.ok(files.has('workflows.ts') && files.has('agents.ts') && files.has('knowledge-bases.ts'));
+    assert.ok(![...files.values()].some((t) => t.includes('"/api/v1/chat/completions"')), 'the OpenAI-compatible paths have clients of their own');
   });
 
   it('documents every route the control plane mounts, and each documented route exists', async () => {

@@ -11,12 +11,17 @@ export type WorkflowRow = {
   armed_until: Date | null; created_at: Date; updated_at: Date;
 };
 export type Graph = { blocks: unknown[]; edges: unknown[] };
+export type BlockType = { type: string; label: string; description: string; config_schema: Record<string, unknown>; examples: unknown[]; is_trigger: boolean; aliases: string[] };
 
 const COLUMNS = 'id, owner_id, name, description, deployed, active_version, armed_until, created_at, updated_at';
 
 export function workflowStore(calls: AiCalls) {
   const { refuse } = ownedRows(calls, 'ai.workflows', 'workflows', aiErrors.workflowNotFound);
   return {
+    /** The block types a graph may use, with each config's JSON Schema (the one the copilot is shown) and examples, in palette order. */
+    blockTypes: (req: Request) => calls.call<BlockType>(req, `select t.name as type, t.label, t.description, t.config_schema, t.examples, t.is_trigger,
+        coalesce((select array_agg(a.alias order by a.alias) from ai.block_type_aliases a where a.type = t.name), '{}') as aliases
+      from ai.block_types t order by t.position, t.name`, []),
     list: async (req: Request, limit: number, offset: number) => {
       const [page] = await calls.call<{ items: WorkflowRow[]; total: number }>(req, `select
           coalesce((select jsonb_agg(w order by w.created_at desc, w.id) from (select ${COLUMNS} from ai.workflows order by created_at desc, id limit $1 offset $2) w), '[]') as items,

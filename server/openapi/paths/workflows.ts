@@ -5,7 +5,7 @@ import { ExecuteBody, RunEventBody } from '../../ai/workflows/routes/execute.ts'
 import { GraphBody } from '../../ai/workflows/routes/graph.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { EventsQuery } from '../../ai/runs/follow.ts';
-import { BlockLog, Deleted, Execution, ExecutionDetail, ExecutionResult, Graph, Page, Timestamp, Workflow, WorkflowEvent, WorkflowWithGraph } from '../schemas.ts';
+import { BlockLog, BlockType, Deleted, Execution, ExecutionDetail, ExecutionResult, Graph, Page, Timestamp, Workflow, WorkflowEvent, WorkflowWithGraph } from '../schemas.ts';
 
 const workflows = family({ tag: 'Workflows', errorBody: 'ai', access: 'project' });
 const coded = family({ tag: 'Workflows', errorBody: 'ai_coded', access: 'project' });
@@ -16,6 +16,10 @@ const limited = 'At most WORKFLOW_EXECUTIONS_PER_MINUTE (20) executions a minute
 export const workflowOperations: Operation[] = [
   workflows.get('/api/workflows', 'List workflows', { operationId: 'listWorkflows', query: WorkflowPage, answers: [json(200, 'A page of workflows', Page(Workflow))], errors: [400] }),
   workflows.post('/api/workflows', 'Create a workflow', { operationId: 'createWorkflow', body: CreateWorkflow, answers: [json(201, 'The workflow, with an empty graph', WorkflowWithGraph)], errors: [400] }),
+  workflows.get('/api/workflows/block-types', 'List the block types a graph may use', {
+    operationId: 'listBlockTypes', description: 'Each type with its config\'s JSON Schema, examples, aliases and whether a run may start there, in palette order.',
+    answers: [json(200, 'Block types', z.array(BlockType))], errors: [],
+  }),
   coded.get('/api/workflows/{id}', 'Read a workflow with its blocks and edges', { operationId: 'getWorkflow', answers: [json(200, 'The workflow', WorkflowWithGraph)], errors: [404] }),
   workflows.patch('/api/workflows/{id}', 'Change a workflow\'s name or description', { operationId: 'updateWorkflow', body: UpdateWorkflow, answers: [json(200, 'The workflow', Workflow)], errors: [400, 404] }),
   workflows.delete('/api/workflows/{id}', 'Delete a workflow', { operationId: 'deleteWorkflow', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),

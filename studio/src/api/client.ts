@@ -4,6 +4,7 @@
 // into an ApiFailure the pages show; a 401 means the session ended.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './platform/index.ts';
+import type { paths as aiPaths } from './ai/index.ts';
 
 export type { components, paths } from './platform/index.ts';
 
@@ -38,6 +39,17 @@ const session: Middleware = {
 
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 api.use(session);
+
+/** The AI surface (typed by the /api document's AI paths): /api/workflows is reached as
+ * /api/platform/ai/{ref}/workflows, where the control plane serves the same handlers to the operator. */
+export const ai = createClient<aiPaths>({ baseUrl: '', credentials: 'same-origin' });
+ai.use(session, {
+  onRequest({ request }) {
+    const url = new URL(request.url);
+    url.pathname = url.pathname.replace(/^\/api\//, `/api/platform/ai/${encodeURIComponent(projectRef)}/`);
+    return new Request(url, request);
+  },
+});
 
 /** An error the server answered: its message (words meant for the operator), code and status, and where SQL failed. */
 export class ApiFailure extends Error {

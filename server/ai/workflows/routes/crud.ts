@@ -27,6 +27,11 @@ export function crudRoutes(r: Router, workflows: ReturnType<typeof workflowStore
     res.json({ items: page.items.map(workflowJson), total: page.total, limit: q.limit, offset: q.offset });
   }));
 
+  // Before /:id, which it would otherwise be taken for.
+  r.get('/block-types', route(async (req, res) => {
+    res.json(await workflows.blockTypes(req));
+  }));
+
   r.post('/', json, route(async (req, res) => {
     const body = parse(CreateWorkflow, req.body);
     const created = await workflows.create(req, body.name, body.description ?? null);
