@@ -84,7 +84,8 @@ export const Graph = name('Graph', z.looseObject({ blocks: z.array(Block), edges
 export const ExecutionResult = name('ExecutionResult', z.looseObject({ execution_id: Id, status: z.string(), output: z.unknown() }));
 export const Execution = name('Execution', row({
   status: z.string(), trigger: z.string(), version: z.number().int().nullable(), error: z.string().nullable(), error_code: z.string().nullable(),
-  started_at: Timestamp.nullable(), finished_at: Timestamp.nullable(),
+  created_at: Timestamp, started_at: Timestamp.nullable(), finished_at: Timestamp.nullable(),
+  tokens_in: z.number().int(), tokens_out: z.number().int(), cost_usd: z.number().describe('Model calls\' tokens and cost in the usage ledger'),
 }));
 export const ExecutionDetail = Execution.extend({ output: z.unknown(), ...Traced });
 export const BlockLog = name('BlockLog', z.looseObject({ block_id: z.string(), block_type: z.string(), status: z.string(), input: z.unknown(), output: z.unknown(), error: z.string().nullable(), attempts: z.number().int(), started_at: Timestamp.nullable(), finished_at: Timestamp.nullable() }));

@@ -971,8 +971,14 @@ export interface components {
       version: number | null;
       error: string | null;
       error_code: string | null;
+      /** Format: date-time */
+      created_at: string;
       started_at: string | null;
       finished_at: string | null;
+      tokens_in: number;
+      tokens_out: number;
+      /** @description Model calls' tokens and cost in the usage ledger */
+      cost_usd: number;
       [key: string]: unknown;
     };
     BlockLog: {
@@ -1503,8 +1509,14 @@ export interface components {
       version: number | null;
       error: string | null;
       error_code: string | null;
+      /** Format: date-time */
+      created_at: string;
       started_at: string | null;
       finished_at: string | null;
+      tokens_in: number;
+      tokens_out: number;
+      /** @description Model calls' tokens and cost in the usage ledger */
+      cost_usd: number;
       output: unknown;
       /** @description The run's span tree, from what it stored: where the time and the money went */
       timeline: components["schemas"]["TimelineNode"];

@@ -59,7 +59,7 @@ export function workflowStore(calls: AiCalls) {
     },
     /** The caller's runs of a workflow, newest first, with tokens and cost from the usage ledger; 404 for a workflow the caller cannot see. */
     executions: (req: Request, id: string) => calls.call(req, `select e.id, e.status, e.trigger, e.version, e.error, e.error_code, e.created_at, e.started_at, e.finished_at,
-        coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0) as cost_usd
+        coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0)::float8 as cost_usd
       from ai.workflow_executions_for($1, 100) e
       left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd from ai.usage x where x.run_id = e.id::text) u on true
       order by e.created_at desc, e.id`, [id]),
@@ -70,14 +70,17 @@ export function workflowStore(calls: AiCalls) {
       if (!row) throw aiErrors.notFound('Execution');
     },
     executionLogs: async (req: Request, workflowId: string, executionId: string) => {
-      const [execution] = await calls.call(req, `select id, status, trigger, version, output, error, error_code, started_at, finished_at,
-          ai.execution_timeline(id) as timeline, substr(traceparent, 4, 32) as trace_id
-        from ai.workflow_executions where id = $1 and workflow_id = $2`, [executionId, workflowId]);
+      const [execution] = await calls.call(req, `select e.id, e.status, e.trigger, e.version, e.output, e.error, e.error_code, e.created_at, e.started_at, e.finished_at,
+          coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0)::float8 as cost_usd,
+          ai.execution_timeline(e.id) as timeline, substr(e.traceparent, 4, 32) as trace_id
+        from ai.workflow_executions e
+        left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd from ai.usage x where x.run_id = e.id::text) u on true
+        where e.id = $1 and e.workflow_id = $2`, [executionId, workflowId]);
       if (!execution) throw aiErrors.notFound('Execution');
       // Tokens and cost of a block: the model calls it made (ai.usage rows of this run with the block as their step).
       const logs = await calls.call(req, `select l.block_id, l.block_type, l.status, l.input, l.output, l.error, l.attempts, l.logs, l.started_at, l.finished_at,
           round(extract(epoch from l.finished_at - l.started_at) * 1000)::int as duration_ms,
-          coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0) as cost_usd
+          coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0)::float8 as cost_usd
         from ai.workflow_block_logs l
         left join lateral (select sum(x.tokens_in) as tokens_in, sum(x.tokens_out) as tokens_out, sum(x.cost_usd) as cost_usd
                              from ai.usage x where x.run_id = l.execution_id::text

@@ -44,10 +44,12 @@ api.use(session);
  * /api/platform/ai/{ref}/workflows, where the control plane serves the same handlers to the operator. */
 export const ai = createClient<aiPaths>({ baseUrl: '', credentials: 'same-origin' });
 ai.use(session, {
-  onRequest({ request }) {
+  async onRequest({ request }) {
     const url = new URL(request.url);
     url.pathname = url.pathname.replace(/^\/api\//, `/api/platform/ai/${encodeURIComponent(projectRef)}/`);
-    return new Request(url, request);
+    // A new request at the new address; its body read whole (a streamed body cannot be handed on without duplex).
+    const body = request.body ? await request.arrayBuffer() : null;
+    return new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal, credentials: request.credentials });
   },
 });
 

@@ -17,6 +17,8 @@ const UserDetail = lazy(() => import('../pages/auth/UserDetail.tsx'));
 const AuthSettings = lazy(() => import('../pages/auth/AuthSettings.tsx'));
 const StoragePage = lazy(() => import('../pages/storage/StoragePage.tsx'));
 const RealtimeInspector = lazy(() => import('../pages/realtime/RealtimeInspector.tsx'));
+const WorkflowList = lazy(() => import('../pages/workflows/WorkflowList.tsx'));
+const WorkflowEditor = lazy(() => import('../pages/workflows/WorkflowEditor.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
 const AuditLog = lazy(() => import('../pages/settings/AuditLog.tsx'));
@@ -42,6 +44,8 @@ export function App() {
               <Route path="auth/settings" element={<AuthSettings />} />
               <Route path="storage/:bucket?/*" element={<StoragePage />} />
               <Route path="realtime" element={<RealtimeInspector />} />
+              <Route path="workflows" element={<WorkflowList />} />
+              <Route path="workflows/:id" element={<WorkflowEditor />} />
               <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
               <Route path="settings" element={<Navigate to="/settings/operators" replace />} />
               <Route path="settings/operators" element={<Operators />} />

@@ -1,6 +1,6 @@
 // The areas of the Studio, one link each; the current one is marked for
-// assistive technology (aria-current) and the eye alike. Part 2 adds the AI
-// surface's areas here.
+// assistive technology (aria-current) and the eye alike; the AI surface's
+// areas follow the database's.
 import { NavLink } from 'react-router';
 
 export const AREAS: Array<{ to: string; label: string; icon: string }> = [
@@ -10,6 +10,7 @@ export const AREAS: Array<{ to: string; label: string; icon: string }> = [
   { to: '/auth', label: 'Authentication', icon: '◉' },
   { to: '/storage', label: 'Storage', icon: '⬚' },
   { to: '/realtime', label: 'Realtime', icon: '↯' },
+  { to: '/workflows', label: 'Workflows', icon: '⇶' },
   { to: '/api-docs', label: 'API docs', icon: '⟨⟩' },
   { to: '/settings', label: 'Settings', icon: '⚙' },
 ];

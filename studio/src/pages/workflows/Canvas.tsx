@@ -1,0 +1,91 @@
+// The graph on a React Flow canvas: blocks dragged in from the palette (or
+// added from it by keyboard), moved, connected handle to handle, deleted
+// with Delete. Positions change the graph when a drag ends, so one drag is
+// one undo step. Run states, validation problems and a proposal's changes
+// are drawn on the blocks and edges they belong to.
+import { Background, Controls, ReactFlow, applyEdgeChanges, applyNodeChanges, useReactFlow, type Edge as FlowEdge, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { BlockNode, type BlockNodeType } from './BlockNode.tsx';
+import { addBlock, connect, removeBlock, removeEdge, type BlockType, type Edge, type Graph } from './graph.ts';
+import type { BlockState } from './useWorkflowRun.ts';
+
+export const DRAG_TYPE = 'application/x-pgbase-block';
+const nodeTypes = { block: BlockNode };
+
+type Props = {
+  /** Changes when the graph was laid out again, so the view fits it. */
+  layoutTick: number;
+  graph: Graph; types: BlockType[]; runStates: Record<string, BlockState>; problem: { block?: string; edge?: Edge; message: string } | null;
+  changes?: { blocks: Record<string, 'added' | 'removed' | 'changed'>; edges: Record<string, 'added' | 'removed'> } | undefined;
+  onChange: (next: Graph | ((now: Graph) => Graph)) => void; onSelect: (id: string | null) => void;
+};
+
+export const edgeKey = (e: Edge) => `${e.source}->${e.target}`;
+
+export function Canvas(p: Props) {
+  const flow = useReactFlow();
+  const label = useMemo(() => new Map(p.types.map((t) => [t.type, t])), [p.types]);
+  const toNodes = (): BlockNodeType[] => p.graph.blocks.map((b) => ({
+    id: b.id, type: 'block', position: b.position, ariaLabel: `${label.get(b.type)?.label ?? b.type} block ${b.id}`,
+    data: { label: label.get(b.type)?.label ?? b.type, blockId: b.id, trigger: label.get(b.type)?.is_trigger ?? false, run: p.runStates[b.id],
+      problem: p.problem?.block === b.id ? p.problem.message : undefined, change: p.changes?.blocks[b.id] },
+  }));
+  const toEdges = (): FlowEdge[] => p.graph.edges.map((e) => {
+    const key = edgeKey(e);
+    const problem = p.problem?.edge && edgeKey(p.problem.edge) === key;
+    const change = p.changes?.edges[key];
+    const className = [problem ? 'edge-problem' : '', change ? `edge-${change}` : ''].filter(Boolean).join(' ');
+    return { id: key, source: e.source, target: e.target, ariaLabel: `Edge from ${e.source} to ${e.target}`,
+      ...(className ? { className } : {}), ...(problem ? { label: p.problem!.message } : {}), animated: p.runStates[e.source]?.state === 'running' };
+  });
+  const [nodes, setNodes] = useState<BlockNodeType[]>(toNodes);
+  // Blocks added or removed, or laid out again: the view takes in the whole graph (no closer than 1:1).
+  const extent = `${p.graph.blocks.length}:${p.layoutTick}`;
+  useEffect(() => { void flow.fitView({ maxZoom: 1, padding: 0.2 }); }, [extent]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [edges, setEdges] = useState<FlowEdge[]>(toEdges);
+  // The graph (or the run, the problem, a proposal) changed: the canvas follows, keeping which blocks are selected.
+  useEffect(() => setNodes((now) => {
+    const selected = new Set(now.filter((n) => n.selected).map((n) => n.id));
+    return toNodes().map((n) => (selected.has(n.id) ? { ...n, selected: true } : n));
+  }), [p.graph, p.runStates, p.problem, p.changes, p.types]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setEdges(toEdges), [p.graph, p.runStates, p.problem, p.changes]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onNodesChange = (changes: NodeChange<BlockNodeType>[]) => {
+    const removed = changes.filter((c) => c.type === 'remove').map((c) => c.id);
+    if (removed.length) p.onChange((g) => removed.reduce(removeBlock, g));
+    setNodes((now) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), now));
+    const chosen = changes.find((c) => c.type === 'select' && c.selected);
+    if (chosen && chosen.type === 'select') p.onSelect(chosen.id);
+  };
+  const onEdgesChange = (changes: EdgeChange[]) => {
+    const removed = changes.filter((c) => c.type === 'remove').map((c) => p.graph.edges.find((e) => edgeKey(e) === c.id)).filter((e): e is Edge => !!e);
+    if (removed.length) p.onChange((g) => removed.reduce(removeEdge, g));
+    setEdges((now) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), now));
+  };
+  const onDrop = (e: DragEvent) => {
+    const type = e.dataTransfer.getData(DRAG_TYPE);
+    if (!type) return;
+    e.preventDefault();
+    const at = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+    p.onChange((g) => addBlock(g, type, { x: Math.round(at.x), y: Math.round(at.y) }));
+  };
+
+  return (
+    <div className="canvas" onDragOver={(e) => { if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault(); }} onDrop={onDrop}>
+      <ReactFlow
+        nodes={nodes} edges={edges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange}
+        onConnect={(c) => p.onChange((g) => connect(g, c.source, c.target))}
+        onNodeDragStop={(_e, _n, dragged) => p.onChange((g) => ({ ...g, blocks: g.blocks.map((b) => {
+          const moved = dragged.find((d) => d.id === b.id);
+          return moved ? { ...b, position: { x: Math.round(moved.position.x), y: Math.round(moved.position.y) } } : b;
+        }) }))}
+        onPaneClick={() => p.onSelect(null)}
+        deleteKeyCode={['Delete', 'Backspace']} fitView fitViewOptions={{ maxZoom: 1, padding: 0.2 }} minZoom={0.05} proOptions={{ hideAttribution: true }}
+        ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select the block, then the arrow keys to move it and Delete to remove it.' }}
+      >
+        <Background />
+        <Controls />
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+// A workflow on a canvas: the palette, the graph, the selected block's panel
+// and the run panel. Edits are saved as they are made (useGraphSave) and
+// checked by the server's rules, the problem pinned where it is; undo and
+// redo (Ctrl+Z, Ctrl+Shift+Z), auto-layout, deploy and undeploy; a run is
+// watched on the canvas as its events arrive.
+import { ReactFlowProvider } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useEffect, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import { ai, must } from '../../api/client.ts';
+import { useAsync } from '../../app/useAsync.ts';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { BlockPanel } from './BlockPanel.tsx';
+import { Canvas } from './Canvas.tsx';
+import { addBlock, autoLayout, freshId, graphOf, type Graph } from './graph.ts';
+import { Palette } from './Palette.tsx';
+import { RunPanel } from './RunPanel.tsx';
+import { useGraphSave } from './useGraphSave.ts';
+import { useHistory } from './useHistory.ts';
+import { useWorkflowRun } from './useWorkflowRun.ts';
+import { WorkflowToolbar } from './WorkflowToolbar.tsx';
+
+const editing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+
+export default function WorkflowEditor() {
+  const { id = '' } = useParams();
+  const loaded = useAsync(async () => {
+    const [workflow, types] = await Promise.all([
+      must(ai.GET('/api/workflows/{id}', { params: { path: { id } } })),
+      must(ai.GET('/api/workflows/block-types')),
+    ]);
+    return { workflow, types, graph: graphOf(workflow) };
+  }, [id]);
+  const history = useHistory<Graph>({ blocks: [], edges: [] });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [layoutTick, setLayoutTick] = useState(0);
+  useEffect(() => { if (loaded.value) history.reset(loaded.value.graph); }, [loaded.value]); // eslint-disable-line react-hooks/exhaustive-deps
+  const save = useGraphSave(id, history.value, loaded.value?.graph, history.amend);
+  const run = useWorkflowRun(id);
+  const runStates = run.view.status === 'idle' ? {} : run.view.blocks;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || editing(e.target)) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !e.shiftKey) history.undo();
+      else if ((key === 'z' && e.shiftKey) || key === 'y') history.redo();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [history.undo, history.redo]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const types = loaded.value?.types ?? [];
+  const typeOf = useMemo(() => new Map(types.map((t) => [t.type, t])), [types]);
+  if (!loaded.value) return loaded.error ? <ErrorNote error={loaded.error} /> : <Loading what="the workflow" />;
+  const block = selected ? history.value.blocks.find((b) => b.id === selected) : undefined;
+
+  const startRun = async (variables: Record<string, unknown>) => {
+    if (await save.flush()) await run.start(variables, history.value.blocks.map((b) => b.id));
+  };
+
+  return (
+    <div className="workflow-page">
+      <WorkflowToolbar workflow={loaded.value.workflow} saveState={save.state} history={history} onLayout={() => { history.change(autoLayout); setLayoutTick((t) => t + 1); }} onSaveNow={save.flush} onChanged={loaded.reload} />
+      {save.problem && <p className="error-note" role="alert">Not saved: {save.problem.message}</p>}
+      <div className="workflow-body">
+        <Palette types={types} onAdd={(type) => {
+          setSelected(freshId(history.value, type));
+          history.change((g) => addBlock(g, type));
+        }} />
+        <ReactFlowProvider>
+          <Canvas layoutTick={layoutTick} graph={history.value} types={types} runStates={runStates} problem={save.problem} onChange={history.change} onSelect={setSelected} />
+        </ReactFlowProvider>
+        <div className="workflow-side">
+          <RunPanel view={run.view} workflowId={id} onRun={(v) => void startRun(v)} onCancel={() => void run.cancel()} />
+          {block && (
+            <BlockPanel graph={history.value} blockId={block.id} type={typeOf.get(block.type)} workflowId={id} executionId={run.view.executionId}
+              state={runStates[block.id]} problem={save.problem?.block === block.id ? save.problem.message : undefined} onChange={history.change} onClose={() => setSelected(null)} />
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
