@@ -20,23 +20,18 @@ export type StudioServer = {
   databaseUrl: string;
   jwtSecret: string;
   output: () => string;
+  /** Kills the process at once (SIGKILL), as a crash would. */
+  crash: () => Promise<void>;
+  /** Starts it again on the same ports, database and data directory. */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
 type LogLine = { msg?: string; url?: string; platform_url?: string; anon_key?: string; setup_url?: string; studio_url?: string };
 
-export async function startStudioServer(env: Record<string, string> = {}): Promise<StudioServer> {
-  const db = await freshDatabase();
-  const jwtSecret = process.env.TEST_JWT_SECRET ?? 'a-test-secret-of-at-least-32-characters!';
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env, DATABASE_URL: db.url, PORT: '0', PLATFORM_PORT: '0', HOST: '127.0.0.1', JWT_SECRET: jwtSecret, LOG_LEVEL: 'info',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-studio-data-')), MIGRATIONS_DIR: path.join(os.tmpdir(), 'pgbase-no-user-migrations'),
-      SHUTDOWN_TIMEOUT_MS: '3000', DB_CONNECT_TIMEOUT_MS: '5000', ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** One pgbase process: resolves when it says it is up, with what it said. */
+async function spawnPgbase(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['server/main.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const started = await new Promise<{ up: LogLine; studio: LogLine }>((resolve, reject) => {
@@ -61,12 +56,35 @@ export async function startStudioServer(env: Record<string, string> = {}): Promi
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.once('exit', (code) => reject(new Error(`pgbase exited (${code}) before it was up:\n${output.slice(-3000)}`)));
   });
+  return { child, started, exited, output: () => output };
+}
+
+export async function startStudioServer(env: Record<string, string> = {}): Promise<StudioServer> {
+  const db = await freshDatabase();
+  const jwtSecret = process.env.TEST_JWT_SECRET ?? 'a-test-secret-of-at-least-32-characters!';
+  const fixed = {
+    DATABASE_URL: db.url, HOST: '127.0.0.1', JWT_SECRET: jwtSecret, LOG_LEVEL: 'info',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pgbase-studio-data-')), MIGRATIONS_DIR: path.join(os.tmpdir(), 'pgbase-no-user-migrations'),
+    SHUTDOWN_TIMEOUT_MS: '3000', DB_CONNECT_TIMEOUT_MS: '5000', ...env,
+  };
+  let running = await spawnPgbase({ PORT: '0', PLATFORM_PORT: '0', ...fixed });
+  const { started } = running;
+  let earlier = '';
+  const alive = () => running.child.exitCode === null && running.child.signalCode === null;
   return {
     apiUrl: started.up.url!, studioUrl: started.up.platform_url!, anonKey: started.up.anon_key!, setupUrl: started.studio.setup_url ?? null,
-    databaseUrl: db.url, jwtSecret, output: () => output,
+    databaseUrl: db.url, jwtSecret, output: () => earlier + running.output(),
+    crash: async () => {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    },
+    restart: async () => {
+      earlier += running.output();
+      running = await spawnPgbase({ PORT: new URL(started.up.url!).port, PLATFORM_PORT: new URL(started.up.platform_url!).port, ...fixed });
+    },
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
+      if (alive()) running.child.kill('SIGTERM');
+      await running.exited;
       await db.drop();
     },
   };

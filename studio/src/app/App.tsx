@@ -19,6 +19,7 @@ const StoragePage = lazy(() => import('../pages/storage/StoragePage.tsx'));
 const RealtimeInspector = lazy(() => import('../pages/realtime/RealtimeInspector.tsx'));
 const WorkflowList = lazy(() => import('../pages/workflows/WorkflowList.tsx'));
 const WorkflowEditor = lazy(() => import('../pages/workflows/WorkflowEditor.tsx'));
+const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
 const AuditLog = lazy(() => import('../pages/settings/AuditLog.tsx'));
@@ -46,6 +47,7 @@ export function App() {
               <Route path="realtime" element={<RealtimeInspector />} />
               <Route path="workflows" element={<WorkflowList />} />
               <Route path="workflows/:id" element={<WorkflowEditor />} />
+              <Route path="runs/:kind/:owner/:id?" element={<RunPage />} />
               <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
               <Route path="settings" element={<Navigate to="/settings/operators" replace />} />
               <Route path="settings/operators" element={<Operators />} />
