@@ -12,7 +12,7 @@ export const studioTypesDir = new URL('../../studio/src/api/platform/', import.m
 /** The AI surface's client types (the /api document's AI paths, reached through /api/platform/ai/{ref}). */
 export const aiTypesDir = new URL('../../studio/src/api/ai/', import.meta.url);
 
-/** The AI paths the Studio calls: the /api document without the OpenAI-compatible, MCP, database and reference paths, which have clients of their own. */
+/** The AI paths the Studio calls: the /api document without the chat completions, MCP, database and reference paths, which have clients of their own. */
 export function aiPathsOf(input: object): object {
   const document = input as Document;
   const skipped = /^\/api\/(v1|mcp|docs|openapi\.json|database)(\/|$)/;

@@ -103,6 +103,19 @@ describe('AI provider keys (/api/ai-provider-keys)', () => {
     assert.equal((await api('/platform-supported')).status, 404, 'the hyphen is not a route');
   });
 
+  it('lists the router\'s catalogue: each priced model, its prices, and whether its provider\'s key is held', async () => {
+    const res = await api('/models');
+    assert.equal(res.status, 200);
+    const models = (await res.json()) as Array<{ provider: string; model: string; input_per_million: number; output_per_million: number; has_key: boolean }>;
+    assert.ok(models.length > 3);
+    const held = new Set((await stored()).map((k) => k.provider));
+    for (const m of models) {
+      assert.equal(typeof m.input_per_million, 'number');
+      assert.equal(m.has_key, held.has(m.provider), `${m.provider}/${m.model}`);
+    }
+    assert.ok(models.some((m) => m.provider === 'openai' && m.model.startsWith('gpt-')));
+  });
+
   it('answers 400 for bad bodies and unknown providers', async () => {
     for (const body of [{}, { provider: 'openai' }, { api_key: GOOD_KEY }, { provider: 'mistral', api_key: GOOD_KEY }, { provider: 'openai', api_key: '' }]) {
       const res = await api('', { method: 'POST', body: JSON.stringify(body) });

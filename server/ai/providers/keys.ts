@@ -85,6 +85,13 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
     res.json({ providers: PROVIDERS.filter((p) => byProvider[p].platformKey) });
   }));
 
+  // The router's catalogue: each model (prefix) it knows a price for, and whether a key for its provider is held.
+  r.get('/models', route(async (req, res) => {
+    res.json(await calls.call(req, `select m.provider, m.model_prefix as model, m.input_per_million::float8 as input_per_million, m.output_per_million::float8 as output_per_million,
+        exists (select 1 from ai.provider_keys k where k.provider = m.provider) as has_key
+      from ai.model_prices m order by m.provider, m.model_prefix`, []));
+  }));
+
   r.post('/validate', route(async (req, res) => {
     const body = parse(ProviderKeyBody, req.body);
     const verdict = await check(body.provider as Provider, body.api_key);

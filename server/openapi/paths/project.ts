@@ -23,6 +23,10 @@ export const projectOperations: Operation[] = [
   settings.post('/api/settings/reset-category', 'Return a category to its defaults', { operationId: 'resetSettingsCategory', description: serviceOnly, body: SettingsResetBody, answers: [json(200, 'The keys reset', z.object({ category: z.string(), reset: z.array(z.string()) }))], errors: [400] }),
 
   keys.get('/api/ai-provider-keys', 'List provider keys (masked)', { operationId: 'listProviderKeys', answers: [json(200, 'Key records', z.array(ProviderKey))] }),
+  keys.get('/api/ai-provider-keys/models', 'The models the router prices, by provider', {
+    operationId: 'listModelCatalogue', description: 'Each model (a name prefix) with its price per million tokens in and out, and whether a key for its provider is stored (has_key; the platform\'s own keys are told by platform_supported).',
+    answers: [json(200, 'The catalogue', z.array(z.object({ provider: z.string(), model: z.string(), input_per_million: z.number(), output_per_million: z.number(), has_key: z.boolean() })))],
+  }),
   keys.get('/api/ai-provider-keys/platform_supported', 'Providers the platform holds a key for', { operationId: 'platformProviders', answers: [json(200, 'Providers', z.object({ providers: z.array(z.string()) }))] }),
   keys.post('/api/ai-provider-keys/validate', 'Check a key with its vendor; nothing is stored', { operationId: 'validateProviderKey', body: ProviderKeyBody, answers: [json(200, 'The verdict', z.object({ is_valid: z.boolean(), error: z.string().optional() }))], errors: [400] }),
   keys.post('/api/ai-provider-keys', 'Store a provider key', { operationId: 'putProviderKey', description: serviceOnly, body: ProviderKeyBody, answers: [json(201, 'Stored', ProviderKey), json(200, 'Replaced', ProviderKey)], errors: [400] }),

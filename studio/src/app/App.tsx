@@ -19,6 +19,8 @@ const StoragePage = lazy(() => import('../pages/storage/StoragePage.tsx'));
 const RealtimeInspector = lazy(() => import('../pages/realtime/RealtimeInspector.tsx'));
 const WorkflowList = lazy(() => import('../pages/workflows/WorkflowList.tsx'));
 const WorkflowEditor = lazy(() => import('../pages/workflows/WorkflowEditor.tsx'));
+const AgentList = lazy(() => import('../pages/agents/AgentList.tsx'));
+const AgentPage = lazy(() => import('../pages/agents/AgentPage.tsx'));
 const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
@@ -47,6 +49,9 @@ export function App() {
               <Route path="realtime" element={<RealtimeInspector />} />
               <Route path="workflows" element={<WorkflowList />} />
               <Route path="workflows/:id" element={<WorkflowEditor />} />
+              <Route path="agents" element={<AgentList />} />
+              <Route path="agents/:id" element={<AgentPage />} />
+              <Route path="agents/:id/sessions/:session" element={<AgentPage />} />
               <Route path="runs/:kind/:owner/:id?" element={<RunPage />} />
               <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
               <Route path="settings" element={<Navigate to="/settings/operators" replace />} />

@@ -19,6 +19,13 @@ export interface paths {
      */
     post: operations["putProviderKey"];
   };
+  "/api/ai-provider-keys/models": {
+    /**
+     * The models the router prices, by provider
+     * @description Each model (a name prefix) with its price per million tokens in and out, and whether a key for its provider is stored (has_key; the platform's own keys are told by platform_supported).
+     */
+    get: operations["listModelCatalogue"];
+  };
   "/api/ai-provider-keys/platform_supported": {
     /** Providers the platform holds a key for */
     get: operations["platformProviders"];
@@ -45,6 +52,13 @@ export interface components {
       details?: unknown;
       [key: string]: unknown;
     };
+    ListModelCatalogue200: {
+        provider: string;
+        model: string;
+        input_per_million: number;
+        output_per_million: number;
+        has_key: boolean;
+      }[];
     ListProviderKeys200: components["schemas"]["ProviderKey"][];
     PlatformProviders200: {
       providers: string[];
@@ -174,6 +188,23 @@ export interface operations {
         };
       };
       400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /**
+   * The models the router prices, by provider
+   * @description Each model (a name prefix) with its price per million tokens in and out, and whether a key for its provider is stored (has_key; the platform's own keys are told by platform_supported).
+   */
+  listModelCatalogue: {
+    responses: {
+      /** @description The catalogue */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListModelCatalogue200"];
+        };
+      };
       401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       500: components["responses"]["Error500"];

@@ -1,0 +1,27 @@
+// One agent: its settings, tools and hooks beside its playground.
+import { Link, useParams } from 'react-router';
+import { ai, must } from '../../api/client.ts';
+import { useAsync } from '../../app/useAsync.ts';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { AgentHooks } from './AgentHooks.tsx';
+import { AgentSettings } from './AgentSettings.tsx';
+import { AgentTools } from './AgentTools.tsx';
+import { Playground } from './Playground.tsx';
+
+export default function AgentPage() {
+  const { id = '', session = null } = useParams();
+  const agent = useAsync(() => must(ai.GET('/api/agents/{id}', { params: { path: { id } } })), [id]);
+  if (!agent.value) return agent.error ? <ErrorNote error={agent.error} /> : <Loading what="the agent" />;
+  return (
+    <div className="agent-page">
+      <div className="agent-config">
+        <h1><Link to="/agents">Agents</Link> / {agent.value.name}</h1>
+        <AgentSettings key={agent.value.updated_at} agent={agent.value} onSaved={agent.reload} />
+        <AgentTools agentId={id} />
+        <AgentHooks agentId={id} />
+      </div>
+      <Playground agentId={id} sessionId={session} />
+    </div>
+  );
+}

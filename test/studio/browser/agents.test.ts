@@ -1,0 +1,108 @@
+// Agents in Chromium, against the tests' scripted model vendor: an agent made
+// in the Studio (model from the catalogue, a tool assigned, an approval on
+// it); a chat in the playground that streams, shows the tool call with its
+// arguments and result, and waits on the approval, answered from a second
+// tab and ended in both; tokens and cost per message; the run's timeline
+// with its model calls and cost; the session kept, reopened and deleted.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { signApiKey } from '../../../server/keys.ts';
+import type { StudioPage } from '../../helpers/chromium.ts';
+import { query } from '../../helpers/db.ts';
+import { GOOD_KEY, startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
+import type { StudioServer } from '../../helpers/studio-process.ts';
+import { studioSuite } from '../../helpers/studio-suite.ts';
+
+describe('Studio in Chromium: agents and the playground', () => {
+  let server: StudioServer;
+  let s: StudioPage;
+  let vendor: VendorServer;
+  let agentUrl = '';
+  before(async () => {
+    vendor = await startVendorServer();
+  });
+  after(() => vendor.close());
+  studioSuite({
+    env: () => ({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' }),
+    // The project's OpenAI key, stored through the API (checked with the vendor) as any client would.
+    prepare: async (started) => {
+      const key = await signApiKey(started.jwtSecret, 'default', 'service_role');
+      const res = await fetch(`${started.apiUrl}/api/ai-provider-keys`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) });
+      assert.equal(res.status, 201, await res.text());
+    },
+  }, (run) => ({ server, s } = run));
+
+  it('makes an agent with a tool that needs an approval', async () => {
+    await s.page.goto('/agents');
+    await s.page.getByLabel('New agent').fill('Careful');
+    await s.page.getByLabel('Model').fill('gpt-4.1-mini');
+    await s.page.getByRole('button', { name: 'Create' }).click();
+    await s.page.getByRole('heading', { name: /Careful/ }).waitFor();
+    agentUrl = new URL(s.page.url()).pathname;
+    await s.page.getByRole('combobox', { name: /^Tool/ }).selectOption('code_execute');
+    await s.page.getByRole('button', { name: 'Assign' }).click();
+    await s.page.getByRole('button', { name: 'Remove code_execute' }).waitFor();
+    await s.page.getByLabel('Tool (empty: every tool)').fill('code_execute');
+    await s.page.getByLabel('Question').fill('Run this code?');
+    await s.page.getByRole('button', { name: 'Add approval' }).click();
+    await s.page.getByText('PreToolUse · approval · code_execute').waitFor();
+    await s.axe('an agent\'s page');
+    // Each change the operator made, in the audit log under the operator, as the method and path only.
+    const audited = await query<{ target: string }>(server.databaseUrl, `select target from studio.audit_log where action = 'ai_change' order by id`);
+    assert.deepEqual(audited.map((a) => a.target.replace(/[0-9a-f-]{36}/g, ':id')), ['POST /agents', 'POST /agents/:id/tools', 'POST /agents/:id/hooks']);
+  });
+
+  it('chats: the tool call waits on an approval given in a second tab, and the answer ends in both with its tokens and cost', async () => {
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'c1', name: 'code_execute', arguments: { code: 'return 6 * 7' } }] },
+      { text: 'The answer is 42.', usage: { prompt_tokens: 160, completion_tokens: 8 } });
+    await s.page.getByLabel('Message').fill('What is six times seven? Use code.');
+    await s.page.keyboard.press('Enter');
+    const approval = s.page.getByRole('group', { name: 'Approval' });
+    await approval.getByText('Run this code? Tool code_execute:').waitFor();
+    await s.page.waitForURL(/\/sessions\//);
+    await s.shot('playground-approval');
+
+    const other = await s.context.newPage();
+    await other.goto(s.page.url());
+    const theirs = other.getByRole('group', { name: 'Approval' });
+    await theirs.getByRole('button', { name: 'Approve' }).click();
+    await theirs.getByText('Answered: approved').waitFor();
+
+    await approval.getByText('Answered: approved').waitFor();
+    const conversation = s.page.getByRole('list', { name: 'Conversation' });
+    await conversation.getByText('The answer is 42.').waitFor();
+    await other.getByRole('list', { name: 'Conversation' }).getByText('The answer is 42.').waitFor();
+    await other.close();
+    const tool = conversation.locator('details.tool-call');
+    await tool.locator('summary').click();
+    await tool.getByText('"code": "return 6 * 7"').waitFor();
+    await tool.getByText('"result": 42').waitFor();
+    const meta = await conversation.getByText(/^\d+ in \/ \d+ out tokens · \$0\.\d+/).textContent();
+    const [tokensIn, tokensOut] = /^(\d+) in \/ (\d+) out/.exec(meta ?? '')!.slice(1).map(Number);
+    assert.ok(tokensIn! >= 160 && tokensOut! >= 8, `both model calls' tokens (${meta})`);
+    await s.axe('the playground after an answer');
+    await s.shot('playground');
+  });
+
+  it('opens the run\'s timeline with its model calls, tool call and cost', async () => {
+    await s.page.getByRole('link', { name: 'timeline' }).click();
+    await s.page.getByRole('heading', { name: /Agent run/ }).waitFor();
+    await s.page.getByTestId('run-status').getByText('completed').waitFor();
+    const timeline = s.page.getByRole('table', { name: /Timeline/ });
+    assert.ok(await timeline.locator('tr[data-kind="model_call"]').count() >= 2, 'both model calls');
+    await timeline.locator('tr[data-kind="tool_call"]').first().waitFor();
+    assert.match(await s.page.getByTestId('run-cost').textContent() ?? '', /^\$0\.0*[1-9]/);
+    await s.axe('an agent run\'s page');
+  });
+
+  it('keeps the session: reopened from the list, then deleted', async () => {
+    await s.page.goto(agentUrl);
+    const sessions = s.page.getByRole('navigation', { name: 'Sessions' });
+    await sessions.getByRole('link', { name: /six times seven/ }).click();
+    await s.page.getByRole('list', { name: 'Conversation' }).getByText('The answer is 42.').waitFor();
+    await sessions.getByRole('button', { name: /^Delete the session/ }).click();
+    await s.page.getByText('Session deleted').waitFor();
+    assert.equal(await sessions.getByRole('button', { name: /^Delete the session/ }).count(), 0);
+  });
+});
