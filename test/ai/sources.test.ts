@@ -123,7 +123,11 @@ describe('sources', () => {
     assert.deepEqual([done.extraction_status, done.progress], ['extracted', { pages_done: 1, pages_total: 1 }]);
     assert.deepEqual(done.derivatives!.map((d) => d.kind).sort(), ['elements', 'markdown', 'page_text', 'text']);
     assert.equal(await derivative(ann, made.id, 'text'), 'First line.\n\nSecond paragraph.');
-    assert.deepEqual(await json(await api(ann, `/sources/${made.id}/page-texts?page=1`), 200), { source_id: made.id, page: 1, pages_total: 1, text: 'First line.\n\nSecond paragraph.' });
+    assert.deepEqual(await json(await api(ann, `/sources/${made.id}/page-texts?page=1`), 200), {
+      source_id: made.id, page: 1, pages_total: 1, text: 'First line.\n\nSecond paragraph.',
+      // Text has no page geometry: its blocks come without boxes, and no size.
+      blocks: [{ type: 'paragraph', text: 'First line.', bbox: null }, { type: 'paragraph', text: 'Second paragraph.', bbox: null }], size: null,
+    });
     const original = await api(ann, `/sources/${made.id}/download`);
     assert.equal(await original.text(), 'First line.\n\nSecond paragraph.');
     assert.match(original.headers.get('content-disposition')!, /notes\.txt/);
@@ -196,6 +200,10 @@ describe('sources', () => {
     const [left, top, right, bottom] = elements[0]!.bbox;
     assert.deepEqual([left, top, bottom], [72, 54, 72], 'each line’s box in points from the top-left (drawn at 72, 720 in 18 pt type)');
     assert.ok(right! > 200, 'as wide as its text');
+    // One page with its blocks' boxes and the size they are measured in: what the Studio outlines on the page's image.
+    const second = await json<{ blocks: Array<{ type: string; text: string; bbox: number[] }>; size: { width: number; height: number } }>(await api(ann, `/sources/${pdf.id}/page-texts?page=2`), 200);
+    assert.deepEqual(second.size, { width: 612, height: 792 });
+    assert.deepEqual(second.blocks.map((b) => [b.type, b.text, b.bbox.slice(0, 2)]), [['paragraph', 'And page two', [72, 54]]]);
   });
 
   it('extracts PPTX slide by slide in presentation order with speaker notes, and legacy XLS sheets', async () => {

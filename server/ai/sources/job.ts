@@ -44,7 +44,7 @@ function derivativesOf(r: Extracted): Derivative[] {
     ...r.pages.map((p, i) => ({ kind: 'page_text', idx: i, page: i + 1, bytes: text(p), contentType: 'text/plain; charset=utf-8', ext: 'txt' })),
     ...r.images.map((img, i) => ({ kind: 'image', idx: i, page: img.page, bytes: img.bytes, contentType: img.contentType, ext: img.contentType.split('/')[1]?.replace('jpeg', 'jpg') ?? 'bin' })),
     // Page and element provenance for page-exact citations (the knowledge-base issue reads it into chunk meta).
-    { kind: 'elements', idx: 0, page: null, bytes: text(JSON.stringify({ pages: r.pages.length, elements: r.elements })), contentType: 'application/json', ext: 'json' },
+    { kind: 'elements', idx: 0, page: null, bytes: text(JSON.stringify({ pages: r.pages.length, elements: r.elements, ...(r.page_sizes ? { page_sizes: r.page_sizes } : {}) })), contentType: 'application/json', ext: 'json' },
   ];
 }
 

@@ -65,9 +65,11 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
     let visionFailure: string | null = null;
     const ocrFailures: string[] = [];
     const elements: Element[] = [];
+    const sizes: Array<[number, number]> = [];
     for (let n = 1; n <= total; n++) {
       const page = await doc.getPage(n);
       const { width, height } = page.getViewport({ scale: 1 });
+      sizes.push([Math.round(width * 100) / 100, Math.round(height * 100) / 100]);
       const scale = Math.min(RENDER_SCALE, MAX_RENDER_SIDE / Math.max(width, height, 1));
       const content = await page.getTextContent();
       let text = (content.items as TextItem[]).map((item) => `${item.str ?? ''}${item.hasEOL ? '\n' : ''}`).join('')
@@ -115,6 +117,7 @@ export const pdf: Extractor = async (bytes, progress, opts) => {
       } : {}),
       elements,
       images,
+      page_sizes: sizes,
       ...(empty ? { attention: opts.model === 'text'
         ? `None of the ${total} pages has a text layer (a scanned document?); re-extract with extraction_model auto or ocr`
         : `None of the ${total} pages has a text layer, and OCR found no text in them` } : {}),

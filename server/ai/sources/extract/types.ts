@@ -12,6 +12,8 @@ export type Extracted = {
   pages: string[];
   elements: Element[];
   images: Array<{ page: number | null; bytes: Buffer; contentType: string }>;
+  /** Each page's width and height in PDF points, where the format has them (the frame of the elements' bboxes). */
+  page_sizes?: Array<[number, number]>;
   /** Set when the result needs a person: why (a PDF with no text layer, say). */
   attention?: string;
   /** What the user should know about a result that is fine (an engine that fell back to another). */
