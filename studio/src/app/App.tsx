@@ -21,6 +21,10 @@ const WorkflowList = lazy(() => import('../pages/workflows/WorkflowList.tsx'));
 const WorkflowEditor = lazy(() => import('../pages/workflows/WorkflowEditor.tsx'));
 const AgentList = lazy(() => import('../pages/agents/AgentList.tsx'));
 const AgentPage = lazy(() => import('../pages/agents/AgentPage.tsx'));
+const Sources = lazy(() => import('../pages/knowledge/Sources.tsx'));
+const SourceDetail = lazy(() => import('../pages/knowledge/SourceDetail.tsx'));
+const KnowledgeBases = lazy(() => import('../pages/knowledge/KnowledgeBases.tsx'));
+const KnowledgeBaseDetail = lazy(() => import('../pages/knowledge/KnowledgeBaseDetail.tsx'));
 const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
@@ -52,6 +56,11 @@ export function App() {
               <Route path="agents" element={<AgentList />} />
               <Route path="agents/:id" element={<AgentPage />} />
               <Route path="agents/:id/sessions/:session" element={<AgentPage />} />
+              <Route path="knowledge" element={<Navigate to="/knowledge/sources" replace />} />
+              <Route path="knowledge/sources" element={<Sources />} />
+              <Route path="knowledge/sources/:id" element={<SourceDetail />} />
+              <Route path="knowledge/bases" element={<KnowledgeBases />} />
+              <Route path="knowledge/bases/:id" element={<KnowledgeBaseDetail />} />
               <Route path="runs/:kind/:owner/:id?" element={<RunPage />} />
               <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
               <Route path="settings" element={<Navigate to="/settings/operators" replace />} />

@@ -12,6 +12,7 @@ export const AREAS: Array<{ to: string; label: string; icon: string }> = [
   { to: '/realtime', label: 'Realtime', icon: '↯' },
   { to: '/workflows', label: 'Workflows', icon: '⇶' },
   { to: '/agents', label: 'Agents', icon: '☺' },
+  { to: '/knowledge', label: 'Knowledge', icon: '❏' },
   { to: '/api-docs', label: 'API docs', icon: '⟨⟩' },
   { to: '/settings', label: 'Settings', icon: '⚙' },
 ];
