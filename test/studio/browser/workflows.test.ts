@@ -6,9 +6,12 @@
 // names, then undone; the run watched on the canvas block by block, and a
 // block's output and logs opened.
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { GOOD_KEY, startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
+import { signApiKey } from '../../../server/keys.ts';
 import type { StudioServer } from '../../helpers/studio-process.ts';
 import { studioSuite } from '../../helpers/studio-suite.ts';
 
@@ -21,7 +24,20 @@ describe('Studio in Chromium: workflows on a canvas', () => {
   type Saved = { blocks: Array<{ id: string; type: string; config: Record<string, unknown> }>; edges: Array<{ source: string; target: string }> };
   const graphOf = async (name: string) => (await query<{ g: Saved }>(server.databaseUrl, 'select ai.graph_json(id) as g from ai.workflows where name = $1', [name]))[0]!.g;
 
-  studioSuite({}, (run) => ({ server, s } = run));
+  let vendor: VendorServer;
+  before(async () => {
+    vendor = await startVendorServer();
+  });
+  after(() => vendor.close());
+  studioSuite({
+    env: () => ({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' }),
+    // The copilot's model key, stored through the API as any client would.
+    prepare: async (started) => {
+      const key = await signApiKey(started.jwtSecret, 'default', 'service_role');
+      const res = await fetch(`${started.apiUrl}/api/ai-provider-keys`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) });
+      assert.equal(res.status, 201, await res.text());
+    },
+  }, (run) => ({ server, s } = run));
   before(async () => {
     await s.page.goto('/workflows');
     await s.page.getByRole('heading', { name: 'Workflows' }).waitFor();
@@ -97,5 +113,42 @@ describe('Studio in Chromium: workflows on a canvas', () => {
     await panel().getByLabel('Block logs').getByText('greeting Ada').waitFor();
     await s.axe('the canvas after a run');
     await s.shot('workflow-run');
+  });
+
+  it('asks the copilot for a block: the proposal drawn over the canvas, accepted whole, undone and restored', async () => {
+    vendor.reset();
+    vendor.script(
+      { toolCalls: [{ id: 'm1', name: 'modify_workflow', arguments: { operations: [
+        { op: 'add_block', block: { id: 'shout', type: 'code', config: JSON.stringify({ code: 'return { loud: outputs.code.greeting.toUpperCase() };' }), position: null } },
+        { op: 'add_edge', source: 'code', target: 'shout' },
+      ] } }] },
+      { text: 'I added a block that shouts the greeting.' },
+    );
+    await s.page.getByRole('button', { name: 'Copilot', exact: true }).click();
+    await s.page.getByLabel('Ask the copilot').fill('Add a block that shouts the greeting');
+    await s.page.getByRole('button', { name: 'Send to copilot' }).click();
+    const bar = s.page.getByRole('region', { name: 'Copilot proposal' });
+    await bar.getByText('The copilot proposes 1 added, 0 removed and 0 changed blocks, 1 edge changes.').waitFor();
+    await s.page.locator('.block-node.change-added[data-block="shout"]').getByText('added').waitFor();
+    await s.page.getByRole('list', { name: 'Copilot conversation' }).getByText('I added a block that shouts the greeting.').waitFor();
+    await s.axe('the canvas with a copilot proposal');
+    await s.shot('workflow-copilot-proposal');
+    assert.equal((await graphOf('Greeter')).blocks.length, 3, 'nothing saved before it is accepted');
+
+    // The saved graph, once the autosave after a change has landed.
+    const savedIds = (ids: string[]) => eventually(`the saved graph is ${ids.join(', ')}`, () => graphOf('Greeter'), (g) => g.blocks.map((b) => b.id).join() === ids.join());
+    await bar.getByRole('button', { name: 'Accept proposal' }).click();
+    let graph = await savedIds(['starter', 'code', 'response', 'shout']);
+    assert.deepEqual(graph.blocks.map((b) => b.id), ['starter', 'code', 'response', 'shout']);
+    assert.ok(graph.edges.some((e) => e.source === 'code' && e.target === 'shout'));
+    assert.equal(await s.page.locator('.block-node.change-added').count(), 0, 'the overlay is gone');
+
+    await s.page.getByRole('button', { name: 'Undo' }).click();
+    await savedIds(['starter', 'code', 'response']); // accepting is one undoable step
+    await s.page.getByRole('button', { name: 'Redo' }).click();
+    await savedIds(['starter', 'code', 'response', 'shout']);
+    await s.page.getByRole('button', { name: 'Restore the graph before this change' }).click();
+    graph = await savedIds(['starter', 'code', 'response']); // the snapshot taken on accepting, restored
+    assert.deepEqual(graph.edges, [{ source: 'starter', target: 'code' }, { source: 'code', target: 'response' }]);
   });
 });

@@ -12,6 +12,9 @@ import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { BlockPanel } from './BlockPanel.tsx';
+import { CopilotPanel } from './CopilotPanel.tsx';
+import { acceptedGraph, overlay } from './proposal.ts';
+import { useCopilot } from './useCopilot.ts';
 import { Canvas } from './Canvas.tsx';
 import { addBlock, autoLayout, freshId, graphOf, type Graph } from './graph.ts';
 import { Palette } from './Palette.tsx';
@@ -38,6 +41,10 @@ export default function WorkflowEditor() {
   useEffect(() => { if (loaded.value) history.reset(loaded.value.graph); }, [loaded.value]); // eslint-disable-line react-hooks/exhaustive-deps
   const save = useGraphSave(id, history.value, loaded.value?.graph, history.amend);
   const run = useWorkflowRun(id);
+  const copilot = useCopilot(id);
+  const [side, setSide] = useState<'run' | 'copilot'>('run');
+  const [proposal, setProposal] = useState<{ messageId: string; graph: Graph } | null>(null);
+  const shown = useMemo(() => (proposal ? overlay(history.value, proposal.graph) : null), [proposal, history.value]);
   const runStates = run.view.status === 'idle' ? {} : run.view.blocks;
 
   useEffect(() => {
@@ -58,6 +65,17 @@ export default function WorkflowEditor() {
   if (!loaded.value) return loaded.error ? <ErrorNote error={loaded.error} /> : <Loading what="the workflow" />;
   const block = selected ? history.value.blocks.find((b) => b.id === selected) : undefined;
 
+  const ask = async (text: string) => {
+    const answer = await copilot.send(text, history.value);
+    if (answer) setProposal({ messageId: answer.messageId, graph: acceptedGraph(history.value, answer.proposal as Parameters<typeof acceptedGraph>[1]) });
+  };
+  const accept = async () => {
+    if (!proposal) return;
+    await copilot.snapshot(proposal.messageId, history.value).catch(() => undefined); // the change stands even if the snapshot could not be kept
+    history.change(proposal.graph);
+    setProposal(null);
+  };
+
   const startRun = async (variables: Record<string, unknown>) => {
     if (await save.flush()) await run.start(variables, history.value.blocks.map((b) => b.id));
   };
@@ -66,17 +84,32 @@ export default function WorkflowEditor() {
     <div className="workflow-page">
       <WorkflowToolbar workflow={loaded.value.workflow} saveState={save.state} history={history} onLayout={() => { history.change(autoLayout); setLayoutTick((t) => t + 1); }} onSaveNow={save.flush} onChanged={loaded.reload} />
       {save.problem && <p className="error-note" role="alert">Not saved: {save.problem.message}</p>}
+      {proposal && shown && (
+        <div className="proposal-bar" role="region" aria-label="Copilot proposal">
+          <span>The copilot proposes {Object.values(shown.changes.blocks).filter((c) => c === 'added').length} added, {Object.values(shown.changes.blocks).filter((c) => c === 'removed').length} removed and {Object.values(shown.changes.blocks).filter((c) => c === 'changed').length} changed blocks, {Object.keys(shown.changes.edges).length} edge changes.</span>
+          <button type="button" className="primary" onClick={() => void accept()}>Accept proposal</button>
+          <button type="button" onClick={() => setProposal(null)}>Reject proposal</button>
+        </div>
+      )}
       <div className="workflow-body">
         <Palette types={types} onAdd={(type) => {
           setSelected(freshId(history.value, type));
           history.change((g) => addBlock(g, type));
         }} />
         <ReactFlowProvider>
-          <Canvas layoutTick={layoutTick} graph={history.value} types={types} runStates={runStates} problem={save.problem} onChange={history.change} onSelect={setSelected} />
+          {shown
+            ? <Canvas layoutTick={layoutTick} graph={shown.graph} types={types} runStates={{}} problem={null} changes={shown.changes} onChange={() => undefined} onSelect={setSelected} />
+            : <Canvas layoutTick={layoutTick} graph={history.value} types={types} runStates={runStates} problem={save.problem} onChange={history.change} onSelect={setSelected} />}
         </ReactFlowProvider>
         <div className="workflow-side">
-          <RunPanel view={run.view} workflowId={id} onRun={(v) => void startRun(v)} onCancel={() => void run.cancel()} />
-          {block && (
+          <div className="segmented" role="group" aria-label="Side panel">
+            <button type="button" aria-pressed={side === 'run'} onClick={() => setSide('run')}>Runs</button>
+            <button type="button" aria-pressed={side === 'copilot'} onClick={() => setSide('copilot')}>Copilot</button>
+          </div>
+          {side === 'run'
+            ? <RunPanel view={run.view} workflowId={id} onRun={(v) => void startRun(v)} onCancel={() => void run.cancel()} />
+            : <CopilotPanel copilot={copilot} onSend={(t) => void ask(t)} onRestore={(g) => history.change(g)} />}
+          {block && !proposal && (
             <BlockPanel graph={history.value} blockId={block.id} type={typeOf.get(block.type)} workflowId={id} executionId={run.view.executionId}
               state={runStates[block.id]} problem={save.problem?.block === block.id ? save.problem.message : undefined} onChange={history.change} onClose={() => setSelected(null)} />
           )}
