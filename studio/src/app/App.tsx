@@ -25,6 +25,10 @@ const Sources = lazy(() => import('../pages/knowledge/Sources.tsx'));
 const SourceDetail = lazy(() => import('../pages/knowledge/SourceDetail.tsx'));
 const KnowledgeBases = lazy(() => import('../pages/knowledge/KnowledgeBases.tsx'));
 const KnowledgeBaseDetail = lazy(() => import('../pages/knowledge/KnowledgeBaseDetail.tsx'));
+const UsagePage = lazy(() => import('../pages/ai/UsagePage.tsx'));
+const ProviderKeys = lazy(() => import('../pages/ai/ProviderKeys.tsx'));
+const SettingsRegistry = lazy(() => import('../pages/ai/SettingsRegistry.tsx'));
+const ToolsPage = lazy(() => import('../pages/ai/ToolsPage.tsx'));
 const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
@@ -61,6 +65,11 @@ export function App() {
               <Route path="knowledge/sources/:id" element={<SourceDetail />} />
               <Route path="knowledge/bases" element={<KnowledgeBases />} />
               <Route path="knowledge/bases/:id" element={<KnowledgeBaseDetail />} />
+              <Route path="ai" element={<Navigate to="/ai/usage" replace />} />
+              <Route path="ai/usage" element={<UsagePage />} />
+              <Route path="ai/keys" element={<ProviderKeys />} />
+              <Route path="ai/settings" element={<SettingsRegistry />} />
+              <Route path="ai/tools" element={<ToolsPage />} />
               <Route path="runs/:kind/:owner/:id?" element={<RunPage />} />
               <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
               <Route path="settings" element={<Navigate to="/settings/operators" replace />} />

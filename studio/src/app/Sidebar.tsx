@@ -13,6 +13,7 @@ export const AREAS: Array<{ to: string; label: string; icon: string }> = [
   { to: '/workflows', label: 'Workflows', icon: '⇶' },
   { to: '/agents', label: 'Agents', icon: '☺' },
   { to: '/knowledge', label: 'Knowledge', icon: '❏' },
+  { to: '/ai', label: 'AI usage and keys', icon: '¤' },
   { to: '/api-docs', label: 'API docs', icon: '⟨⟩' },
   { to: '/settings', label: 'Settings', icon: '⚙' },
 ];

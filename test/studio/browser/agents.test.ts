@@ -96,6 +96,33 @@ describe('Studio in Chromium: agents and the playground', () => {
     await s.axe('an agent run\'s page');
   });
 
+  it('shows the run\'s tokens on the usage page (chart and tables), the key masked, and a setting refused with the server\'s words', async () => {
+    await s.page.goto('/ai/usage');
+    const totals = s.page.getByTestId('usage-totals');
+    await totals.getByText(/^[1-9]\d* model calls, [1-9]\d* tokens in/).waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const chart = s.page.getByRole('img', { name: /^Tokens per day:/ });
+    assert.match(await chart.getAttribute('aria-label') ?? '', new RegExp(`${today} [1-9]\\d* tokens`), 'today\'s bar holds the run\'s tokens');
+    const byAgent = s.page.getByRole('table', { name: 'By agent' });
+    await byAgent.getByRole('rowheader', { name: 'Careful' }).waitFor();
+    await s.axe('the usage page');
+    await s.shot('usage');
+
+    await s.page.getByRole('link', { name: 'Provider keys' }).click();
+    await s.page.getByRole('heading', { name: 'Provider keys' }).waitFor();
+    const row = s.page.getByRole('row').filter({ has: s.page.getByRole('rowheader', { name: 'openai', exact: true }) });
+    const masked = (await row.getByRole('cell').first().textContent()) ?? '';
+    assert.ok(masked.length > 0 && masked.length < GOOD_KEY.length && !masked.includes(GOOD_KEY.slice(8, 20)), `shown masked: ${masked}`);
+    await s.axe('the provider keys');
+
+    await s.page.getByRole('navigation', { name: 'AI' }).getByRole('link', { name: 'Settings' }).click();
+    await s.page.getByRole('heading', { name: 'AI settings' }).waitFor();
+    await s.page.getByRole('textbox', { name: 'COPILOT_MAX_STEPS' }).fill('-5');
+    await s.page.getByRole('button', { name: 'Save COPILOT_MAX_STEPS' }).click();
+    await s.page.getByRole('row').filter({ has: s.page.getByRole('textbox', { name: 'COPILOT_MAX_STEPS' }) }).getByRole('alert').waitFor();
+    await s.axe('the settings registry');
+  });
+
   it('keeps the session: reopened from the list, then deleted', async () => {
     await s.page.goto(agentUrl);
     const sessions = s.page.getByRole('navigation', { name: 'Sessions' });
@@ -103,6 +130,6 @@ describe('Studio in Chromium: agents and the playground', () => {
     await s.page.getByRole('list', { name: 'Conversation' }).getByText('The answer is 42.').waitFor();
     await sessions.getByRole('button', { name: /^Delete the session/ }).click();
     await s.page.getByText('Session deleted').waitFor();
-    assert.equal(await sessions.getByRole('button', { name: /^Delete the session/ }).count(), 0);
+    await sessions.getByRole('button', { name: /^Delete the session/ }).waitFor({ state: 'detached' });
   });
 });
