@@ -33,6 +33,7 @@ const users = family({ tag: 'Users', errorBody: 'platform', access: 'operator' }
 const auth = family({ tag: 'Authentication', errorBody: 'platform', access: 'operator' });
 const buckets = family({ tag: 'Buckets', errorBody: 'platform', access: 'operator' });
 const storage = family({ tag: 'Objects', errorBody: 'platform', access: 'operator' });
+const observe = family({ tag: 'Observe', errorBody: 'platform', access: 'operator' });
 
 const REF = { ref: 'The project ref (PROJECT_REF)' };
 const TABLE = { ...REF, id: 'A table id (its oid, as listed)' };
@@ -98,6 +99,7 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   auth.post('/api/platform/auth/{ref}/users/{id}/magic-link', 'E-mail the user a magic link', { operationId: 'sendMagicLink', pathText: REF, answers: [json(200, 'Sent', z.object({ sent: z.boolean(), email: z.string(), via: z.string() }))], errors: [400] }),
   auth.post('/api/platform/auth/{ref}/users/{id}/recovery', 'E-mail the user a password recovery', { operationId: 'sendRecovery', pathText: REF, answers: [json(200, 'Sent', z.object({ sent: z.boolean(), email: z.string(), via: z.string() }))], errors: [400] }),
   auth.post('/api/platform/auth/{ref}/invite', 'Invite a user by e-mail', { operationId: 'inviteUser', pathText: REF, body: InviteUserBody, answers: [json(201, 'The invited user', S.AuthUser)], errors: [400, 422] }),
+  observe.get('/api/platform/observe/{ref}', 'What /metrics says, summed up: requests, errors and latency per surface, jobs, runs, realtime, model calls', { operationId: 'observe', pathText: REF, answers: [json(200, 'The figures now (counters since this process started)', S.Observation)] }),
   auth.get('/api/platform/auth/{ref}/config', 'The identity settings in force (configuration: read-only)', { operationId: 'authConfig', pathText: REF, answers: [json(200, 'Settings', S.AuthConfig)] }),
 
   buckets.get('/api/platform/storage/{ref}/buckets', 'The project\'s buckets (spec 4.2)', { operationId: 'listBucketsPlatform', pathText: REF, answers: [json(200, 'Buckets', z.array(S.Bucket))] }),
@@ -144,6 +146,7 @@ export function platformOpenApiDocument(): Record<string, unknown> {
       { name: 'Buckets', description: 'Buckets: the Storage API as the service role' },
       { name: 'Objects', description: 'Objects uploaded, listed, read and deleted: an operator\'s upload, and the Storage API as the service role' },
       { name: 'Object actions', description: 'Objects moved, copied and signed, through the Storage API as the service role' },
+      { name: 'Observe', description: 'The server\'s figures from /metrics, for an operator without Prometheus' },
     ],
     named: S.NAMED,
     security: { operator: [{ session: [] }, { platformToken: [] }], none: [] },

@@ -60,3 +60,13 @@ export const UserDetail = name('UserDetail', z.object({ user: AuthUser, factors:
 export const AuthConfig = name('AuthConfig', z.looseObject({ site_url: z.string(), uri_allow_list: z.array(z.string()), disable_signup: z.boolean(), mailer_autoconfirm: z.boolean(), anonymous_users: z.boolean(), password_min_length: z.number(), jwt_expiry: z.number(), smtp: z.boolean(), external: z.record(z.string(), z.boolean()), rate_limits: Json }));
 export const Bucket = name('Bucket', z.looseObject({ id: z.string(), name: z.string(), public: z.boolean(), file_size_limit: nullable(z.number()), allowed_mime_types: nullable(z.array(z.string())), created_at: Timestamp, updated_at: Timestamp }));
 export const StorageObject = name('StorageObject', z.looseObject({ name: z.string(), id: nullable(z.string()), updated_at: nullable(Timestamp), created_at: nullable(Timestamp), metadata: nullable(Json) }));
+
+/** GET /api/platform/observe/{ref}: /metrics summed up (server/studio/observe.ts). */
+export const Observation = name('Observation', z.object({
+  at: z.string(),
+  surfaces: z.array(z.object({ surface: z.string(), requests: z.number(), client_errors: z.number(), server_errors: z.number(), p50_ms: z.number().nullable(), p95_ms: z.number().nullable(), p99_ms: z.number().nullable() })),
+  jobs: z.array(z.object({ task: z.string(), queued: z.number(), oldest_due_s: z.number() })),
+  runs: z.array(z.object({ kind: z.string(), status: z.string(), count: z.number() })),
+  realtime: z.object({ connections: z.number(), channels: z.number() }),
+  models: z.array(z.object({ provider: z.string(), model: z.string(), kind: z.string(), outcome: z.string(), calls: z.number() })),
+}));

@@ -29,6 +29,7 @@ const UsagePage = lazy(() => import('../pages/ai/UsagePage.tsx'));
 const ProviderKeys = lazy(() => import('../pages/ai/ProviderKeys.tsx'));
 const SettingsRegistry = lazy(() => import('../pages/ai/SettingsRegistry.tsx'));
 const ToolsPage = lazy(() => import('../pages/ai/ToolsPage.tsx'));
+const Observe = lazy(() => import('../pages/observe/Observe.tsx'));
 const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
@@ -70,6 +71,7 @@ export function App() {
               <Route path="ai/keys" element={<ProviderKeys />} />
               <Route path="ai/settings" element={<SettingsRegistry />} />
               <Route path="ai/tools" element={<ToolsPage />} />
+              <Route path="observe" element={<Observe />} />
               <Route path="runs/:kind/:owner/:id?" element={<RunPage />} />
               <Route path="api-docs/:schema?/:name?" element={<ApiDocs />} />
               <Route path="settings" element={<Navigate to="/settings/operators" replace />} />

@@ -14,6 +14,7 @@ export const AREAS: Array<{ to: string; label: string; icon: string }> = [
   { to: '/agents', label: 'Agents', icon: '☺' },
   { to: '/knowledge', label: 'Knowledge', icon: '❏' },
   { to: '/ai', label: 'AI usage and keys', icon: '¤' },
+  { to: '/observe', label: 'Observe', icon: '◔' },
   { to: '/api-docs', label: 'API docs', icon: '⟨⟩' },
   { to: '/settings', label: 'Settings', icon: '⚙' },
 ];

@@ -7,6 +7,7 @@ import type * as Database from './database.ts';
 import type * as Extensions from './extensions.ts';
 import type * as Objectactions from './object-actions.ts';
 import type * as Objects from './objects.ts';
+import type * as Observe from './observe.ts';
 import type * as Operators from './operators.ts';
 import type * as Policies from './policies.ts';
 import type * as Rows from './rows.ts';
@@ -18,5 +19,5 @@ import type * as Table from './table.ts';
 import type * as Tables from './tables.ts';
 import type * as Users from './users.ts';
 
-export type paths = Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & Objectactions.paths & Objects.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
-export type components = { schemas: Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };
+export type paths = Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & Objectactions.paths & Objects.paths & Observe.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
+export type components = { schemas: Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Observe.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };

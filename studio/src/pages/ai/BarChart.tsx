@@ -2,11 +2,11 @@
 // one bar per label, stacked by series, with the values in its title and the
 // whole summed up for assistive technology; the table under each chart on
 // the page carries the same numbers.
-type Props = { title: string; labels: string[]; series: Array<{ name: string; values: number[] }>; format: (v: number) => string };
+type Props = { title: string; labels: string[]; series: Array<{ name: string; values: number[] }>; format: (v: number) => string; short?: (label: string) => string };
 
 const COLOURS = ['var(--accent)', 'var(--focus)', 'var(--warn)', 'var(--danger)', 'var(--muted)'];
 
-export function BarChart({ title, labels, series, format }: Props) {
+export function BarChart({ title, labels, series, format, short = (l) => l.slice(5) }: Props) {
   const totals = labels.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const top = Math.max(1e-9, ...totals);
   const width = Math.max(320, labels.length * 36);
@@ -27,7 +27,7 @@ export function BarChart({ title, labels, series, format }: Props) {
                 y -= h;
                 return <rect key={s.name} x={x} y={y} width={bar} height={h} fill={COLOURS[k % COLOURS.length]}><title>{`${label} · ${s.name}: ${format(s.values[i] ?? 0)}`}</title></rect>;
               })}
-              <text x={x + bar / 2} y={height + 16} textAnchor="middle" className="chart-label">{label.slice(5)}</text>
+              <text x={x + bar / 2} y={height + 16} textAnchor="middle" className="chart-label">{short(label)}</text>
             </g>
           );
         })}
