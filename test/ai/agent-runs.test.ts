@@ -101,6 +101,12 @@ describe('agent runs and sessions', () => {
     const runs = await json<Array<{ id: string; status: string; input: string; output: string; tokens_in: number }>>(await api(ann, `/sessions/${first.session_id}/runs`), 200);
     assert.deepEqual(runs.map((r) => [r.id, r.status, r.input, r.output, r.tokens_in]), [[first.run_id, 'completed', 'I am Ann.', 'Hello Ann.', 12], [second.run_id, 'completed', 'What is my name?', 'Your name is Ann.', 12]]);
     assert.deepEqual(await json(await api(ann, `/sessions/${first.session_id}/runs/${first.run_id}/retrieved-context`), 200), { session_id: first.session_id, run_id: first.run_id, retrieved_context: [] });
+    // The agent's run history: newest first, limited, the caller's own only.
+    const history = await json<Array<{ id: string; status: string }>>(await api(ann, `/agents/${agent}/runs`), 200);
+    assert.deepEqual(history.map((r) => r.id), [second.run_id, first.run_id]);
+    assert.deepEqual((await json<Array<{ id: string }>>(await api(ann, `/agents/${agent}/runs?limit=1`), 200)).map((r) => r.id), [second.run_id]);
+    assert.equal((await api(ann, `/agents/${agent}/runs?limit=0`)).status, 400);
+    assert.equal((await api(bob, `/agents/${agent}/runs`)).status, 404, 'another user cannot see the agent, nor its runs');
 
     assert.equal((await api(bob, `/sessions/${first.session_id}`)).status, 404, 'another user’s session is 404');
     assert.equal((await api(bob, `/sessions/${first.session_id}/messages`)).status, 404);

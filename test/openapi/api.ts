@@ -146,6 +146,10 @@ export interface paths {
     /** Run the agent, streaming its events */
     post: operations["streamAgentRun"];
   };
+  "/api/agents/{id}/runs": {
+    /** The agent's runs, newest first */
+    get: operations["listAgentRuns"];
+  };
   "/api/agents/{id}/runs/{runId}": {
     /** Read a run: status, output, usage, messages and approvals */
     get: operations["getAgentRun"];
@@ -1547,6 +1551,7 @@ export interface components {
     };
     ListAgents200: components["schemas"]["Agent"][];
     ListAgentTools200: components["schemas"]["ToolAssignment"][];
+    ListAgentRuns200: components["schemas"]["RunRecord"][];
     CancelAgentRun200: {
       cancelled: boolean;
       run_id: string;
@@ -3317,6 +3322,30 @@ export interface operations {
       400: components["responses"]["Error400"];
       401: components["responses"]["Error401"];
       402: components["responses"]["Error402"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /** The agent's runs, newest first */
+  listAgentRuns: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Runs you can see */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListAgentRuns200"];
+        };
+      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];
       500: components["responses"]["Error500"];

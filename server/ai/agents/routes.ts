@@ -42,6 +42,7 @@ export const ApprovalBody = z.object({
 export const ToolAssignBody = z.object({ tool_name: z.string({ error: 'tool_name is required' }).min(1, 'tool_name is required') });
 // Our addition: a sub-agent assigned by its id, offered as delegate_to_<name>.
 export const SubAgentAssignBody = z.object({ agent_id: z.string({ error: 'agent_id must be an agent id' }).regex(UUID, 'agent_id must be an agent id').transform((s) => s.toLowerCase()) });
+export const AgentRunsQuery = z.object({ limit: z.coerce.number({ error: 'limit must be an integer from 1 to 500' }).int().min(1).max(500).default(100) });
 export const OverrideBody = z.object({ config_override: z.record(z.string(), z.unknown(), { error: 'config_override must be an object' }) });
 
 export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, runs: RunServices): Router {
@@ -166,6 +167,14 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     const runId = idOf(req.params.runId, 'Run');
     await agents.requireRun(req, id, runId);
     res.json({ cancelled: await agents.cancelRun(runId), run_id: runId });
+  }));
+
+  // The agent's run history, newest first (an agent the caller cannot see is 404).
+  r.get('/:id/runs', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const { limit } = parse(AgentRunsQuery, req.query);
+    await agents.get(req, id);
+    res.json(await agents.runs(req, id, limit));
   }));
 
   // A run's record: status (running, waiting_approval, completed, failed), output, usage, its messages and approvals.

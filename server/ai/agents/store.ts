@@ -74,6 +74,10 @@ export function agentStore(calls: AiCalls) {
       return row;
     },
     /** 404 unless the caller can read this run of this agent. */
+    /** The agent's runs the caller can see, newest first (at most `limit`), for its run history. */
+    runs: (req: Request, agentId: string, limit: number) => calls.call(req,
+      `select id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at
+         from ai.agent_runs where agent_id = $1 order by started_at desc, id limit $2`, [agentId, limit]),
     requireRun: async (req: Request, agentId: string, runId: string) => {
       const [row] = await calls.call(req, 'select 1 from ai.agent_runs where id = $1 and agent_id = $2', [runId, agentId]);
       if (!row) throw aiErrors.notFound('Run');

@@ -1,13 +1,13 @@
 // /api/agents and /api/orchestrations (spec 4.9, 4.10).
 import { z } from 'zod';
-import { AgentBody, AgentPatch, AgentRunBody, ApprovalBody, OverrideBody, SubAgentAssignBody, ToolAssignBody } from '../../ai/agents/routes.ts';
+import { AgentBody, AgentPatch, AgentRunBody, AgentRunsQuery, ApprovalBody, OverrideBody, SubAgentAssignBody, ToolAssignBody } from '../../ai/agents/routes.ts';
 import { KnowledgeBaseAssignBody } from '../../ai/agents/knowledge-bases.ts';
 import { McpServerBody, McpServerChange } from '../../ai/agents/mcp-servers.ts';
 import { hookBody } from '../../ai/agents/hooks.ts';
 import { EntityBody, EntityChange, OrchestrationBody, OrchestrationChange, OrchestrationRunBody } from '../../ai/orchestrations/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { EventsQuery } from '../../ai/runs/follow.ts';
-import { Agent, AgentRunRecord, AgentRunResult, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunRecord, OrchestrationRunResult, RunEvent, ToolAssignment } from '../schemas.ts';
+import { Agent, AgentRunRecord, AgentRunResult, Approval, Deleted, Entity, Hook, KnowledgeBaseAssignment, McpServer, Orchestration, OrchestrationRunRecord, OrchestrationRunResult, RunEvent, RunRecord, ToolAssignment } from '../schemas.ts';
 
 const agents = family({ tag: 'Agents', errorBody: 'ai', access: 'project' });
 const orchestrations = family({ tag: 'Orchestrations', errorBody: 'ai', access: 'project' });
@@ -44,6 +44,7 @@ export const agentOperations: Operation[] = [
     body: AgentRunBody, answers: [json(200, 'The run\'s result', AgentRunResult)], errors: [400, 402, 404, 409, 502, 503, 504],
   }),
   agents.post('/api/agents/{id}/run/stream', 'Run the agent, streaming its events', { operationId: 'streamAgentRun', body: AgentRunBody, answers: [events(streamed, RunEvent)], errors: [400, 402, 404] }),
+  agents.get('/api/agents/{id}/runs', 'The agent\'s runs, newest first', { operationId: 'listAgentRuns', query: AgentRunsQuery, answers: [json(200, 'Runs you can see', z.array(RunRecord))], errors: [400, 404] }),
   agents.get('/api/agents/{id}/runs/{runId}', 'Read a run: status, output, usage, messages and approvals', { operationId: 'getAgentRun', answers: [json(200, 'The run', AgentRunRecord)], errors: [404] }),
   agents.get('/api/agents/{id}/runs/{runId}/events', 'Follow a run: its stored events, then new ones until it ends', { operationId: 'followAgentRun', description: following, query: EventsQuery, answers: [events(numbered, RunEvent)], errors: [400, 404] }),
   agents.post('/api/agents/{id}/runs/{runId}/cancel', 'Cancel a run, from any replica', { operationId: 'cancelAgentRun', answers: [json(200, 'Whether it was still going', Cancelled)], errors: [404] }),

@@ -30,6 +30,8 @@ const ProviderKeys = lazy(() => import('../pages/ai/ProviderKeys.tsx'));
 const SettingsRegistry = lazy(() => import('../pages/ai/SettingsRegistry.tsx'));
 const ToolsPage = lazy(() => import('../pages/ai/ToolsPage.tsx'));
 const Observe = lazy(() => import('../pages/observe/Observe.tsx'));
+const WorkflowRuns = lazy(() => import('../pages/runs/WorkflowRuns.tsx'));
+const AgentRuns = lazy(() => import('../pages/runs/AgentRuns.tsx'));
 const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
@@ -58,8 +60,10 @@ export function App() {
               <Route path="realtime" element={<RealtimeInspector />} />
               <Route path="workflows" element={<WorkflowList />} />
               <Route path="workflows/:id" element={<WorkflowEditor />} />
+              <Route path="workflows/:id/runs" element={<WorkflowRuns />} />
               <Route path="agents" element={<AgentList />} />
               <Route path="agents/:id" element={<AgentPage />} />
+              <Route path="agents/:id/runs" element={<AgentRuns />} />
               <Route path="agents/:id/sessions/:session" element={<AgentPage />} />
               <Route path="knowledge" element={<Navigate to="/knowledge/sources" replace />} />
               <Route path="knowledge/sources" element={<Sources />} />

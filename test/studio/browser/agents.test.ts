@@ -94,6 +94,9 @@ describe('Studio in Chromium: agents and the playground', () => {
     await timeline.locator('tr[data-kind="tool_call"]').first().waitFor();
     assert.match(await s.page.getByTestId('run-cost').textContent() ?? '', /^\$0\.0*[1-9]/);
     await s.axe('an agent run\'s page');
+    await s.page.goto(`${agentUrl}/runs`);
+    await s.page.getByRole('status').getByText(/^1 of 1 runs, 0 failed, \$0\.0*[1-9]/).waitFor();
+    await s.axe('an agent\'s run history');
   });
 
   it('shows the run\'s tokens on the usage page (chart and tables), the key masked, and a setting refused with the server\'s words', async () => {

@@ -2,7 +2,8 @@
 // from the canvas and followed live; the server killed while the run waits
 // and started again, and the same page (never reloaded) reconnects with
 // Last-Event-ID and carries on to the end; the timeline then shows each
-// block as a bar with its duration.
+// block as a bar with its duration; the workflow's run history filters and
+// charts it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { signApiKey } from '../../../server/keys.ts';
@@ -58,5 +59,17 @@ describe('Studio in Chromium: a run\'s page', () => {
     assert.ok(ms >= 3500, `the wait's bar lasts its 4 s (${ms} ms)`);
     await s.axe('a run\'s page');
     await s.shot('run-timeline');
+
+    // The workflow's run history: the run, filtered out and back, charted per day.
+    await s.page.getByRole('link', { name: 'the workflow' }).click();
+    await s.page.getByRole('link', { name: 'Run history' }).click();
+    const status = s.page.getByRole('status').filter({ hasText: /runs,/ });
+    await status.getByText(/^1 of 1 runs, 0 failed/).waitFor();
+    await s.page.getByRole('combobox', { name: 'Status' }).selectOption('');
+    await s.page.getByLabel('Cost at least ($)').fill('1');
+    await status.getByText(/^0 of 1 runs/).waitFor();
+    await s.page.getByLabel('Cost at least ($)').fill('');
+    assert.match(await s.page.getByRole('img', { name: /^Runs per day:/ }).getAttribute('aria-label') ?? '', /\d{4}-\d{2}-\d{2} 1 runs/);
+    await s.axe('a workflow\'s run history');
   });
 });

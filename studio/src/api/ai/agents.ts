@@ -42,6 +42,10 @@ export interface paths {
     /** Run the agent, streaming its events */
     post: operations["streamAgentRun"];
   };
+  "/api/agents/{id}/runs": {
+    /** The agent's runs, newest first */
+    get: operations["listAgentRuns"];
+  };
   "/api/agents/{id}/runs/{runId}": {
     /** Read a run: status, output, usage, messages and approvals */
     get: operations["getAgentRun"];
@@ -270,6 +274,7 @@ export interface components {
     ListAgentHooks200: components["schemas"]["Hook"][];
     ListAgentKnowledgeBases200: components["schemas"]["KnowledgeBaseAssignment"][];
     ListAgentMcpServers200: components["schemas"]["McpServer"][];
+    ListAgentRuns200: components["schemas"]["RunRecord"][];
     ListAgentTools200: components["schemas"]["ToolAssignment"][];
     ListAgents200: components["schemas"]["Agent"][];
     McpServer: {
@@ -476,6 +481,25 @@ export interface components {
       type: "error";
       error: string;
       error_code?: string;
+      [key: string]: unknown;
+    };
+    RunRecord: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      session_id: string;
+      /** @enum {string} */
+      status: "running" | "waiting_approval" | "waiting_client" | "completed" | "failed" | "cancelled";
+      output: string | null;
+      error: string | null;
+      stop_reason: string | null;
+      steps: number;
+      tokens_in: number;
+      tokens_out: number;
+      cost_usd: number;
+      /** Format: date-time */
+      started_at: string;
+      finished_at: string | null;
       [key: string]: unknown;
     };
     RunUsage: {
@@ -870,6 +894,30 @@ export interface operations {
       400: components["responses"]["Error400"];
       401: components["responses"]["Error401"];
       402: components["responses"]["Error402"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /** The agent's runs, newest first */
+  listAgentRuns: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Runs you can see */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListAgentRuns200"];
+        };
+      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];
       500: components["responses"]["Error500"];

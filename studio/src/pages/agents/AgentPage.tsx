@@ -17,6 +17,7 @@ export default function AgentPage() {
     <div className="agent-page">
       <div className="agent-config">
         <h1><Link to="/agents">Agents</Link> / {agent.value.name}</h1>
+        <Link to={`/agents/${id}/runs`}>Run history</Link>
         <AgentSettings key={agent.value.updated_at} agent={agent.value} onSaved={agent.reload} />
         <AgentTools agentId={id} />
         <AgentHooks agentId={id} />

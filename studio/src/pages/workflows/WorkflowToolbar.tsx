@@ -37,6 +37,7 @@ export function WorkflowToolbar({ workflow, saveState, history, onLayout, onSave
         <button type="button" onClick={history.undo} disabled={!history.canUndo} aria-keyshortcuts="Control+Z">Undo</button>
         <button type="button" onClick={history.redo} disabled={!history.canRedo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
         <button type="button" onClick={onLayout}>Auto-layout</button>
+        <Link to={`/workflows/${workflow.id}/runs`}>Run history</Link>
         <span className="small">{workflow.deployed ? `Deployed: version ${workflow.active_version}` : 'Not deployed'}</span>
         <button type="button" onClick={() => void deploy()}>Deploy</button>
         {workflow.deployed && <button type="button" onClick={() => void act(async () => (await must(ai.POST('/api/workflows/{id}/undeploy', path)), 'Undeployed'))}>Undeploy</button>}
