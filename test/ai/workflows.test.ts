@@ -142,6 +142,12 @@ describe('workflows (/api/workflows)', () => {
     assert.deepEqual(await (await api(ann, `/${w.id}/deploy`, { method: 'POST' })).json(), { deployed: true, version: 2, active_version: 2 });
     const versions = (await (await api(ann, `/${w.id}/versions`)).json()) as Array<{ version: number; active: boolean; blocks: number }>;
     assert.deepEqual(versions.map((v) => [v.version, v.active, v.blocks]), [[2, true, 1], [1, false, 3]]);
+    // One version's graph as it was deployed, for a diff between two.
+    const one = (await (await api(ann, `/${w.id}/versions/1`)).json()) as { version: number; active: boolean; graph: { blocks: Array<{ id: string }>; edges: unknown[] } };
+    assert.deepEqual([one.version, one.active, one.graph.blocks.map((b) => b.id), one.graph.edges.length], [1, false, ['start', 'fn', 'out'], 2]);
+    assert.equal((await api(ann, `/${w.id}/versions/9`)).status, 404);
+    assert.equal((await api(ann, `/${w.id}/versions/x`)).status, 400);
+    assert.equal((await api(bob, `/${w.id}/versions/1`)).status, 404, 'another user cannot read it');
     assert.deepEqual(await (await api(ann, `/${w.id}/versions/1/activate`, { method: 'POST' })).json(), { active_version: 1 });
     assert.equal(((await (await api(ann, `/${w.id}`)).json()) as Workflow).active_version, 1, 'rolled back');
     assert.equal((await api(ann, `/${w.id}/versions/9/activate`, { method: 'POST' })).status, 404);

@@ -57,6 +57,14 @@ export function workflowStore(calls: AiCalls) {
         `select version, created_at, created_by, jsonb_array_length(graph -> 'blocks') as blocks from ai.workflow_versions where workflow_id = $1 order by version desc`, [id]);
       return rows.map((v) => ({ ...v, active: v.version === workflow[0]!.active_version }));
     },
+    version: async (req: Request, id: string, version: number) => {
+      const workflow = await calls.call<{ active_version: number | null }>(req, 'select active_version from ai.workflows where id = $1', [id]);
+      if (!workflow[0]) throw aiErrors.workflowNotFound();
+      const [row] = await calls.call<{ version: number; created_at: Date; created_by: string | null; graph: Graph }>(req,
+        'select version, created_at, created_by, graph from ai.workflow_versions where workflow_id = $1 and version = $2', [id, version]);
+      if (!row) throw aiErrors.notFound('Version');
+      return { ...row, active: row.version === workflow[0].active_version };
+    },
     /** The caller's runs of a workflow, newest first, with tokens and cost from the usage ledger; 404 for a workflow the caller cannot see. */
     executions: (req: Request, id: string) => calls.call(req, `select e.id, e.status, e.trigger, e.version, e.error, e.error_code, e.created_at, e.started_at, e.finished_at,
         coalesce(u.tokens_in, 0)::int as tokens_in, coalesce(u.tokens_out, 0)::int as tokens_out, coalesce(u.cost_usd, 0)::float8 as cost_usd

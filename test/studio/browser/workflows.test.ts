@@ -151,4 +151,29 @@ describe('Studio in Chromium: workflows on a canvas', () => {
     graph = await savedIds(['starter', 'code', 'response']); // the snapshot taken on accepting, restored
     assert.deepEqual(graph.edges, [{ source: 'starter', target: 'code' }, { source: 'code', target: 'response' }]);
   });
+
+  it('deploys versions, compares two on the canvas, and arms the draft', async () => {
+    const toolbar = s.page.getByRole('toolbar', { name: 'Workflow actions' });
+    await toolbar.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toolbar.getByText('Deployed: version 1').waitFor();
+    await s.page.getByRole('button', { name: 'Add Wait' }).click();
+    await block('wait').waitFor();
+    await saved();
+    await toolbar.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toolbar.getByText('Deployed: version 2').waitFor();
+    await s.page.getByRole('button', { name: 'Versions', exact: true }).click();
+    const panel = s.page.getByRole('region', { name: 'Versions' }).or(s.page.locator('.versions-panel'));
+    await panel.getByText(/^Version 2 \(active\)/).waitFor();
+    await panel.getByRole('combobox', { name: /^Compare/ }).selectOption('1');
+    await panel.getByRole('combobox', { name: /^with/ }).selectOption('2');
+    await panel.getByRole('button', { name: 'Show the differences' }).click();
+    await s.page.getByRole('region', { name: 'Comparison' }).getByText('Version 1 compared with version 2: 1 blocks added, 0 removed, 0 changed.').waitFor();
+    await s.page.locator('.block-node.change-added[data-block="wait"]').waitFor();
+    await s.axe('two versions compared');
+    await s.page.getByRole('button', { name: 'Back to editing' }).click();
+    await panel.getByRole('button', { name: 'Make active' }).click();
+    await toolbar.getByText('Deployed: version 1').waitFor();
+    await panel.getByRole('button', { name: 'Arm the draft for one webhook call' }).click();
+    await panel.getByText(/^Armed until /).waitFor();
+  });
 });

@@ -1,12 +1,18 @@
 // Versions and webhook activation (spec 3.4): deploy snapshots the draft as a
 // new version and turns the webhook on; undeploy turns it off; versions are
-// listed and one activated to roll back; arm opens a 10-minute window for one
+// listed, read one by one, and one activated to roll back; arm opens a 10-minute window for one
 // webhook call. Answers {error}.
 import type { Router } from 'express';
 import { route } from '../../../errors.ts';
 import { aiErrors } from '../../errors.ts';
 import type { workflowStore } from '../store.ts';
 import { workflowIdOf } from './ids.ts';
+
+const versionOf = (raw: unknown): number => {
+  const version = Number(raw);
+  if (!Number.isInteger(version) || version < 1) throw aiErrors.validation('version must be a whole number of 1 or more');
+  return version;
+};
 
 export function deployRoutes(r: Router, workflows: ReturnType<typeof workflowStore>): void {
   r.post('/:id/deploy', route(async (req, res) => {
@@ -27,9 +33,13 @@ export function deployRoutes(r: Router, workflows: ReturnType<typeof workflowSto
     res.json(await workflows.versions(req, workflowIdOf(req)));
   }));
 
+  // One version's graph, as it was deployed (what a diff between two versions compares).
+  r.get('/:id/versions/:version', route(async (req, res) => {
+    res.json(await workflows.version(req, workflowIdOf(req), versionOf(req.params.version)));
+  }));
+
   r.post('/:id/versions/:version/activate', route(async (req, res) => {
-    const version = Number(req.params.version);
-    if (!Number.isInteger(version) || version < 1) throw aiErrors.validation('version must be a whole number of 1 or more');
+    const version = versionOf(req.params.version);
     res.json({ active_version: await workflows.activate(req, workflowIdOf(req), version) });
   }));
 }

@@ -49,6 +49,10 @@ export interface paths {
     /** List deployed versions */
     get: operations["listWorkflowVersions"];
   };
+  "/api/workflows/{id}/versions/{version}": {
+    /** Read a deployed version's graph */
+    get: operations["getWorkflowVersion"];
+  };
   "/api/workflows/{id}/versions/{version}/activate": {
     /** Make a deployed version the active one */
     post: operations["activateWorkflowVersion"];
@@ -245,6 +249,15 @@ export interface components {
       [key: string]: unknown;
     };
     GetUsage200: {
+      [key: string]: unknown;
+    };
+    GetWorkflowVersion200: {
+      version: number;
+      /** Format: date-time */
+      created_at: string;
+      created_by: string | null;
+      active: boolean;
+      graph: components["schemas"]["Graph"];
       [key: string]: unknown;
     };
     Graph: {
@@ -773,6 +786,29 @@ export interface operations {
           "application/json": components["schemas"]["ListWorkflowVersions200"];
         };
       };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /** Read a deployed version's graph */
+  getWorkflowVersion: {
+    parameters: {
+      path: {
+        id: string;
+        /** @description A version number */
+        version: string;
+      };
+    };
+    responses: {
+      /** @description The version */
+      200: {
+        content: {
+          "application/json": components["schemas"]["GetWorkflowVersion200"];
+        };
+      };
+      400: components["responses"]["Error400"];
       401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];
