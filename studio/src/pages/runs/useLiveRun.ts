@@ -16,7 +16,12 @@ export function useLiveRun(source: RunSource) {
 
   useEffect(() => {
     const stop = new AbortController();
-    const reload = () => source.load().then((r) => { if (!stop.signal.aborted) { setRecord(r); setError(undefined); } }, (e: unknown) => setError(e as Error));
+    const reload = () => source.load().then((r) => {
+      if (stop.signal.aborted) return;
+      if (performance.getEntriesByName('studio-run-record').length === 0) performance.mark('studio-run-record');
+      setRecord(r);
+      setError(undefined);
+    }, (e: unknown) => setError(e as Error));
     const soon = () => { if (!timer.current) timer.current = setTimeout(() => { timer.current = undefined; void reload(); }, 400); };
     setEvents([]);
     void reload();

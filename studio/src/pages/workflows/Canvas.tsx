@@ -5,11 +5,13 @@
 // are drawn on the blocks and edges they belong to.
 import { Background, Controls, ReactFlow, applyEdgeChanges, applyNodeChanges, useReactFlow, type Edge as FlowEdge, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { useEffect, useMemo, useState, type DragEvent } from 'react';
-import { BlockNode, type BlockNodeType } from './BlockNode.tsx';
+import { BlockNode, type BlockNodeData, type BlockNodeType } from './BlockNode.tsx';
 import { addBlock, connect, removeBlock, removeEdge, type BlockType, type Edge, type Graph } from './graph.ts';
 import type { BlockState } from './useWorkflowRun.ts';
 
 export const DRAG_TYPE = 'application/x-pgbase-block';
+/** Blocks put on the canvas per frame while a large graph opens. */
+const CHUNK = 20;
 const nodeTypes = { block: BlockNode };
 
 type Props = {
@@ -21,6 +23,8 @@ type Props = {
 };
 
 export const edgeKey = (e: Edge) => `${e.source}->${e.target}`;
+const sameData = (a: BlockNodeData, b: BlockNodeData) =>
+  a.label === b.label && a.blockId === b.blockId && a.trigger === b.trigger && a.run === b.run && a.problem === b.problem && a.change === b.change;
 
 export function Canvas(p: Props) {
   const flow = useReactFlow();
@@ -39,16 +43,42 @@ export function Canvas(p: Props) {
       ...(className ? { className } : {}), ...(problem ? { label: p.problem!.message } : {}), animated: p.runStates[e.source]?.state === 'running' };
   });
   const [nodes, setNodes] = useState<BlockNodeType[]>(toNodes);
-  // Blocks added or removed, or laid out again: the view takes in the whole graph (no closer than 1:1).
-  const extent = `${p.graph.blocks.length}:${p.layoutTick}`;
-  useEffect(() => { void flow.fitView({ maxZoom: 1, padding: 0.2 }); }, [extent]); // eslint-disable-line react-hooks/exhaustive-deps
+  // A large graph is put on the canvas a slice per frame, so opening it never holds the page for long:
+  // each block's first render (and measuring) is the cost, and it is spread over a few frames.
+  const [shown, setShown] = useState(CHUNK);
+  const filling = shown < nodes.length;
+  useEffect(() => {
+    if (shown === CHUNK && nodes.length > 0 && performance.getEntriesByName('studio-canvas-first-block').length === 0) performance.mark('studio-canvas-first-block');
+    if (!filling) {
+      if (nodes.length > 0 && performance.getEntriesByName('studio-canvas-filled').length === 0) performance.mark('studio-canvas-filled');
+      return;
+    }
+    const frame = requestAnimationFrame(() => setShown((n) => n + CHUNK));
+    return () => cancelAnimationFrame(frame);
+  }, [filling, shown]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Blocks added or removed, laid out again, or the first fill done: the view takes in the whole graph (no closer than 1:1).
+  const extent = `${p.graph.blocks.length}:${p.layoutTick}:${filling}`;
+  useEffect(() => { if (!filling) void flow.fitView({ maxZoom: 1, padding: 0.2 }); }, [extent]); // eslint-disable-line react-hooks/exhaustive-deps
   const [edges, setEdges] = useState<FlowEdge[]>(toEdges);
-  // The graph (or the run, the problem, a proposal) changed: the canvas follows, keeping which blocks are selected.
+  // The graph (or the run, the problem, a proposal) changed: the canvas follows. A block whose position and
+  // data did not change keeps its node object (its selection and measured size too), so only the blocks
+  // that changed render again: a run's event repaints one block, not the whole graph.
   useEffect(() => setNodes((now) => {
-    const selected = new Set(now.filter((n) => n.selected).map((n) => n.id));
-    return toNodes().map((n) => (selected.has(n.id) ? { ...n, selected: true } : n));
+    const before = new Map(now.map((n) => [n.id, n]));
+    return toNodes().map((n) => {
+      const was = before.get(n.id);
+      if (!was) return n;
+      if (was.position.x === n.position.x && was.position.y === n.position.y && was.ariaLabel === n.ariaLabel && sameData(was.data, n.data)) return was;
+      return { ...was, position: n.position, data: n.data, ariaLabel: n.ariaLabel! };
+    });
   }), [p.graph, p.runStates, p.problem, p.changes, p.types]); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => setEdges(toEdges), [p.graph, p.runStates, p.problem, p.changes]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setEdges((now) => {
+    const before = new Map(now.map((e) => [e.id, e]));
+    return toEdges().map((e) => {
+      const was = before.get(e.id);
+      return was && was.className === e.className && was.label === e.label && was.animated === e.animated ? was : e;
+    });
+  }), [p.graph, p.runStates, p.problem, p.changes]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onNodesChange = (changes: NodeChange<BlockNodeType>[]) => {
     const removed = changes.filter((c) => c.type === 'remove').map((c) => c.id);
@@ -73,7 +103,7 @@ export function Canvas(p: Props) {
   return (
     <div className="canvas" onDragOver={(e) => { if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault(); }} onDrop={onDrop}>
       <ReactFlow
-        nodes={nodes} edges={edges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange}
+        nodes={filling ? nodes.slice(0, shown) : nodes} edges={edges} nodeTypes={nodeTypes} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange}
         onConnect={(c) => p.onChange((g) => connect(g, c.source, c.target))}
         onNodeDragStop={(_e, _n, dragged) => p.onChange((g) => ({ ...g, blocks: g.blocks.map((b) => {
           const moved = dragged.find((d) => d.id === b.id);
