@@ -32,6 +32,8 @@ const ToolsPage = lazy(() => import('../pages/ai/ToolsPage.tsx'));
 const Observe = lazy(() => import('../pages/observe/Observe.tsx'));
 const WorkflowRuns = lazy(() => import('../pages/runs/WorkflowRuns.tsx'));
 const AgentRuns = lazy(() => import('../pages/runs/AgentRuns.tsx'));
+const OrchestrationList = lazy(() => import('../pages/orchestrations/OrchestrationList.tsx'));
+const OrchestrationPage = lazy(() => import('../pages/orchestrations/OrchestrationPage.tsx'));
 const RunPage = lazy(() => import('../pages/runs/RunPage.tsx'));
 const ApiDocs = lazy(() => import('../pages/docs/ApiDocs.tsx'));
 const Operators = lazy(() => import('../pages/settings/Operators.tsx'));
@@ -65,6 +67,9 @@ export function App() {
               <Route path="agents/:id" element={<AgentPage />} />
               <Route path="agents/:id/runs" element={<AgentRuns />} />
               <Route path="agents/:id/sessions/:session" element={<AgentPage />} />
+              <Route path="orchestrations" element={<OrchestrationList />} />
+              <Route path="orchestrations/:id" element={<OrchestrationPage />} />
+              <Route path="orchestrations/:id/sessions/:session" element={<OrchestrationPage />} />
               <Route path="knowledge" element={<Navigate to="/knowledge/sources" replace />} />
               <Route path="knowledge/sources" element={<Sources />} />
               <Route path="knowledge/sources/:id" element={<SourceDetail />} />

@@ -12,6 +12,7 @@ export const AREAS: Array<{ to: string; label: string; icon: string }> = [
   { to: '/realtime', label: 'Realtime', icon: '↯' },
   { to: '/workflows', label: 'Workflows', icon: '⇶' },
   { to: '/agents', label: 'Agents', icon: '☺' },
+  { to: '/orchestrations', label: 'Orchestrations', icon: '⋔' },
   { to: '/knowledge', label: 'Knowledge', icon: '❏' },
   { to: '/ai', label: 'AI usage and keys', icon: '¤' },
   { to: '/observe', label: 'Observe', icon: '◔' },

@@ -135,4 +135,33 @@ describe('Studio in Chromium: agents and the playground', () => {
     await s.page.getByText('Session deleted').waitFor();
     await sessions.getByRole('button', { name: /^Delete the session/ }).waitFor({ state: 'detached' });
   });
+
+  it('makes an orchestration with a member and shows its delegation under the answer', async () => {
+    await s.page.goto('/agents');
+    await s.page.getByLabel('New agent').fill('helper');
+    await s.page.getByLabel('Model').fill('gpt-4.1-mini');
+    await s.page.getByRole('button', { name: 'Create' }).click();
+    await s.page.getByRole('heading', { name: /helper/ }).waitFor();
+    await s.page.goto('/orchestrations');
+    await s.page.getByLabel('New orchestration').fill('Desk');
+    await s.page.getByLabel('Model').fill('gpt-4.1-mini');
+    await s.page.getByRole('button', { name: 'Create' }).click();
+    await s.page.getByRole('heading', { name: /Desk/ }).waitFor();
+    await s.page.getByRole('combobox', { name: /^Agent/ }).selectOption({ label: 'helper' });
+    await s.page.getByLabel('Role').fill('Answers greetings');
+    await s.page.getByRole('button', { name: 'Add member' }).click();
+    await s.page.getByRole('button', { name: 'Remove helper' }).waitFor();
+    vendor.reset();
+    vendor.script({ toolCalls: [{ id: 'd1', name: 'delegate_to_helper', arguments: { task: 'say hello' } }] }, { text: 'Hello from the helper.' }, { text: 'The helper says hello.' });
+    await s.page.getByLabel('Message').fill('Greet me through your team');
+    await s.page.keyboard.press('Enter');
+    const conversation = s.page.getByRole('list', { name: 'Conversation' });
+    await conversation.getByText('The helper says hello.').waitFor();
+    const tree = conversation.getByRole('list', { name: 'Delegations' });
+    await tree.getByText('helper', { exact: true }).waitFor();
+    await tree.getByText(/say hello/).waitFor();
+    await tree.getByText('Hello from the helper.').waitFor(); // the member's own answer, streamed under its delegation
+    await s.axe('an orchestration\'s playground');
+    await s.shot('orchestration-playground');
+  });
 });

@@ -3,7 +3,7 @@
 // screenshot (test-output/studio/<page>-<theme>.png) for a reviewer, over a
 // project with something in it: tables (one with row level security off),
 // a function, a user, a bucket with files, a snippet; and the AI surface's
-// pages (workflows, agents, knowledge, usage, keys, settings, tools, observe).
+// pages (workflows, agents, orchestrations, knowledge, usage, keys, settings, tools, observe).
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { StudioPage } from '../../helpers/chromium.ts';
@@ -52,7 +52,7 @@ describe('Studio in Chromium: every page, light and dark', () => {
     ['database-publications', '/database/publications'], ['database-migrations', '/database/migrations'], ['auth-users', '/auth/users'], ['auth-user', `/auth/users/${userId}`],
     ['auth-settings', '/auth/settings'], ['storage-buckets', '/storage'], ['storage-files', '/storage/photos'], ['realtime', '/realtime'], ['api-docs', '/api-docs'],
     ['api-docs-table', '/api-docs/public/books'], ['settings-operators', '/settings/operators'], ['settings-audit', '/settings/audit'],
-    ['workflows', '/workflows'], ['agents', '/agents'], ['knowledge-sources', '/knowledge/sources'], ['knowledge-bases', '/knowledge/bases'],
+    ['workflows', '/workflows'], ['agents', '/agents'], ['orchestrations', '/orchestrations'], ['knowledge-sources', '/knowledge/sources'], ['knowledge-bases', '/knowledge/bases'],
     ['ai-usage', '/ai/usage'], ['ai-keys', '/ai/keys'], ['ai-settings', '/ai/settings'], ['ai-tools', '/ai/tools'], ['observe', '/observe'],
   ];
 

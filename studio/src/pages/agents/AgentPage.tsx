@@ -8,9 +8,12 @@ import { AgentHooks } from './AgentHooks.tsx';
 import { AgentSettings } from './AgentSettings.tsx';
 import { AgentTools } from './AgentTools.tsx';
 import { Playground } from './Playground.tsx';
+import { agentTarget } from './chatTarget.ts';
+import { useMemo } from 'react';
 
 export default function AgentPage() {
   const { id = '', session = null } = useParams();
+  const target = useMemo(() => agentTarget(id), [id]);
   const agent = useAsync(() => must(ai.GET('/api/agents/{id}', { params: { path: { id } } })), [id]);
   if (!agent.value) return agent.error ? <ErrorNote error={agent.error} /> : <Loading what="the agent" />;
   return (
@@ -22,7 +25,7 @@ export default function AgentPage() {
         <AgentTools agentId={id} />
         <AgentHooks agentId={id} />
       </div>
-      <Playground agentId={id} sessionId={session} />
+      <Playground target={target} sessionId={session} />
     </div>
   );
 }

@@ -16,7 +16,9 @@ function json(v: unknown): string {
   }
 }
 
-export function ChatTurn({ turn, agentId, onDecide }: { turn: Turn; agentId: string; onDecide: (runId: string, approvalId: string, decision: 'approve' | 'deny') => void }) {
+type Props = { turn: Turn; runPage: (runId: string) => string; canDecide: boolean; onDecide: (runId: string, approvalId: string, decision: 'approve' | 'deny') => void };
+
+export function ChatTurn({ turn, runPage, canDecide, onDecide }: Props) {
   return (
     <li className="chat-turn">
       <div className="chat-user"><span className="sr-only">You: </span>{turn.user}</div>
@@ -33,7 +35,7 @@ export function ChatTurn({ turn, agentId, onDecide }: { turn: Turn; agentId: str
           <div key={a.id} className="approval card" role="group" aria-label="Approval">
             <p>{a.message ?? 'The agent asks to go on.'}{a.tool ? ` Tool ${a.tool.name}:` : ''}</p>
             {a.tool && <pre>{json(a.tool.arguments)}</pre>}
-            {a.status === 'pending' && turn.runId ? (
+            {a.status === 'pending' && turn.runId && canDecide ? (
               <div className="inline-group">
                 <button type="button" className="primary" onClick={() => onDecide(turn.runId!, a.id, 'approve')}>Approve</button>
                 <button type="button" className="danger" onClick={() => onDecide(turn.runId!, a.id, 'deny')}>Deny</button>
@@ -50,7 +52,7 @@ export function ChatTurn({ turn, agentId, onDecide }: { turn: Turn; agentId: str
         {turn.error && <p className="error-text" role="alert">{turn.error}</p>}
         <p className="chat-meta small muted">
           {turn.usage ? `${turn.usage.tokens_in} in / ${turn.usage.tokens_out} out tokens · $${turn.usage.cost_usd.toFixed(6)}` : turn.status === 'running' ? 'running…' : ''}
-          {turn.runId && <> · <Link to={`/runs/agent/${agentId}/${turn.runId}`}>timeline</Link></>}
+          {turn.runId && <> · <Link to={runPage(turn.runId)}>timeline</Link></>}
         </p>
       </div>
     </li>

@@ -1,4 +1,4 @@
-// Talking to an agent: the conversation (streamed answers, tool calls,
+// Talking to an agent or an orchestration: the conversation (streamed answers, tool calls,
 // approvals, tokens and cost per message) and a box to write in (Enter
 // sends, Shift+Enter breaks the line). A new conversation's address becomes
 // its session's once the run starts, so it can be reopened, in another tab too.
@@ -9,12 +9,13 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ChatTurn } from './ChatTurn.tsx';
 import { SessionList } from './SessionList.tsx';
 import { useChat } from './useChat.ts';
+import type { ChatTarget } from './chatTarget.ts';
 
-export function Playground({ agentId, sessionId }: { agentId: string; sessionId: string | null }) {
+export function Playground({ target, sessionId }: { target: ChatTarget; sessionId: string | null }) {
   const navigate = useNavigate();
   const notify = useToast();
   const [tick, setTick] = useState(0);
-  const chat = useChat(agentId, sessionId, (id) => { void navigate(`/agents/${agentId}/sessions/${id}`, { replace: true }); setTick((t) => t + 1); });
+  const chat = useChat(target, sessionId, (id) => { void navigate(`${target.base}/sessions/${id}`, { replace: true }); setTick((t) => t + 1); });
   const [text, setText] = useState('');
   const busy = chat.turns.some((t) => t.status === 'running');
   const send = (e?: FormEvent) => {
@@ -32,11 +33,11 @@ export function Playground({ agentId, sessionId }: { agentId: string; sessionId:
     <section className="playground" aria-labelledby="playground-title">
       <h2 id="playground-title">Playground</h2>
       <div className="playground-body">
-        <SessionList agentId={agentId} current={sessionId} tick={tick} />
+        <SessionList target={target} current={sessionId} tick={tick} />
         <div className="chat">
           <ErrorNote error={chat.error} />
           <ol className="plain-list chat-turns" aria-label="Conversation" aria-live="polite">
-            {chat.turns.map((t) => <ChatTurn key={t.key} turn={t} agentId={agentId} onDecide={decide} />)}
+            {chat.turns.map((t) => <ChatTurn key={t.key} turn={t} runPage={target.runPage} canDecide={!!target.decide} onDecide={decide} />)}
           </ol>
           <form className="chat-input" onSubmit={send}>
             <label className="sr-only" htmlFor="chat-message">Message</label>

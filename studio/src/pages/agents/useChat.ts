@@ -1,16 +1,17 @@
-// The playground's conversation with an agent: a message is sent to the
+// The playground's conversation with an agent or an orchestration: a message is sent to the
 // streaming run endpoint and its answer built from the events as they
 // arrive; a reopened session is read back from its messages and runs, and a
 // run of it still going (or waiting for an approval) is followed from its
 // first event, so any tab shows the same approval and sees it answered.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ai, ApiFailure, must } from '../../api/client.ts';
+import { ai, must } from '../../api/client.ts';
 import { follow, isLast, readEvents, type RunEvent } from '../../api/events.ts';
+import type { ChatTarget } from './chatTarget.ts';
 import { applyRunEvent, newTurn, type Turn } from './turns.ts';
 
 const OPEN = new Set(['running', 'waiting_approval', 'waiting_client']);
 
-export function useChat(agentId: string, sessionId: string | null, onSession: (id: string) => void) {
+export function useChat(target: ChatTarget, sessionId: string | null, onSession: (id: string) => void) {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [error, setError] = useState<Error>();
   const stop = useRef<AbortController>(new AbortController());
@@ -20,13 +21,8 @@ export function useChat(agentId: string, sessionId: string | null, onSession: (i
 
   /** Follows a run's stored and new events into the turn `key`. */
   const followRun = useCallback((key: string, runId: string, after: number, signal: AbortSignal) => follow({
-    after, signal, onEvent: (e) => update(key, e),
-    open: async (from) => {
-      const r = await ai.GET('/api/agents/{id}/runs/{runId}/events', { params: { path: { id: agentId, runId } }, headers: { 'Last-Event-ID': String(from) }, parseAs: 'stream', signal });
-      if (!r.response.ok || !r.data) throw new ApiFailure(r.response.status, r.error);
-      return r.data;
-    },
-  }), [agentId, update]);
+    after, signal, onEvent: (e) => update(key, e), open: (from) => target.events(runId, from, signal),
+  }), [target, update]);
 
   // A session opened (or none: a new conversation): its turns read back.
   useEffect(() => {
@@ -65,16 +61,17 @@ export function useChat(agentId: string, sessionId: string | null, onSession: (i
     setTurns((all) => [...all, newTurn(key, message)]);
     setError(undefined);
     const signal = stop.current.signal;
-    const res = await ai.POST('/api/agents/{id}/run/stream', { params: { path: { id: agentId } }, body: { message, ...(session.current ? { session_id: session.current } : {}) }, parseAs: 'stream', signal });
-    if (!res.response.ok || !res.data) {
-      const failure = new ApiFailure(res.response.status, res.error);
-      return setTurns((all) => all.map((t) => (t.key === key ? { ...t, status: 'failed', error: failure.message } : t)));
+    let stream: ReadableStream<Uint8Array>;
+    try {
+      stream = await target.start({ message, ...(session.current ? { session_id: session.current } : {}) }, signal);
+    } catch (err) {
+      return setTurns((all) => all.map((t) => (t.key === key ? { ...t, status: 'failed', error: (err as Error).message } : t)));
     }
     let runId: string | null = null;
     let last = 0;
     let ended = false;
     try {
-      for await (const e of readEvents(res.data, signal)) {
+      for await (const e of readEvents(stream, signal)) {
         if (e.id !== null) last = e.id;
         if (e.data.type === 'start') {
           runId = String(e.data.run_id);
@@ -90,11 +87,12 @@ export function useChat(agentId: string, sessionId: string | null, onSession: (i
       // dropped: followed again below
     }
     if (!ended && runId && !signal.aborted) await followRun(key, runId, last, signal);
-  }, [agentId, followRun, onSession, update]);
+  }, [target, followRun, onSession, update]);
 
   const decide = useCallback(async (runId: string, approvalId: string, decision: 'approve' | 'deny') => {
-    await must(ai.POST('/api/agents/{id}/runs/{runId}/approvals/{approvalId}', { params: { path: { id: agentId, runId, approvalId } }, body: { decision } }));
-  }, [agentId]);
+    if (!target.decide) throw new Error('Approvals of this run are answered on its members\' agents');
+    await target.decide(runId, approvalId, decision);
+  }, [target]);
 
   return { turns, error, send, decide };
 }
