@@ -37,6 +37,8 @@ describe('workflows (/api/workflows)', () => {
     const code = types.find((t) => t.type === 'code')!;
     assert.deepEqual([code.label, code.config_schema.required, code.aliases, code.is_trigger], ['Code', ['code'], ['function'], false]);
     assert.ok(types.some((t) => t.type === 'wait'), 'every registered type, the later migrations\' too');
+    const starter = types.find((t) => t.type === 'starter')! as unknown as { config_schema: { properties: { inputs: { items: { properties: { type: { enum: string[] } } } } } } };
+    assert.deepEqual(starter.config_schema.properties.inputs.items.properties.type.enum, ['string', 'number', 'boolean', 'json'], 'a run\'s inputs, for a form to ask for');
     assert.equal((await fetch(`${p.url}/api/workflows/block-types`)).status, 401);
   });
 

@@ -26,3 +26,12 @@ export function studioSuite(opts: { env?: Record<string, string> | (() => Record
     await server?.stop();
   });
 }
+
+/** A studioSuite `prepare`: the project's OpenAI key (the scripted vendor's), stored through /api with the service key as any client would. */
+export async function storeOpenAiKey(server: StudioServer): Promise<void> {
+  const { signApiKey } = await import('../../server/keys.ts');
+  const { GOOD_KEY } = await import('./openai-server.ts');
+  const key = await signApiKey(server.jwtSecret, 'default', 'service_role');
+  const res = await fetch(`${server.apiUrl}/api/ai-provider-keys`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) });
+  if (res.status !== 201) throw new Error(`storing the OpenAI key: ${res.status} ${await res.text()}`);
+}

@@ -6,12 +6,11 @@
 // with its model calls and cost; the session kept, reopened and deleted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { signApiKey } from '../../../server/keys.ts';
 import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
 import { GOOD_KEY, startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
 import type { StudioServer } from '../../helpers/studio-process.ts';
-import { studioSuite } from '../../helpers/studio-suite.ts';
+import { storeOpenAiKey, studioSuite } from '../../helpers/studio-suite.ts';
 
 describe('Studio in Chromium: agents and the playground', () => {
   let server: StudioServer;
@@ -24,12 +23,7 @@ describe('Studio in Chromium: agents and the playground', () => {
   after(() => vendor.close());
   studioSuite({
     env: () => ({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' }),
-    // The project's OpenAI key, stored through the API (checked with the vendor) as any client would.
-    prepare: async (started) => {
-      const key = await signApiKey(started.jwtSecret, 'default', 'service_role');
-      const res = await fetch(`${started.apiUrl}/api/ai-provider-keys`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) });
-      assert.equal(res.status, 201, await res.text());
-    },
+    prepare: storeOpenAiKey,
   }, (run) => ({ server, s } = run));
 
   it('makes an agent with a tool that needs an approval', async () => {
@@ -46,10 +40,16 @@ describe('Studio in Chromium: agents and the playground', () => {
     await s.page.getByLabel('Question').fill('Run this code?');
     await s.page.getByRole('button', { name: 'Add approval' }).click();
     await s.page.getByText('PreToolUse · approval · code_execute').waitFor();
+    // An MCP server added and taken away again (the agent's runs then offer no tools of it).
+    await s.page.getByLabel('MCP server name').fill('docs');
+    await s.page.getByLabel('URL (streamable HTTP)').fill('https://mcp.example.com/mcp');
+    await s.page.getByRole('button', { name: 'Add MCP server' }).click();
+    await s.page.getByRole('button', { name: 'Remove the MCP server docs' }).click();
+    await s.page.getByRole('button', { name: 'Remove the MCP server docs' }).waitFor({ state: 'detached' });
     await s.axe('an agent\'s page');
     // Each change the operator made, in the audit log under the operator, as the method and path only.
     const audited = await query<{ target: string }>(server.databaseUrl, `select target from studio.audit_log where action = 'ai_change' order by id`);
-    assert.deepEqual(audited.map((a) => a.target.replace(/[0-9a-f-]{36}/g, ':id')), ['POST /agents', 'POST /agents/:id/tools', 'POST /agents/:id/hooks']);
+    assert.deepEqual(audited.map((a) => a.target.replace(/[0-9a-f-]{36}/g, ':id')), ['POST /agents', 'POST /agents/:id/tools', 'POST /agents/:id/hooks', 'POST /agents/:id/mcp-servers', 'DELETE /agents/:id/mcp-servers/:id']);
   });
 
   it('chats: the tool call waits on an approval given in a second tab, and the answer ends in both with its tokens and cost', async () => {

@@ -6,11 +6,10 @@
 // from opened and the passage outlined.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { signApiKey } from '../../../server/keys.ts';
 import type { StudioPage } from '../../helpers/chromium.ts';
 import { makePdf } from '../../helpers/documents.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
-import { studioSuite } from '../../helpers/studio-suite.ts';
+import { startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
+import { storeOpenAiKey, studioSuite } from '../../helpers/studio-suite.ts';
 
 describe('Studio in Chromium: sources, knowledge bases and search', () => {
   let s: StudioPage;
@@ -21,11 +20,7 @@ describe('Studio in Chromium: sources, knowledge bases and search', () => {
   after(() => vendor.close());
   studioSuite({
     env: () => ({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' }),
-    prepare: async (started) => {
-      const key = await signApiKey(started.jwtSecret, 'default', 'service_role');
-      const res = await fetch(`${started.apiUrl}/api/ai-provider-keys`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) });
-      assert.equal(res.status, 201, await res.text());
-    },
+    prepare: storeOpenAiKey,
   }, (run) => ({ s } = run));
 
   it('extracts a dropped PDF and shows its pages with their text blocks outlined', async () => {

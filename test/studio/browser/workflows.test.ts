@@ -10,10 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import type { StudioPage } from '../../helpers/chromium.ts';
 import { query } from '../../helpers/db.ts';
 import { eventually } from '../../helpers/eventually.ts';
-import { GOOD_KEY, startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
-import { signApiKey } from '../../../server/keys.ts';
+import { startVendorServer, type VendorServer } from '../../helpers/openai-server.ts';
 import type { StudioServer } from '../../helpers/studio-process.ts';
-import { studioSuite } from '../../helpers/studio-suite.ts';
+import { storeOpenAiKey, studioSuite } from '../../helpers/studio-suite.ts';
 
 describe('Studio in Chromium: workflows on a canvas', () => {
   let server: StudioServer;
@@ -31,12 +30,7 @@ describe('Studio in Chromium: workflows on a canvas', () => {
   after(() => vendor.close());
   studioSuite({
     env: () => ({ ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' }),
-    // The copilot's model key, stored through the API as any client would.
-    prepare: async (started) => {
-      const key = await signApiKey(started.jwtSecret, 'default', 'service_role');
-      const res = await fetch(`${started.apiUrl}/api/ai-provider-keys`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'openai', api_key: GOOD_KEY }) });
-      assert.equal(res.status, 201, await res.text());
-    },
+    prepare: storeOpenAiKey,
   }, (run) => ({ server, s } = run));
   before(async () => {
     await s.page.goto('/workflows');
@@ -102,8 +96,16 @@ describe('Studio in Chromium: workflows on a canvas', () => {
   });
 
   it('runs the draft and shows each block succeed live, with its output and logs a click away', async () => {
-    await s.page.getByLabel('Variables (JSON)').fill('{"name": "Ada"}');
-    await s.page.getByRole('button', { name: 'Run', exact: true }).click();
+    // The starter says what a run takes; the run panel asks for it.
+    await block('starter').click();
+    await panel().getByLabel('inputs', { exact: true }).fill('[{"name": "name", "type": "string", "required": true, "description": "Who to greet"}]');
+    await s.page.keyboard.press('Tab');
+    await saved();
+    const runPanel = s.page.locator('.run-panel');
+    await runPanel.getByRole('button', { name: 'Run', exact: true }).click();
+    await runPanel.getByRole('alert').getByText('name is required').waitFor();
+    await runPanel.getByLabel(/^name \(required\)/).fill('Ada');
+    await runPanel.getByRole('button', { name: 'Run', exact: true }).click();
     await s.page.getByRole('status').getByText('Run completed').waitFor();
     for (const id of ['starter', 'code', 'response']) assert.match(await block(id).locator('.block-state').textContent() ?? '', /^succeeded/);
     assert.deepEqual(JSON.parse(await s.page.getByLabel('Run output').textContent() ?? ''), { greeting: 'Hello Ada!' });

@@ -3,6 +3,7 @@
 // a person to approve or deny the call.
 import { useState } from 'react';
 import { ai, must } from '../../api/client.ts';
+import { useAction } from '../../app/useAction.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 
@@ -10,16 +11,8 @@ export function AgentHooks({ agentId }: { agentId: string }) {
   const hooks = useAsync(() => must(ai.GET('/api/agents/{id}/hooks', { params: { path: { id: agentId } } })), [agentId]);
   const [matcher, setMatcher] = useState('');
   const [message, setMessage] = useState('');
-  const [error, setError] = useState<Error>();
-  const act = async (what: () => Promise<unknown>) => {
-    try {
-      await what();
-      setError(undefined);
-      hooks.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+  const { error, run } = useAction();
+  const act = (what: () => Promise<unknown>) => run(what, hooks.reload);
   const path = { params: { path: { id: agentId } } };
   return (
     <section aria-labelledby="agent-hooks-title">

@@ -5,6 +5,7 @@ import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { AgentHooks } from './AgentHooks.tsx';
+import { AgentKnowledge } from './AgentKnowledge.tsx';
 import { AgentSettings } from './AgentSettings.tsx';
 import { AgentTools } from './AgentTools.tsx';
 import { Playground } from './Playground.tsx';
@@ -24,6 +25,7 @@ export default function AgentPage() {
         <AgentSettings key={agent.value.updated_at} agent={agent.value} onSaved={agent.reload} />
         <AgentTools agentId={id} />
         <AgentHooks agentId={id} />
+        <AgentKnowledge agentId={id} />
       </div>
       <Playground target={target} sessionId={session} />
     </div>

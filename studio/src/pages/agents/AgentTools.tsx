@@ -3,6 +3,7 @@
 // name from the project's tool list.
 import { useState } from 'react';
 import { ai, must } from '../../api/client.ts';
+import { useAction } from '../../app/useAction.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { useToast } from '../../app/toasts.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
@@ -31,16 +32,8 @@ export function AgentTools({ agentId }: { agentId: string }) {
   const assigned = useAsync(() => must(ai.GET('/api/agents/{id}/tools', { params: { path: { id: agentId } } })), [agentId]);
   const tools = useAsync(() => must(ai.GET('/api/tools')), []);
   const [choice, setChoice] = useState('');
-  const [error, setError] = useState<Error>();
-  const act = async (what: () => Promise<unknown>) => {
-    try {
-      await what();
-      setError(undefined);
-      assigned.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+  const { error, run } = useAction();
+  const act = (what: () => Promise<unknown>) => run(what, assigned.reload);
   const taken = new Set(assigned.value?.map((a) => a.tool_name));
   return (
     <section aria-labelledby="agent-tools-title">

@@ -3,6 +3,7 @@
 // and removed. The key typed here leaves the form once sent.
 import { useState, type FormEvent } from 'react';
 import { ai, must } from '../../api/client.ts';
+import { useAction } from '../../app/useAction.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { useToast } from '../../app/toasts.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
@@ -16,29 +17,20 @@ export default function ProviderKeys() {
   const platform = useAsync(() => must(ai.GET('/api/ai-provider-keys/platform_supported')), []);
   const [provider, setProvider] = useState<(typeof PROVIDERS)[number]>('openai');
   const [secret, setSecret] = useState('');
-  const [error, setError] = useState<Error>();
+  const { error, run } = useAction();
   const notify = useToast();
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    try {
-      await must(ai.POST('/api/ai-provider-keys', { body: { provider, api_key: secret } }));
+    return run(() => must(ai.POST('/api/ai-provider-keys', { body: { provider, api_key: secret } })), () => {
       setSecret('');
-      setError(undefined);
       notify(`The ${provider} key is stored`);
       keys.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
+    });
   };
-  const remove = async (p: string) => {
-    try {
-      await must(ai.DELETE('/api/ai-provider-keys/{provider}', { params: { path: { provider: p } } }));
-      notify(`The ${p} key is removed`);
-      keys.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+  const remove = (p: string) => run(() => must(ai.DELETE('/api/ai-provider-keys/{provider}', { params: { path: { provider: p } } })), () => {
+    notify(`The ${p} key is removed`);
+    keys.reload();
+  });
   return (
     <div className="split">
       <AiNav />

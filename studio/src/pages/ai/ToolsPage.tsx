@@ -3,6 +3,7 @@
 // endpoint and its input schema (JSON).
 import { useState, type FormEvent } from 'react';
 import { ai, must } from '../../api/client.ts';
+import { useAction } from '../../app/useAction.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -14,17 +15,10 @@ export default function ToolsPage() {
   const [description, setDescription] = useState('');
   const [endpoint, setEndpoint] = useState('');
   const [schema, setSchema] = useState('{"type": "object", "properties": {}}');
-  const [error, setError] = useState<Error>();
-  const create = async (e: FormEvent) => {
+  const { error, run } = useAction();
+  const create = (e: FormEvent) => {
     e.preventDefault();
-    try {
-      await must(ai.POST('/api/tools', { body: { name, description, type: 'http', input_schema: JSON.parse(schema) as Record<string, unknown>, config: { endpoint } } }));
-      setError(undefined);
-      setName('');
-      tools.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
+    return run(() => must(ai.POST('/api/tools', { body: { name, description, type: 'http', input_schema: JSON.parse(schema) as Record<string, unknown>, config: { endpoint } } })), () => { setName(''); tools.reload(); });
   };
   return (
     <div className="split">

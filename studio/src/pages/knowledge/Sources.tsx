@@ -4,6 +4,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ai, must } from '../../api/client.ts';
+import { useAction } from '../../app/useAction.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -24,16 +25,10 @@ export default function Sources() {
   const [urls, setUrls] = useState('');
   const [bucket, setBucket] = useState('');
   const [path, setPath] = useState('');
-  const [error, setError] = useState<Error>();
-  const act = async (e: FormEvent, what: () => Promise<unknown>) => {
+  const { error, run } = useAction();
+  const act = (e: FormEvent, what: () => Promise<unknown>) => {
     e.preventDefault();
-    try {
-      await what();
-      setError(undefined);
-      list.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
+    return run(what, list.reload);
   };
   return (
     <div className="split">

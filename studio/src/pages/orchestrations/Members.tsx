@@ -3,6 +3,7 @@
 // removed with a click.
 import { useState, type FormEvent } from 'react';
 import { ai, must } from '../../api/client.ts';
+import { useAction } from '../../app/useAction.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 
@@ -11,16 +12,8 @@ export function Members({ orchestrationId }: { orchestrationId: string }) {
   const agents = useAsync(() => must(ai.GET('/api/agents')), []);
   const [agent, setAgent] = useState('');
   const [role, setRole] = useState('');
-  const [error, setError] = useState<Error>();
-  const act = async (what: () => Promise<unknown>) => {
-    try {
-      await what();
-      setError(undefined);
-      members.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+  const { error, run } = useAction();
+  const act = (what: () => Promise<unknown>) => run(what, members.reload);
   const name = (id: string) => agents.value?.find((a) => a.id === id)?.name ?? id;
   const add = (e: FormEvent) => {
     e.preventDefault();

@@ -20,6 +20,7 @@ import { Canvas } from './Canvas.tsx';
 import { addBlock, autoLayout, freshId, graphOf, type Graph } from './graph.ts';
 import { Palette } from './Palette.tsx';
 import { RunPanel } from './RunPanel.tsx';
+import { inputsOf } from './InputsForm.tsx';
 import { useGraphSave } from './useGraphSave.ts';
 import { useHistory } from './useHistory.ts';
 import { useWorkflowRun } from './useWorkflowRun.ts';
@@ -123,7 +124,7 @@ export default function WorkflowEditor() {
             <button type="button" aria-pressed={side === 'copilot'} onClick={() => setSide('copilot')}>Copilot</button>
             <button type="button" aria-pressed={side === 'versions'} onClick={() => setSide('versions')}>Versions</button>
           </div>
-          {side === 'run' && <RunPanel view={run.view} workflowId={id} onRun={(v) => void startRun(v)} onCancel={() => void run.cancel()} />}
+          {side === 'run' && <RunPanel view={run.view} workflowId={id} inputs={inputsOf(history.value.blocks.find((b) => b.type === 'starter')?.config)} onRun={(v) => void startRun(v)} onCancel={() => void run.cancel()} />}
           {side === 'copilot' && <CopilotPanel copilot={copilot} onSend={(t) => void ask(t)} onRestore={(g) => history.change(g)} />}
           {side === 'versions' && (
             <VersionsPanel workflowId={id} graph={history.value} armedUntil={loaded.value.workflow.armed_until} onChanged={loaded.reload}
