@@ -69,15 +69,14 @@ describe('row REST: in-database configuration', () => {
     assert.equal((await db().from('items').select('count()')).error?.code, 'PGRST123');
     await setting('db_aggregates_enabled', 'true');
     await setting('db_plan_enabled', 'true');
-    await until('aggregates on', async () => (await db().from('items').select('kind, count()')).status === 200);
+    // Each setting came with its own reload: both are waited for (the second may land after the first).
+    const planStatus = async () => (await rest('/items?select=id', { accept: 'application/vnd.pgrst.plan+json' })).status;
+    await until('aggregates and plans on', async () => (await db().from('items').select('kind, count()')).status === 200 && (await planStatus()) === 200);
     const { data } = await db().from('items').select('kind, count()').order('kind');
     assert.deepEqual(data, [{ kind: 'even', count: 3 }, { kind: 'odd', count: 3 }]);
-    const plan = await rest('/items?select=id', { accept: 'application/vnd.pgrst.plan+json' });
-    assert.equal(plan.status, 200);
     await setting('db_aggregates_enabled', null);
     await setting('db_plan_enabled', 'false');
-    await until('aggregates off', async () => (await db().from('items').select('count()')).status === 400);
-    assert.equal((await rest('/items?select=id', { accept: 'application/vnd.pgrst.plan+json' })).status, 406);
+    await until('aggregates and plans off', async () => (await db().from('items').select('count()')).status === 400 && (await planStatus()) === 406);
   });
 
   it('db_max_rows caps a read and a function\'s rows, below a smaller limit', async () => {
