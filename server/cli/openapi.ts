@@ -5,11 +5,12 @@
 //   docs/platform-openapi.json   the control plane (GET /api/platform/openapi.json)
 //   studio/src/api/platform/     the Studio's client types, one file per area, generated from the
 //                                latter by openapi-typescript (studio-types.ts)
-//   studio/src/api/ai/           the same for the AI paths of the former
+//   studio/src/api/ai/           the same for the AI paths of the former, cut by concept (ai-types.ts)
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { openApiDocument } from '../openapi/document.ts';
 import { platformOpenApiDocument } from '../studio/openapi.ts';
 import { runCli } from './run.ts';
+import { aiTypeFiles } from './ai-types.ts';
 import { aiPathsOf, aiTypesDir, studioTypeFiles, studioTypesDir } from './studio-types.ts';
 
 export const openApiFile = new URL('../../docs/openapi.json', import.meta.url);
@@ -22,7 +23,7 @@ if (import.meta.main) {
     writeFileSync(platformOpenApiFile, platformOpenApiText());
     const typed: Array<[URL, Map<string, string>]> = [
       [studioTypesDir, await studioTypeFiles(platformOpenApiDocument())],
-      [aiTypesDir, await studioTypeFiles(aiPathsOf(openApiDocument()), 'the AI surface\'s')],
+      [aiTypesDir, await aiTypeFiles(aiPathsOf(openApiDocument()))],
     ];
     for (const [dir, files] of typed) {
       rmSync(dir, { recursive: true, force: true });

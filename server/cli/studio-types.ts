@@ -51,7 +51,7 @@ function reached(value: unknown, components: Record<string, Record<string, unkno
 }
 
 /** File name to its text: an area's types per tag, and the index that joins them. */
-export async function studioTypeFiles(input: object, about = 'the control plane\'s'): Promise<Map<string, string>> {
+export async function studioTypeFiles(input: object): Promise<Map<string, string>> {
   const document = input as Document;
   const { default: openapiTS } = await import('openapi-typescript');
   const components = (document.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
@@ -72,7 +72,7 @@ export async function studioTypeFiles(input: object, about = 'the control plane\
   }
   const module = (tag: string) => tag.replace(/[^A-Za-z0-9]/g, '');
   files.set('index.ts', [
-    `// Written by \`npm run openapi\` (server/cli/studio-types.ts): ${about}`,
+    '// Written by `npm run openapi` (server/cli/studio-types.ts): the control plane\'s',
     '// client types, one file per area, joined. Do not edit by hand.',
     ...tags.map((t) => `import type * as ${module(t)} from './${fileOf(t)}';`),
     '',

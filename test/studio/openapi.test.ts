@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import express from 'express';
 import { platformOpenApiFile, platformOpenApiText } from '../../server/cli/openapi.ts';
+import { aiTypeFiles } from '../../server/cli/ai-types.ts';
 import { aiPathsOf, aiTypesDir, studioTypeFileNames, studioTypeFiles, studioTypesDir } from '../../server/cli/studio-types.ts';
 import { openApiDocument } from '../../server/openapi/document.ts';
 import { mountedRoutes } from '../../server/openapi/mounted.ts';
@@ -49,10 +50,14 @@ describe('the OpenAPI document of the control plane', () => {
   });
 
   it('generates the AI pages\' client types (studio/src/api/ai/) from the /api document\'s AI paths', async () => {
-    const files = await studioTypeFiles(aiPathsOf(openApiDocument()), 'the AI surface\'s');
+    const files = await aiTypeFiles(aiPathsOf(openApiDocument()));
     assert.deepEqual(studioTypeFileNames(aiTypesDir), [...files.keys()].sort(), 'studio/src/api/ai/ holds other files: run npm run openapi');
     for (const [name, text] of files) assert.equal(readFileSync(new URL(name, aiTypesDir), 'utf8'), text, `studio/src/api/ai/${name} is stale: run npm run openapi`);
-    assert.ok(files.has('workflows.ts') && files.has('agents.ts') && files.has('knowledge-bases.ts'));
+    assert.ok(files.has('workflows.ts') && files.has('agents-run.ts') && files.has('knowledge-bases.ts') && files.has('components.ts'));
+    // A file per concept (or a few small ones), none over 300 lines; each schema written once.
+    for (const [name, text] of files) assert.ok(text.split('\n').length <= 300, `${name} is over 300 lines`);
+    const written = [...files.values()].flatMap((t) => [...t.matchAll(/^  ([A-Za-z0-9_]+): \{$/gm)].map((m) => m[1]!)).filter((n) => /^[A-Z]/.test(n));
+    assert.deepEqual(written.filter((n, i) => written.indexOf(n) !== i), [], 'no schema in two files');
     assert.ok(![...files.values()].some((t) => t.includes('"/api/v1/chat/completions"')), 'the OpenAI-compatible paths have clients of their own');
   });
 
