@@ -5,6 +5,7 @@ import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { ownedRows } from '../owned.ts';
 import { MODEL_CALLS, TRACE_ID } from '../sessions/store.ts';
+import { RUN } from '../sessions/store.ts';
 
 export type AgentRow = { id: string; owner_id: string | null; name: string; model: string | null; system_prompt: string | null; settings: Record<string, unknown>; created_at: Date; updated_at: Date };
 export type AssignmentRow = { id: string; agent_id: string; tool_name: string; tool_type: 'builtin' | 'custom' | 'agent'; tool_id: string | null; sub_agent_id: string | null; config_override: Record<string, unknown>; created_at: Date };
@@ -75,9 +76,7 @@ export function agentStore(calls: AiCalls) {
     },
     /** 404 unless the caller can read this run of this agent. */
     /** The agent's runs the caller can see, newest first (at most `limit`), for its run history. */
-    runs: (req: Request, agentId: string, limit: number) => calls.call(req,
-      `select id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at
-         from ai.agent_runs where agent_id = $1 order by started_at desc, id limit $2`, [agentId, limit]),
+    runs: (req: Request, agentId: string, limit: number) => calls.call(req, `select ${RUN} from ai.agent_runs where agent_id = $1 order by started_at desc, id limit $2`, [agentId, limit]),
     requireRun: async (req: Request, agentId: string, runId: string) => {
       const [row] = await calls.call(req, 'select 1 from ai.agent_runs where id = $1 and agent_id = $2', [runId, agentId]);
       if (!row) throw aiErrors.notFound('Run');

@@ -62,6 +62,10 @@ function keyStore(calls: AiCalls, masterKey: string, changed: () => void) {
       changed();
       return rows;
     },
+    /** The router's catalogue: each priced model (prefix), and whether its provider's key is stored. */
+    catalogue: (req: Request) => calls.call(req, `select m.provider, m.model_prefix as model, m.input_per_million::float8 as input_per_million,
+        m.output_per_million::float8 as output_per_million, exists (select 1 from ai.provider_keys k where k.provider = m.provider) as has_key
+      from ai.model_prices m order by m.provider, m.model_prefix`, []),
     remove: async (req: Request, provider: Provider) => {
       await calls.call(req, 'delete from ai.provider_keys where provider = $1', [provider]);
       changed();
@@ -87,9 +91,7 @@ export function providerKeyRoutes(calls: AiCalls, config: Config, masterKey: str
 
   // The router's catalogue: each model (prefix) it knows a price for, and whether a key for its provider is held.
   r.get('/models', route(async (req, res) => {
-    res.json(await calls.call(req, `select m.provider, m.model_prefix as model, m.input_per_million::float8 as input_per_million, m.output_per_million::float8 as output_per_million,
-        exists (select 1 from ai.provider_keys k where k.provider = m.provider) as has_key
-      from ai.model_prices m order by m.provider, m.model_prefix`, []));
+    res.json(await keys.catalogue(req));
   }));
 
   r.post('/validate', route(async (req, res) => {

@@ -8,7 +8,8 @@ import { aiErrors } from '../errors.ts';
 import { sessionTitle } from './conversation.ts';
 
 const SESSION = 'id, owner_id, agent_id, orchestration_id, title, summary, summary_through, compactions, compacted_at, created_at, updated_at';
-const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
+/** A run's columns as a session's runs (and an agent's run history) answer them. */
+export const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
 
 /** Which run table a conversational run is kept in, and what it belongs to. */
 export type RunOwner = { kind: 'agent'; agentId: string } | { kind: 'orchestration'; orchestrationId: string };

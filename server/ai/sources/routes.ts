@@ -4,7 +4,7 @@
 // immediate, with the source's status and progress. Errors are `{error}`.
 import { jsonBody } from '../body.ts';
 import Busboy from 'busboy';
-import express, { type Request, type Router } from 'express';
+import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { InProcessStorage } from '../../storage/in-process.ts';
@@ -133,28 +133,13 @@ export function sourceRoutes(opts: { calls: AiCalls; storage: InProcessStorage; 
   }));
 
   // Text by page: ?page=n answers that page; without it, every page.
-  /** One page's text blocks with their boxes, and the page's size they are measured in (PDF points), from the elements derivative. */
-  const pageLayout = async (req: Request, id: string, page: number) => {
-    let layout: { elements?: Array<{ page: number; type: string; text: string; bbox?: number[] }>; page_sizes?: Array<[number, number]> };
-    try {
-      layout = JSON.parse((await sources.derivative(req, id, 'elements', 0, 50 * 1024 * 1024)).file.bytes.toString('utf8')) as typeof layout;
-    } catch {
-      return { blocks: [], size: null }; // extracted before elements were kept, or too large to read here
-    }
-    const size = layout.page_sizes?.[page - 1];
-    return {
-      blocks: (layout.elements ?? []).filter((e) => e.page === page).map((e) => ({ type: e.type, text: e.text, bbox: e.bbox ?? null })),
-      size: size ? { width: size[0], height: size[1] } : null,
-    };
-  };
-
   r.get('/:id/page-texts', route(async (req, res) => {
     const id = idOf(req.params.id, 'Source');
     const { page } = parse(PageTextsQuery, req.query);
     const s = await sources.get(req, id);
     if (page !== undefined) {
       const d = await sources.derivative(req, id, 'page_text', page - 1, 10 * 1024 * 1024);
-      return void res.json({ source_id: id, page, pages_total: s.pages_total, text: d.file.bytes.toString('utf8'), ...(await pageLayout(req, id, page)) });
+      return void res.json({ source_id: id, page, pages_total: s.pages_total, text: d.file.bytes.toString('utf8'), ...(await sources.pageLayout(req, id, page)) });
     }
     const pages = (await sources.derivatives(req, id)).filter((d) => d.kind === 'page_text');
     const texts = [];

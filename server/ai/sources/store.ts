@@ -53,7 +53,7 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
   const objectsOf = async (id: string) =>
     (await calls.asService<{ name: string }>(`select name from storage.objects where bucket_id = $1 and name like $2`, [SOURCE_BUCKET, `${id}/%`])).map((r) => r.name);
 
-  return {
+  const store = {
     get,
     requireOwn,
     list: (req: Request, status: string | undefined) =>
@@ -125,6 +125,23 @@ export function sourceStore(calls: AiCalls, storage: InProcessStorage) {
       } catch {
         throw aiErrors.notFound('Stored file');
       }
+    },
+  };
+  return {
+    ...store,
+    /** One page's text blocks with their boxes, and the page's size they are measured in (PDF points), from the elements derivative. */
+    pageLayout: async (req: Request, id: string, page: number) => {
+      let layout: { elements?: Array<{ page: number; type: string; text: string; bbox?: number[] }>; page_sizes?: Array<[number, number]> };
+      try {
+        layout = JSON.parse((await store.derivative(req, id, 'elements', 0, 50 * 1024 * 1024)).file.bytes.toString('utf8')) as typeof layout;
+      } catch {
+        return { blocks: [], size: null }; // extracted before elements were kept, or too large to read here
+      }
+      const size = layout.page_sizes?.[page - 1];
+      return {
+        blocks: (layout.elements ?? []).filter((e) => e.page === page).map((e) => ({ type: e.type, text: e.text, bbox: e.bbox ?? null })),
+        size: size ? { width: size[0], height: size[1] } : null,
+      };
     },
   };
 }

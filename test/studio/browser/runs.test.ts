@@ -34,7 +34,7 @@ describe('Studio in Chromium: a run\'s page', () => {
     });
     await s.page.goto(`/workflows/${id}`);
     await s.page.getByRole('button', { name: 'Run', exact: true }).click();
-    await s.page.locator('.block-node[data-block="pause"] .block-state').getByText('waiting for an event').or(s.page.locator('.block-node[data-block="pause"] .block-state').getByText(/^running/)).first().waitFor();
+    await s.page.locator('.block-node[data-block="pause"] .block-state').getByText('paused (a wait)').or(s.page.locator('.block-node[data-block="pause"] .block-state').getByText(/^running/)).first().waitFor();
     await s.page.getByRole('link', { name: 'Open the run\'s page' }).click();
     await s.page.getByRole('heading', { name: /Workflow execution/ }).waitFor();
     await s.page.getByRole('log', { name: 'Events' }).getByText('block_waiting').waitFor();
@@ -71,5 +71,22 @@ describe('Studio in Chromium: a run\'s page', () => {
     await s.page.getByLabel('Cost at least ($)').fill('');
     assert.match(await s.page.getByRole('img', { name: /^Runs per day:/ }).getAttribute('aria-label') ?? '', /\d{4}-\d{2}-\d{2} 1 runs/);
     await s.axe('a workflow\'s run history');
+  });
+
+  it('cancels a waiting run from its page, and the canvas and the page both say so', async () => {
+    const id = await workflow('Cancelled', {
+      blocks: [{ id: 'start', type: 'starter', config: {}, position: { x: 0, y: 0 } }, { id: 'pause', type: 'wait', config: { seconds: 120 }, position: { x: 250, y: 0 } },
+        { id: 'done', type: 'response', config: { output: { ok: true } }, position: { x: 500, y: 0 } }],
+      edges: [{ source: 'start', target: 'pause' }, { source: 'pause', target: 'done' }],
+    });
+    await s.page.goto(`/workflows/${id}`);
+    await s.page.getByRole('button', { name: 'Run', exact: true }).click();
+    await s.page.locator('.block-node[data-block="pause"] .block-state').getByText('paused (a wait)').waitFor();
+    await s.page.getByRole('button', { name: 'Cancel run' }).click();
+    await s.page.locator('.run-status').getByText('Run cancelled').waitFor();
+    await s.page.getByRole('link', { name: 'Open the run\'s page' }).click();
+    await s.page.getByTestId('run-status').getByText('cancelled').waitFor();
+    assert.equal(await s.page.getByRole('button', { name: 'Cancel run' }).count(), 0, 'an ended run offers no cancel');
+    await s.page.getByRole('log', { name: 'Events' }).getByText('error').first().waitFor();
   });
 });

@@ -4,10 +4,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { BarChart } from '../ai/BarChart.tsx';
+import { ENDED_BADLY as FAILED } from './runStatus.ts';
 
 export type HistoryRun = { id: string; status: string; at: string; tokens_in: number; tokens_out: number; cost_usd: number; error: string | null; href: string };
 
-const FAILED = new Set(['failed', 'cancelled', 'timed_out']);
 const dayOf = (iso: string) => iso.slice(0, 10);
 
 export function RunHistory({ runs }: { runs: HistoryRun[] }) {

@@ -7,7 +7,7 @@ import type { BlockState } from './useWorkflowRun.ts';
 export type BlockNodeData = { label: string; blockId: string; trigger: boolean; run?: BlockState | undefined; problem?: string | undefined; change?: 'added' | 'removed' | 'changed' | undefined };
 export type BlockNodeType = Node<BlockNodeData, 'block'>;
 
-const STATE_TEXT: Record<BlockState['state'], string> = { waiting: 'waiting', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skipped', parked: 'waiting for an event' };
+const STATE_TEXT: Record<BlockState['state'], string> = { waiting: 'waiting', running: 'running', succeeded: 'succeeded', failed: 'failed', skipped: 'skipped', parked: 'paused (a wait)' };
 
 export function BlockNode({ data, selected }: NodeProps<BlockNodeType>) {
   const classes = ['block-node', data.run ? `run-${data.run.state}` : '', data.problem ? 'has-problem' : '', data.change ? `change-${data.change}` : '', selected ? 'selected' : ''];

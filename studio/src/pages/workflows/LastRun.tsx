@@ -2,11 +2,12 @@
 import { Link } from 'react-router';
 import { ai, must } from '../../api/client.ts';
 import { useAsync } from '../../app/useAsync.ts';
+import { runBadge } from '../runs/runStatus.ts';
 
 export function LastRun({ workflowId }: { workflowId: string }) {
   const runs = useAsync(() => must(ai.GET('/api/workflows/{id}/executions', { params: { path: { id: workflowId } } })), [workflowId]);
   const last = runs.value?.[0];
   if (runs.loading) return <span className="muted">…</span>;
   if (!last) return <span className="muted">never</span>;
-  return <Link to={`/runs/workflow/${workflowId}/${last.id}`}><span className={`badge ${last.status === 'completed' ? 'badge-ok' : last.status === 'failed' ? 'badge-error' : 'badge-info'}`}>{last.status}</span> {new Date(last.created_at).toLocaleString()}</Link>;
+  return <Link to={`/runs/workflow/${workflowId}/${last.id}`}><span className={`badge ${runBadge(last.status)}`}>{last.status}</span> {new Date(last.created_at).toLocaleString()}</Link>;
 }
