@@ -35,6 +35,7 @@ export const AI_ERROR_CATALOGUE = {
     INSUFFICIENT_CREDITS: { status: 402, meaning: 'The project has no AI credits left (AI_BILLING).' },
     PROVIDER_ERROR: { status: 502, meaning: 'The model vendor answered with an error; `details.provider_status` carries its status.' },
     PROVIDER_TIMEOUT: { status: 504, meaning: 'The model vendor did not answer in time.' },
+    MCP_SERVER_UNREACHABLE: { status: 502, meaning: 'An agent\'s MCP server could not be reached, or did not list its tools, when they were asked for; the message says why.' },
     RESPONSE_FORMAT_MISMATCH: { status: 502, meaning: 'The model\'s answer did not match the request\'s `response_format` (`json_object`, or `json_schema`), again after it was told why; the message names the mismatch.' },
   },
   run: {
@@ -113,6 +114,7 @@ export const aiErrors = {
   noCredits: () => aiApiError('INSUFFICIENT_CREDITS', 'No AI credits left for this project: add credits or ask an administrator'),
   providerFailed: (provider: string, message: string, status?: number) =>
     aiApiError('PROVIDER_ERROR', `The ${provider} API failed: ${message}`, status === undefined ? {} : { details: { provider_status: status } }),
+  mcpUnreachable: (server: string, why: string) => aiApiError('MCP_SERVER_UNREACHABLE', `Could not reach MCP server ${server}: ${why.slice(0, 500)}`),
   providerTimeout: (provider: string) => aiApiError('PROVIDER_TIMEOUT', `The ${provider} API did not answer in time`),
   cancelled: () => aiApiError('CANCELLED', 'The request was cancelled', { kind: 'invalid_request' }),
   runCancelled: () => aiApiError('RUN_CANCELLED', 'The run was cancelled'),

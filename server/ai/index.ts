@@ -126,7 +126,6 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   mount('/ai-provider-keys', providerKeyRoutes(calls, config, masterKey, keyCache.forget));
   // Headers inside tools and hooks: encrypted at rest, masked to all but the service role (sql/0056).
   const secrets = resourceSecrets(calls, masterKey);
-  mount('/tools', toolRoutes(calls, secrets));
   mount('/usage', usageRoutes(calls));
   mount('/config', configRoutes(calls));
   const ledger = usageLedger(adminPool, config.AI_BILLING, log);
@@ -141,6 +140,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
     ...outbound, rest: opts.rest, storage: opts.storage, settings, searchBase: config.SEARCH_API_BASE, crawlBaseDefault: config.CRAWL_API_BASE_DEFAULT,
     images: { models, fetch: guardedStreamingFetch(privateNetworkRule(config.HTTP_ALLOW_PRIVATE_NETWORKS)) },
   });
+  mount('/tools', toolRoutes(calls, secrets, tools));
   // Runs held past their client (awaiting approval) end when the server stops.
   const stopping = new AbortController();
   const approvals = approvalDesk(calls, { runnerId: opts.runnerId, afterMs: config.AI_APPROVAL_PARK_AFTER_MS });
@@ -161,7 +161,7 @@ export function aiSurface(opts: { config: Config; requestPool: pg.Pool; adminPoo
   const sessionRun = sessionRuns({ calls, compactor: compaction, runnerId: opts.runnerId, watch });
   const attachments = attachmentStore(calls, opts.storage);
   const agentRuns = agentRunner({ calls, models, tools, mcp: mcpClients, settings, approvals, sessionRun, hookServices: outbound, retrieve: retrieveContext, secrets, attachments });
-  mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices));
+  mount('/agents', agentRoutes(calls, masterKey, agentRuns, approvals, runServices, mcpClients));
   const orchestrationRuns = orchestrationRunner({ calls, models, settings, agents: agentRuns, sessionRun });
   mount('/orchestrations', orchestrationRoutes(calls, secrets, orchestrationRuns, runServices));
   mount('/sessions', sessionRoutes(calls, attachments));

@@ -2,7 +2,8 @@
 // SDK on 127.0.0.1: streamable HTTP and SSE transports, tools offered under
 // `<server>__<tool>`, the stored headers forwarded, a disabled server never
 // contacted, an unreachable one reported while the run goes on, a failing
-// tool read by the model as an error, MCP_TOOL_TIMEOUT, and the SSRF guard.
+// tool read by the model as an error, MCP_TOOL_TIMEOUT, and the SSRF guard;
+// a server's tools listed on request (GET …/mcp-servers/{id}/tools).
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -146,6 +147,29 @@ describe('agent MCP tools', () => {
     assert.equal(events.at(-1)!.type, 'complete');
   });
 
+  it('lists a server’s tools on request, as the model is offered them, with its headers; an unreachable one is a 502', async () => {
+    const agent = (await json<{ id: string }>(await post(ann, '/agents', { name: 'listing', model: 'gpt-4.1-mini' }), 201)).id;
+    const calc = await json<{ id: string }>(await post(ann, `/agents/${agent}/mcp-servers`, { name: 'my calc', url: `${mcp.base}/mcp`, headers: { Authorization: 'Bearer list-secret' }, enabled: false }), 201);
+    const old = await json<{ id: string }>(await post(ann, `/agents/${agent}/mcp-servers`, { name: 'old', url: `${mcp.base}/sse`, transport: 'sse' }), 201);
+    const gone = await json<{ id: string }>(await post(ann, `/agents/${agent}/mcp-servers`, { name: 'gone', url: 'http://127.0.0.1:9/mcp' }), 201);
+    const { api } = aiApi(() => p);
+    mcp.seenAuth.length = 0;
+    const listed = await json<Array<{ name: string; offered_as: string; description: string | null; input_schema: { required?: string[] } }>>(await api(ann, `/agents/${agent}/mcp-servers/${calc.id}/tools`), 200);
+    assert.deepEqual(listed.map((t) => [t.name, t.offered_as, t.description]), [['add', 'my_calc__add', 'Adds two numbers'], ['fail', 'my_calc__fail', 'Always fails'], ['slow', 'my_calc__slow', 'Takes five seconds']], 'a disabled server is still asked when its owner asks');
+    assert.deepEqual(listed[0]!.input_schema.required, ['a', 'b']);
+    assert.ok(mcp.seenAuth.length > 0 && mcp.seenAuth.every((a) => a === 'Bearer list-secret'), 'the stored header is sent');
+    assert.deepEqual((await json<Array<{ name: string }>>(await api(ann, `/agents/${agent}/mcp-servers/${old.id}/tools`), 200)).map((t) => t.name), ['add', 'fail', 'slow'], 'over SSE too');
+
+    const down = await api(ann, `/agents/${agent}/mcp-servers/${gone.id}/tools`);
+    assert.equal(down.status, 502);
+    assert.match(((await down.json()) as { error: string }).error, /^Could not reach MCP server gone: /);
+
+    const bob = (await createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } }).auth.signUp({ email: 'bob-mcp@example.com', password: 'a-good-password' })).data.session!.access_token;
+    assert.equal((await api(bob, `/agents/${agent}/mcp-servers/${calc.id}/tools`)).status, 404, 'another user cannot ask ann’s server');
+    const other = await json<{ id: string }>(await post(ann, '/agents', { name: 'other', model: 'gpt-4.1-mini' }), 201);
+    assert.equal((await api(ann, `/agents/${other.id}/mcp-servers/${calc.id}/tools`)).status, 404, 'the server under another agent is not found');
+  });
+
   it('refuses private addresses unless allowed (the SSRF guard covers MCP connections)', async () => {
     strict = await startTestPlatform({ WORKER: 'off', ...vendor.env, AI_PROVIDER_MAX_RETRIES: '0' });
     await storeOpenAiKey(strict);
@@ -160,5 +184,10 @@ describe('agent MCP tools', () => {
     assert.match(events.find((e) => e.type === 'mcp_error')!.error as string, /private address/);
     assert.equal(mcp.seenAuth.length, 0, 'the server was never reached');
     assert.equal(vendor.chats()[0]!.body.tools, undefined);
+    const server = (await s.json<Array<{ id: string }>>(await s.api(key, `/agents/${agent}/mcp-servers`), 200))[0]!;
+    const listing = await s.api(key, `/agents/${agent}/mcp-servers/${server.id}/tools`);
+    assert.equal(listing.status, 502);
+    assert.match(((await listing.json()) as { error: string }).error, /private address/, 'listing goes through the guard too');
+    assert.equal(mcp.seenAuth.length, 0);
   });
 });

@@ -1,8 +1,11 @@
 // /api/tools over HTTP (spec 2.5, 4.11): the eight builtins with their input
 // schemas, custom tool CRUD with part 7's validation, and the access model:
 // project tools (service role) readable by users, users' own tools private to
-// them, changes only by the owner. Also GET /api/config/kb-defaults.
+// them, changes only by the owner; a custom tool tried outside a run. Also
+// GET /api/config/kb-defaults.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { signUp } from '../helpers/ai-api.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
@@ -18,12 +21,29 @@ describe('AI tools (/api/tools) and kb-defaults', () => {
   const create = async (token: string, body: Record<string, unknown>) => api(token, '/tools', { method: 'POST', body: JSON.stringify(body) });
   const tool = { name: 'weather', description: 'Current weather for a city', type: 'http', input_schema: { type: 'object', properties: { city: { type: 'string' } } } };
 
+  // The tool's vendor: echoes what it was sent, its headers included.
+  let vendor: http.Server;
+  let base: string;
   before(async () => {
-    p = await startTestPlatform({ WORKER: 'off' });
+    vendor = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        if (req.url!.startsWith('/fail')) return void res.writeHead(502).end('upstream down');
+        if (req.url!.startsWith('/slow')) return void setTimeout(() => res.writeHead(200).end('late'), 5000).unref();
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url, key: req.headers['x-tool-key'] ?? null, body: body ? JSON.parse(body) : null }));
+      });
+    });
+    await new Promise<void>((r) => vendor.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(vendor.address() as AddressInfo).port}`;
+    p = await startTestPlatform({ WORKER: 'off', HTTP_ALLOW_PRIVATE_NETWORKS: '127.0.0.1' });
     ann = (await signUp(p, 'ann@example.com')).access_token;
     bob = (await signUp(p, 'bob@example.com')).access_token;
   });
-  after(() => stopTestPlatform(p));
+  after(async () => {
+    await stopTestPlatform(p);
+    vendor.close();
+  });
 
   it('lists the eight builtin tools with their input schemas, then custom tools', async () => {
     const res = await api(p.keys.serviceRoleKey, '/tools');
@@ -92,6 +112,57 @@ describe('AI tools (/api/tools) and kb-defaults', () => {
     assert.equal((await api(ann, `/tools/${annTool.id}`, { method: 'PUT', body: JSON.stringify({ name: 'ann-tool-2' }) })).status, 200);
     assert.equal((await api(p.keys.serviceRoleKey, `/tools/${annTool.id}`, { method: 'DELETE' })).status, 200, 'the service role changes anything');
     assert.equal((await fetch(`${p.url}/api/tools`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${p.keys.anonKey}` } })).status, 403, 'the anon key alone is refused');
+  });
+
+  it('tries a custom tool outside a run: arguments checked against its schema, called as the caller with its sealed headers', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city'] };
+    const made = (await (await create(ann, { ...tool, name: 'ann-weather', input_schema: schema, config: { endpoint: `${base}/weather`, headers: { 'x-tool-key': 'sealed-k' } } })).json()) as Tool;
+    assert.equal((made.config!.headers as Record<string, string>)['x-tool-key'] === 'sealed-k', false, 'the header is shown masked to its owner');
+    const tryIt = (token: string, id: string, body: unknown) => api(token, `/tools/${id}/try`, { method: 'POST', body: JSON.stringify(body) });
+
+    const ok = await tryIt(ann, made.id!, { arguments: { city: 'Oslo', days: 2 } });
+    assert.equal(ok.status, 200);
+    const answer = (await ok.json()) as { ok: boolean; output: string; truncated: boolean; duration_ms: number };
+    assert.equal(answer.ok, true);
+    assert.equal(answer.truncated, false);
+    assert.ok(Number.isInteger(answer.duration_ms) && answer.duration_ms >= 0);
+    assert.deepEqual(JSON.parse(answer.output), { method: 'POST', url: '/weather', key: 'sealed-k', body: { city: 'Oslo', days: 2 } }, 'the vendor got the arguments and the decrypted header');
+
+    const wrong = await tryIt(ann, made.id!, { arguments: { days: 0 } });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(await wrong.json(), { error: "arguments do not match the tool's input_schema: arguments must have required property 'city'" });
+    const typed = await tryIt(ann, made.id!, { arguments: { city: 'Oslo', days: 'two' } });
+    assert.deepEqual(await typed.json(), { error: "arguments do not match the tool's input_schema: /days must be integer" });
+    const noArgs = await tryIt(ann, made.id!, { city: 'Oslo' });
+    assert.equal(noArgs.status, 400);
+    assert.deepEqual(await noArgs.json(), { error: 'arguments: arguments must be an object (the values the model would send)' });
+
+    assert.equal((await tryIt(bob, made.id!, { arguments: { city: 'Oslo' } })).status, 404, 'another user cannot try (or see) ann’s tool');
+    assert.equal((await tryIt(ann, '00000000-0000-4000-8000-000000000000', { arguments: {} })).status, 404);
+  });
+
+  it('answers a failing, blocked or schema-less try as the model would read it, never as a 500', async () => {
+    const failing = (await (await create(p.keys.serviceRoleKey, { ...tool, name: 'failing', config: { endpoint: `${base}/fail` } })).json()) as Tool;
+    const res = await api(ann, `/tools/${failing.id}/try`, { method: 'POST', body: JSON.stringify({ arguments: { city: 'Oslo' } }) });
+    assert.equal(res.status, 200, 'a project tool is tried by a user');
+    const body = (await res.json()) as { ok: boolean; error: string };
+    assert.equal(body.ok, false);
+    assert.equal(body.error, 'failing answered HTTP 502: upstream down');
+
+    const metadata = (await (await create(p.keys.serviceRoleKey, { ...tool, name: 'metadata', config: { endpoint: 'http://169.254.169.254/latest/meta-data' } })).json()) as Tool;
+    const blocked = (await (await api(ann, `/tools/${metadata.id}/try`, { method: 'POST', body: JSON.stringify({ arguments: { city: 'x' } }) })).json()) as { ok: boolean; error: string };
+    assert.equal(blocked.ok, false);
+    assert.match(blocked.error, /169\.254\.169\.254|not allowed|private/i, 'the outbound address check applies');
+
+    const slow = (await (await create(p.keys.serviceRoleKey, { ...tool, name: 'slow', config: { endpoint: `${base}/slow`, timeout_seconds: 0.3 } })).json()) as Tool;
+    const timed = (await (await api(ann, `/tools/${slow.id}/try`, { method: 'POST', body: JSON.stringify({ arguments: { city: 'x' } }) })).json()) as { ok: boolean; error: string; duration_ms: number };
+    assert.equal(timed.ok, false);
+    assert.ok(timed.duration_ms < 3000, `the tool's timeout ends the try (${timed.duration_ms} ms)`);
+
+    const bad = (await (await create(p.keys.serviceRoleKey, { ...tool, name: 'bad-schema', input_schema: { type: 'nonsense' }, config: { endpoint: `${base}/x` } })).json()) as Tool;
+    const refused = await api(ann, `/tools/${bad.id}/try`, { method: 'POST', body: JSON.stringify({ arguments: {} }) });
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { error: string }).error, /^input_schema: the schema cannot be used/);
   });
 
   it('reports knowledge-base defaults from SQL, following the settings', async () => {

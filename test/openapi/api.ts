@@ -185,6 +185,13 @@ export interface paths {
     /** Remove an MCP server */
     delete: operations["deleteAgentMcpServer"];
   };
+  "/api/agents/{id}/mcp-servers/{serverId}/tools": {
+    /**
+     * Ask an MCP server for its tools
+     * @description Connects to the server now (enabled or not, with its stored headers, through the outbound address check), lists its tools and hangs up. offered_as is the name the agent's model sees. 502 MCP_SERVER_UNREACHABLE when it cannot be reached or listed in MCP_TOOL_TIMEOUT.
+     */
+    get: operations["listAgentMcpServerTools"];
+  };
   "/api/agents/{id}/knowledge-bases": {
     /** List the agent's knowledge bases */
     get: operations["listAgentKnowledgeBases"];
@@ -347,6 +354,13 @@ export interface paths {
     put: operations["updateTool"];
     /** Delete a custom tool */
     delete: operations["deleteTool"];
+  };
+  "/api/tools/{id}/try": {
+    /**
+     * Call a custom tool outside a run
+     * @description The arguments are checked against the tool's input_schema (400 naming the first problem), then the tool is called as an agent's run calls it: as you, through the outbound address check, its output cut at MAX_TOOL_OUTPUT_LENGTH. A failing call is an answer (ok false with the error the model would read), not an HTTP error.
+     */
+    post: operations["tryTool"];
   };
   "/api/usage": {
     /** Model calls with tokens and cost, with totals */
@@ -1570,6 +1584,14 @@ export interface components {
       run_id: string;
     };
     ListAgentMcpServers200: components["schemas"]["McpServer"][];
+    ListAgentMcpServerTools200: ({
+        name: string;
+        offered_as: string;
+        description: string | null;
+        input_schema: {
+          [key: string]: unknown;
+        };
+      })[];
     ListAgentKnowledgeBases200: components["schemas"]["KnowledgeBaseAssignment"][];
     ListAgentHooks200: components["schemas"]["Hook"][];
     ListOrchestrations200: components["schemas"]["Orchestration"][];
@@ -1623,6 +1645,13 @@ export interface components {
     };
     PutProviderKeys200: components["schemas"]["ProviderKey"][];
     ListTools200: components["schemas"]["Tool"][];
+    TryTool200: {
+      ok: boolean;
+      output?: string;
+      truncated?: boolean;
+      error?: string;
+      duration_ms: number;
+    };
     GetUsage200: {
       [key: string]: unknown;
     };
@@ -2145,6 +2174,11 @@ export interface components {
         [key: string]: unknown;
       };
       config?: {
+        [key: string]: unknown;
+      };
+    };
+    TryToolBody: {
+      arguments: {
         [key: string]: unknown;
       };
     };
@@ -3581,6 +3615,31 @@ export interface operations {
       500: components["responses"]["Error500"];
     };
   };
+  /**
+   * Ask an MCP server for its tools
+   * @description Connects to the server now (enabled or not, with its stored headers, through the outbound address check), lists its tools and hangs up. offered_as is the name the agent's model sees. 502 MCP_SERVER_UNREACHABLE when it cannot be reached or listed in MCP_TOOL_TIMEOUT.
+   */
+  listAgentMcpServerTools: {
+    parameters: {
+      path: {
+        id: string;
+        serverId: string;
+      };
+    };
+    responses: {
+      /** @description The server's tools */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListAgentMcpServerTools200"];
+        };
+      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
+    };
+  };
   /** List the agent's knowledge bases */
   listAgentKnowledgeBases: {
     parameters: {
@@ -4481,6 +4540,35 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /**
+   * Call a custom tool outside a run
+   * @description The arguments are checked against the tool's input_schema (400 naming the first problem), then the tool is called as an agent's run calls it: as you, through the outbound address check, its output cut at MAX_TOOL_OUTPUT_LENGTH. A failing call is an answer (ok false with the error the model would read), not an HTTP error.
+   */
+  tryTool: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TryToolBody"];
+      };
+    };
+    responses: {
+      /** @description What the model would read */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TryTool200"];
+        };
+      };
+      400: components["responses"]["Error400"];
       401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];

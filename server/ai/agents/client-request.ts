@@ -7,18 +7,14 @@
 //                       `json_schema`. It reaches the model as sent, and the
 //                       answer is checked against it (loop.ts checkAnswer:
 //                       one retry, then RESPONSE_FORMAT_MISMATCH)
-// The schema is the client's, so it is bounded: at most 64 KB, no
-// `patternProperties`, and `pattern` is not run (a regular expression from a
-// request never runs in the server: it could backtrack for minutes); the
-// model is still asked it.
-import { Ajv } from 'ajv';
+// The schema is the client's, so it is bounded (schema-check.ts); the model
+// is still asked its `pattern`s.
 import { z } from 'zod';
 import { aiErrors } from '../errors.ts';
+import { schemaCheck } from '../schema-check.ts';
 import type { ChatRequest } from '../providers/router.ts';
 import type { LoopTool } from './loop.ts';
 import type { ClientRequest, ResponseFormat } from '../steps/client.ts';
-
-const MAX_SCHEMA_BYTES = 64 * 1024;
 
 export const ResponseFormatBody = z.union([
   z.object({ type: z.literal('text') }).passthrough(),
@@ -33,20 +29,6 @@ export const ResponseFormatBody = z.union([
     }),
   }),
 ], { error: 'response_format must be {"type": "text"}, {"type": "json_object"} or {"type": "json_schema", "json_schema": {...}}' });
-
-/** The schema without what is not checked here (`pattern`), where it is a keyword (not inside const, enum, default or examples). */
-function withoutPatterns(node: unknown, depth = 0): unknown {
-  if (depth > 64) throw aiErrors.validation('response_format: the schema is nested too deeply');
-  if (Array.isArray(node)) return node.map((n) => withoutPatterns(n, depth + 1));
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === 'patternProperties') throw aiErrors.validation('response_format: patternProperties is not supported in a schema');
-    if (k === 'pattern' && typeof v === 'string') continue;
-    out[k] = ['const', 'enum', 'default', 'examples'].includes(k) ? v : withoutPatterns(v, depth + 1);
-  }
-  return out;
-}
 
 /** How an answer is checked against a response format: undefined for `text` (nothing to check). Throws 400 for a schema that cannot be used. */
 export function answerCheck(format: ResponseFormat | undefined): ((output: string) => string | undefined) | undefined {
@@ -64,21 +46,10 @@ export function answerCheck(format: ResponseFormat | undefined): ((output: strin
       return wrong ?? (value && typeof value === 'object' && !Array.isArray(value) ? undefined : 'it is not a JSON object');
     };
   }
-  const schema = format.json_schema.schema ?? {};
-  if (JSON.stringify(schema).length > MAX_SCHEMA_BYTES) throw aiErrors.validation('response_format: the schema is larger than 64 KB');
-  let validate: ReturnType<Ajv['compile']>;
-  try {
-    // No remote $refs (nothing is loaded), no formats beyond the spec's, unknown keywords allowed (OpenAI's own are).
-    validate = new Ajv({ strict: false, allErrors: false, validateSchema: true }).compile(withoutPatterns(schema) as object);
-  } catch (err) {
-    throw aiErrors.validation(`response_format: the schema cannot be used: ${(err as Error).message.slice(0, 300)}`);
-  }
+  const check = schemaCheck(format.json_schema.schema ?? {}, 'response_format', 'the answer');
   return (output) => {
     const { value, wrong } = parsed(output);
-    if (wrong) return wrong;
-    if (validate(value)) return undefined;
-    const first = validate.errors?.[0];
-    return first ? `${first.instancePath || 'the answer'} ${first.message ?? 'does not match'}` : 'it does not match the schema';
+    return wrong ?? check(value);
   };
 }
 

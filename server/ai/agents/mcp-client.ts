@@ -7,11 +7,13 @@
 // `mcp_error` event and its tools are left out: the run goes on. A call that
 // fails (the server went away, MCP_TOOL_TIMEOUT passed, the tool said
 // isError) is a tool error the model reads. Output is cut at
-// MAX_TOOL_OUTPUT_LENGTH.
+// MAX_TOOL_OUTPUT_LENGTH. `list` asks one server for its tools (the agent
+// page shows them), enabled or not, and hangs up.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AiCalls } from '../calls.ts';
+import { aiErrors } from '../errors.ts';
 import type { Settings } from '../settings/accessor.ts';
 import type { LoopTool } from './loop.ts';
 import type { Emit } from '../steps/events.ts';
@@ -42,6 +44,10 @@ function textOf(content: unknown): string {
   return content.map((c: { type?: string; text?: string }) => (c?.type === 'text' && typeof c.text === 'string' ? c.text : JSON.stringify(c))).join('\n');
 }
 
+export type ListedMcpTool = { name: string; offered_as: string; description: string | null; input_schema: Record<string, unknown> };
+
+const DECRYPTED = `select id, name, url, transport, case when headers_encrypted is null then null else ai.decrypt(headers_encrypted, $2) end as headers from ai.agent_mcp_servers`;
+
 export function mcpTools(opts: { calls: AiCalls; masterKey: string; settings: Settings; fetch: typeof fetch }) {
   const { calls, masterKey, settings } = opts;
 
@@ -63,12 +69,24 @@ export function mcpTools(opts: { calls: AiCalls; masterKey: string; settings: Se
   };
 
   return {
+    /** One server's tools as its agent's model would be offered them (the caller read the server already); 502 when it cannot be reached. */
+    list: async (serverId: string, signal: AbortSignal): Promise<ListedMcpTool[]> => {
+      const [server] = await calls.asService<ServerRow>(`${DECRYPTED} where id = $1`, [serverId, masterKey]);
+      if (!server) throw aiErrors.notFound('MCP server');
+      const timeoutMs = (await settings.number('MCP_TOOL_TIMEOUT')) * 1000;
+      let opened: Awaited<ReturnType<typeof open>>;
+      try {
+        opened = await open(server, timeoutMs, signal);
+      } catch (err) {
+        throw aiErrors.mcpUnreachable(server.name, reason(err));
+      }
+      await opened.client.close().catch(() => undefined);
+      return opened.tools.map((t) => ({ name: t.name, offered_as: namespacedName(server.name, t.name), description: t.description ?? null, input_schema: t.inputSchema as Record<string, unknown> }));
+    },
     /** Connects to the agent's enabled servers and lists their tools; close() ends every connection. */
     connect: async (agentId: string, signal: AbortSignal, emit?: Emit): Promise<Connected> => {
       // The agent was read as the caller already; the headers are the server's to decrypt.
-      const servers = await calls.asService<ServerRow>(
-        `select id, name, url, transport, case when headers_encrypted is null then null else ai.decrypt(headers_encrypted, $2) end as headers
-           from ai.agent_mcp_servers where agent_id = $1 and enabled order by created_at, id`, [agentId, masterKey]);
+      const servers = await calls.asService<ServerRow>(`${DECRYPTED} where agent_id = $1 and enabled order by created_at, id`, [agentId, masterKey]);
       if (servers.length === 0) return { tools: [], close: async () => undefined };
       const timeoutMs = (await settings.number('MCP_TOOL_TIMEOUT')) * 1000;
       const maxOutput = await settings.number('MAX_TOOL_OUTPUT_LENGTH');

@@ -1,13 +1,15 @@
 // /api/agents/{id}/mcp-servers (spec 2.3b, 4.9): an agent's MCP servers.
 // `url`, `transport` (streamable_http, the default, or sse), `name`,
 // `headers` and `enabled`; PUT changes any of them. Headers are encrypted at
-// rest (ai.put_mcp_headers) and answered masked.
+// rest (ai.put_mcp_headers) and answered masked. GET …/{serverId}/tools
+// asks the server for its tools now (mcp-client.ts list).
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../../errors.ts';
 import type { AiCalls } from '../calls.ts';
 import { aiErrors } from '../errors.ts';
 import { idOf, parse } from '../parse.ts';
+import type { McpTools } from './mcp-client.ts';
 import type { agentStore } from './store.ts';
 
 type Agents = ReturnType<typeof agentStore>;
@@ -36,7 +38,7 @@ export const McpServerChange = z.object({
   enabled: McpServerBody.shape.enabled,
 });
 
-export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, masterKey: string): void {
+export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, masterKey: string, mcp: McpTools): void {
   const one = async (req: express.Request, agentId: string, id: string) => {
     const [row] = await calls.call<McpServerRow>(req, `select ${SERVER} from ai.agent_mcp_servers where id = $1 and agent_id = $2`, [id, agentId]);
     if (!row) throw aiErrors.notFound('MCP server');
@@ -77,6 +79,16 @@ export function mcpServerRoutes(r: Router, calls: AiCalls, agents: Agents, maste
       return (await c.query<McpServerRow>(`select ${SERVER} from ai.agent_mcp_servers where id = $1`, [serverId])).rows[0]!;
     });
     res.json(row);
+  }));
+
+  r.get('/:id/mcp-servers/:serverId/tools', route(async (req, res) => {
+    const id = idOf(req.params.id, 'Agent');
+    const serverId = idOf(req.params.serverId, 'MCP server');
+    await one(req, id, serverId);
+    // Asking ends with the request: a client that goes away hangs up on the server.
+    const stop = new AbortController();
+    res.on('close', () => stop.abort());
+    res.json(await mcp.list(serverId, stop.signal));
   }));
 
   r.delete('/:id/mcp-servers/:serverId', route(async (req, res) => {

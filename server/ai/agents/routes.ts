@@ -15,6 +15,7 @@ import { hookRoutes } from './hooks.ts';
 import { resourceSecrets } from '../tools/secrets.ts';
 import type { AgentRunner } from './run.ts';
 import { agentKnowledgeBaseRoutes } from './knowledge-bases.ts';
+import type { McpTools } from './mcp-client.ts';
 import { mcpServerRoutes } from './mcp-servers.ts';
 import { agentStore } from './store.ts';
 import { agentAnswer } from './run-answer.ts';
@@ -45,7 +46,7 @@ export const SubAgentAssignBody = z.object({ agent_id: z.string({ error: 'agent_
 export const AgentRunsQuery = z.object({ limit: z.coerce.number({ error: 'limit must be an integer from 1 to 500' }).int().min(1).max(500).default(100) });
 export const OverrideBody = z.object({ config_override: z.record(z.string(), z.unknown(), { error: 'config_override must be an object' }) });
 
-export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, runs: RunServices): Router {
+export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunner, approvals: ApprovalDesk, runs: RunServices, mcp: McpTools): Router {
   const { stop } = runs;
   const r = express.Router();
   const agents = agentStore(calls);
@@ -191,7 +192,7 @@ export function agentRoutes(calls: AiCalls, masterKey: string, runner: AgentRunn
     res.json(row);
   }));
 
-  mcpServerRoutes(r, calls, agents, masterKey);
+  mcpServerRoutes(r, calls, agents, masterKey, mcp);
   agentKnowledgeBaseRoutes(r, calls, agents);
   hookRoutes(r, calls, resourceSecrets(calls, masterKey), { table: 'ai.agent_hooks', column: 'agent_id', label: 'Agent', get: agents.get, requireOwn: agents.requireOwn, strict: false });
 

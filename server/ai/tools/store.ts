@@ -24,6 +24,12 @@ export function toolStore(calls: AiCalls, secrets: ResourceSecrets) {
       if (!row) throw aiErrors.notFound('Tool');
       return (await shown(req, [row]))[0]!;
     },
+    /** The tool as a run calls it: read as the caller (404 when they cannot see it), its headers decrypted for the runner alone. */
+    forRun: async (req: Request, id: string) => {
+      const [row] = await calls.call<ToolRow & { config: Record<string, unknown> }>(req, `select ${COLUMNS} from ai.tools where id = $1`, [id]);
+      if (!row) throw aiErrors.notFound('Tool');
+      return (await secrets.reveal('ai.tools', [row]))[0]!;
+    },
     create: async (req: Request, t: Required<Omit<ToolFields, 'config'>> & { config: unknown }) => {
       const row = await calls.transaction(req, async (c) => {
         const [made] = (await c.query<ToolRow>(`insert into ai.tools (name, description, type, input_schema, config) values ($1, $2, $3, $4, $5) returning id`, [

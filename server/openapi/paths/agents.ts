@@ -52,6 +52,12 @@ export const agentOperations: Operation[] = [
   agents.get('/api/agents/{id}/mcp-servers', 'List the agent\'s MCP servers', { operationId: 'listAgentMcpServers', answers: [json(200, 'Servers', z.array(McpServer))], errors: [404] }),
   agents.post('/api/agents/{id}/mcp-servers', 'Add an MCP server to the agent', { operationId: 'createAgentMcpServer', body: McpServerBody, answers: [json(201, 'The server', McpServer)], errors: [400, 404] }),
   agents.put('/api/agents/{id}/mcp-servers/{serverId}', 'Change an MCP server', { operationId: 'updateAgentMcpServer', body: McpServerChange, answers: [json(200, 'The server', McpServer)], errors: [400, 404] }),
+  agents.get('/api/agents/{id}/mcp-servers/{serverId}/tools', 'Ask an MCP server for its tools', {
+    operationId: 'listAgentMcpServerTools',
+    description: 'Connects to the server now (enabled or not, with its stored headers, through the outbound address check), lists its tools and hangs up. offered_as is the name the agent\'s model sees. 502 MCP_SERVER_UNREACHABLE when it cannot be reached or listed in MCP_TOOL_TIMEOUT.',
+    answers: [json(200, 'The server\'s tools', z.array(z.object({ name: z.string(), offered_as: z.string(), description: z.string().nullable(), input_schema: z.record(z.string(), z.unknown()) })))],
+    errors: [404, 502],
+  }),
   agents.delete('/api/agents/{id}/mcp-servers/{serverId}', 'Remove an MCP server', { operationId: 'deleteAgentMcpServer', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
   agents.get('/api/agents/{id}/knowledge-bases', 'List the agent\'s knowledge bases', { operationId: 'listAgentKnowledgeBases', answers: [json(200, 'Assignments', z.array(KnowledgeBaseAssignment))], errors: [404] }),
   agents.post('/api/agents/{id}/knowledge-bases', 'Give the agent a knowledge base (a search tool)', { operationId: 'assignAgentKnowledgeBase', body: KnowledgeBaseAssignBody, answers: [json(201, 'The assignment', KnowledgeBaseAssignment)], errors: [400, 404] }),

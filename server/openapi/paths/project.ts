@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { SettingsPutBody, SettingsResetBody } from '../../ai/settings/routes.ts';
 import { ProviderKeyBatch, ProviderKeyBody } from '../../ai/providers/keys.ts';
-import { CreateTool, UpdateTool } from '../../ai/tools/routes.ts';
+import { CreateTool, TryTool, UpdateTool } from '../../ai/tools/routes.ts';
 import { UsageQuery } from '../../ai/usage/routes.ts';
 import { CopilotChatBody, CopilotModelBody, CopilotSessionBody, CopilotSessionQuery, CopilotSnapshotBody } from '../../ai/copilot/routes.ts';
 import { events, family, json, type Operation } from '../operation.ts';
@@ -37,6 +37,13 @@ export const projectOperations: Operation[] = [
   tools.post('/api/tools', 'Create a custom tool', { operationId: 'createTool', body: CreateTool, answers: [json(201, 'The tool', Tool)], errors: [400] }),
   tools.get('/api/tools/{id}', 'Read a custom tool', { operationId: 'getTool', answers: [json(200, 'The tool', Tool)], errors: [404] }),
   tools.put('/api/tools/{id}', 'Change a custom tool', { operationId: 'updateTool', body: UpdateTool, answers: [json(200, 'The tool', Tool)], errors: [400, 404] }),
+  tools.post('/api/tools/{id}/try', 'Call a custom tool outside a run', {
+    operationId: 'tryTool',
+    description: 'The arguments are checked against the tool\'s input_schema (400 naming the first problem), then the tool is called as an agent\'s run calls it: as you, through the outbound address check, its output cut at MAX_TOOL_OUTPUT_LENGTH. A failing call is an answer (ok false with the error the model would read), not an HTTP error.',
+    body: TryTool,
+    answers: [json(200, 'What the model would read', z.object({ ok: z.boolean(), output: z.string().optional(), truncated: z.boolean().optional(), error: z.string().optional(), duration_ms: z.number().int() }))],
+    errors: [400, 404],
+  }),
   tools.delete('/api/tools/{id}', 'Delete a custom tool', { operationId: 'deleteTool', answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
 
   usage.get('/api/usage', 'Model calls with tokens and cost, with totals', { operationId: 'getUsage', query: UsageQuery, answers: [json(200, 'The report', AnyObject)], errors: [400] }),

@@ -14,6 +14,13 @@ export interface paths {
     /** Remove an MCP server */
     delete: operations["deleteAgentMcpServer"];
   };
+  "/api/agents/{id}/mcp-servers/{serverId}/tools": {
+    /**
+     * Ask an MCP server for its tools
+     * @description Connects to the server now (enabled or not, with its stored headers, through the outbound address check), lists its tools and hangs up. offered_as is the name the agent's model sees. 502 MCP_SERVER_UNREACHABLE when it cannot be reached or listed in MCP_TOOL_TIMEOUT.
+     */
+    get: operations["listAgentMcpServerTools"];
+  };
   "/api/agents/{id}/knowledge-bases": {
     /** List the agent's knowledge bases */
     get: operations["listAgentKnowledgeBases"];
@@ -119,6 +126,31 @@ export interface operations {
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];
       500: components["responses"]["Error500"];
+    };
+  };
+  /**
+   * Ask an MCP server for its tools
+   * @description Connects to the server now (enabled or not, with its stored headers, through the outbound address check), lists its tools and hangs up. offered_as is the name the agent's model sees. 502 MCP_SERVER_UNREACHABLE when it cannot be reached or listed in MCP_TOOL_TIMEOUT.
+   */
+  listAgentMcpServerTools: {
+    parameters: {
+      path: {
+        id: string;
+        serverId: string;
+      };
+    };
+    responses: {
+      /** @description The server's tools */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListAgentMcpServerTools200"];
+        };
+      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+      502: components["responses"]["Error502"];
     };
   };
   /** List the agent's knowledge bases */

@@ -178,6 +178,14 @@ export interface Schemas {
     run_id: string;
   };
   ListAgentMcpServers200: components["schemas"]["McpServer"][];
+  ListAgentMcpServerTools200: ({
+      name: string;
+      offered_as: string;
+      description: string | null;
+      input_schema: {
+        [key: string]: unknown;
+      };
+    })[];
   ListAgentKnowledgeBases200: components["schemas"]["KnowledgeBaseAssignment"][];
   ListAgentHooks200: components["schemas"]["Hook"][];
   CreateAgentBody: {

@@ -15,6 +15,13 @@ export interface Schemas {
     [key: string]: unknown;
   };
   ListTools200: components["schemas"]["Tool"][];
+  TryTool200: {
+    ok: boolean;
+    output?: string;
+    truncated?: boolean;
+    error?: string;
+    duration_ms: number;
+  };
   CreateToolBody: {
     name: string;
     description: string;
@@ -34,6 +41,11 @@ export interface Schemas {
       [key: string]: unknown;
     };
     config?: {
+      [key: string]: unknown;
+    };
+  };
+  TryToolBody: {
+    arguments: {
       [key: string]: unknown;
     };
   };

@@ -16,6 +16,13 @@ export interface paths {
     /** Delete a custom tool */
     delete: operations["deleteTool"];
   };
+  "/api/tools/{id}/try": {
+    /**
+     * Call a custom tool outside a run
+     * @description The arguments are checked against the tool's input_schema (400 naming the first problem), then the tool is called as an agent's run calls it: as you, through the outbound address check, its output cut at MAX_TOOL_OUTPUT_LENGTH. A failing call is an answer (ok false with the error the model would read), not an HTTP error.
+     */
+    post: operations["tryTool"];
+  };
 }
 
 export interface operations {
@@ -113,6 +120,35 @@ export interface operations {
           "application/json": components["schemas"]["Deleted"];
         };
       };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /**
+   * Call a custom tool outside a run
+   * @description The arguments are checked against the tool's input_schema (400 naming the first problem), then the tool is called as an agent's run calls it: as you, through the outbound address check, its output cut at MAX_TOOL_OUTPUT_LENGTH. A failing call is an answer (ok false with the error the model would read), not an HTTP error.
+   */
+  tryTool: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TryToolBody"];
+      };
+    };
+    responses: {
+      /** @description What the model would read */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TryTool200"];
+        };
+      };
+      400: components["responses"]["Error400"];
       401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];
