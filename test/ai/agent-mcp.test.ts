@@ -5,71 +5,15 @@
 // tool read by the model as an error, MCP_TOOL_TIMEOUT, and the SSRF guard;
 // a server's tools listed on request (GET …/mcp-servers/{id}/tools).
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createClient } from '@supabase/supabase-js';
-import { z } from 'zod';
 import { aiApi, storeOpenAiKey } from '../helpers/ai-api.ts';
+import { startMcp } from '../helpers/mcp-server.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { startVendorServer, type VendorServer } from '../helpers/openai-server.ts';
 import { sseEvents } from '../helpers/sse.ts';
 
 type Run = { output: string; tool_calls: Array<{ name: string; arguments: unknown; ok: boolean; result?: string; error?: string }> };
-
-/** An MCP server with three tools: add, fail (isError) and slow (sleeps). */
-function mcpServer() {
-  const server = new McpServer({ name: 'calc', version: '1.0.0' });
-  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
-  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'the disk is full' }], isError: true }));
-  server.registerTool('slow', { description: 'Takes five seconds', inputSchema: {} }, async () => {
-    await new Promise((r) => setTimeout(r, 5000));
-    return { content: [{ type: 'text', text: 'late' }] };
-  });
-  return server;
-}
-
-/** Both transports on one port: /mcp (streamable HTTP, stateless) and /sse + /messages (the older SSE transport). */
-async function startMcp() {
-  const seenAuth: string[] = [];
-  const sse = new Map<string, SSEServerTransport>();
-  const httpServer = http.createServer(async (req, res) => {
-    seenAuth.push(String(req.headers.authorization ?? ''));
-    const url = new URL(req.url!, 'http://localhost');
-    if (url.pathname === '/mcp') {
-      const transport = new StreamableHTTPServerTransport({});
-      const server = mcpServer();
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => void transport.handleRequest(req, res, body ? JSON.parse(body) : undefined));
-      return;
-    }
-    if (url.pathname === '/sse' && req.method === 'GET') {
-      const transport = new SSEServerTransport('/messages', res);
-      sse.set(transport.sessionId, transport);
-      res.on('close', () => sse.delete(transport.sessionId));
-      await mcpServer().connect(transport);
-      return;
-    }
-    if (url.pathname === '/messages' && req.method === 'POST') {
-      const transport = sse.get(url.searchParams.get('sessionId') ?? '');
-      if (!transport) return void res.writeHead(404).end();
-      await transport.handlePostMessage(req, res);
-      return;
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, seenAuth, close: () => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }) };
-}
 
 describe('agent MCP tools', () => {
   let p: TestPlatform;

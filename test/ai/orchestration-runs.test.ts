@@ -150,6 +150,12 @@ describe('orchestration runs', () => {
               (select bool_and(e.xmin = r.xmin) from ai.run_events e where e.orchestration_run_id = r.id and e.event ->> 'type' in ('usage', 'complete')) as ended
          from ai.orchestration_runs r where r.id = $1 and r.status = 'completed'`, [again.run_id]);
     assert.deepEqual(together, { charged: true, ended: true });
+    // The session answers its orchestration runs and names them on its messages, as an agent's session does.
+    const runs = await json<Array<{ id: string; agent_id: string | null; status: string; output: string }>>(await api(ann, `/sessions/${run.session_id}/runs`), 200);
+    assert.deepEqual(runs.map((r) => [r.id, r.agent_id, r.status, r.output]), [[run.run_id, null, 'completed', 'Partly done.'], [again.run_id, null, 'completed', 'As I said.']]);
+    const messages = await json<Array<{ run_id: string; role: string }>>(await api(ann, `/sessions/${run.session_id}/messages`), 200);
+    assert.deepEqual([...new Set(messages.map((m) => m.run_id))], [run.run_id, again.run_id]);
+    assert.equal((await api(ann, `/sessions/${run.session_id}/runs/${again.run_id}/retrieved-context`)).status, 200);
     assert.equal((await post(bob, `/orchestrations/${team}/run`, { message: 'x' })).status, 404);
     assert.equal((await post(ann, `/orchestrations/${team}/run`, {})).status, 400);
     assert.equal((await post(ann, `/orchestrations/${team}/run/stream`, { message: 'x', session_id: '00000000-0000-0000-0000-000000000000' })).status, 404);

@@ -1,6 +1,9 @@
 // Sessions in SQL (sql/0031_ai_sessions.sql and later), as the caller: the
 // routes' reads and the run records agent and orchestration runs keep. A
-// session is its owner's alone (another user's reads as absent).
+// session is its owner's alone (another user's reads as absent). A
+// session's runs and messages are its agent's or its orchestration's alike:
+// `run_id` names the run either way (an orchestration's messages keep it in
+// orchestration_run_id).
 import type { Request } from 'express';
 import type { RequestContext } from '../../../db/as-role.ts';
 import type { AiCalls } from '../calls.ts';
@@ -10,6 +13,8 @@ import { sessionTitle } from './conversation.ts';
 const SESSION = 'id, owner_id, agent_id, orchestration_id, title, summary, summary_through, compactions, compacted_at, created_at, updated_at';
 /** A run's columns as a session's runs (and an agent's run history) answer them. */
 export const RUN = 'id, session_id, agent_id, status, input, output, error, stop_reason, steps, tokens_in, tokens_out, cost_usd::float8 as cost_usd, started_at, finished_at';
+/** An orchestration run in the same columns (agent_id null). */
+const ORCHESTRATION_RUN = RUN.replace('agent_id', 'null::uuid as agent_id');
 
 /** Which run table a conversational run is kept in, and what it belongs to. */
 export type RunOwner = { kind: 'agent'; agentId: string } | { kind: 'orchestration'; orchestrationId: string };
@@ -25,16 +30,17 @@ export function sessionStore(calls: AiCalls) {
       if (!row) throw aiErrors.notFound('Session');
       return row;
     },
-    messages: (req: Request, id: string) => calls.call<Record<string, unknown>>(req, `select id, run_id, role, content, tool_calls, tool_call_id, name, is_error, retrieved_context, attachments, created_at
-        from ai.session_messages where session_id = $1 order by id`, [id]),
-    runs: (req: Request, id: string) => calls.call(req, `select ${RUN} from ai.agent_runs where session_id = $1 order by started_at, id`, [id]),
+    messages: (req: Request, id: string) => calls.call<Record<string, unknown>>(req, `select id, coalesce(run_id, orchestration_run_id) as run_id, role, content, tool_calls, tool_call_id, name, is_error,
+        retrieved_context, attachments, created_at from ai.session_messages where session_id = $1 order by id`, [id]),
+    runs: (req: Request, id: string) => calls.call(req, `select ${RUN} from ai.agent_runs where session_id = $1
+        union all select ${ORCHESTRATION_RUN} from ai.orchestration_runs where session_id = $1 order by started_at, id`, [id]),
     /** Every retrieved_context entry of a run's answers, in order (404 for a run not in this session). */
     retrievedContext: async (req: Request, id: string, runId: string): Promise<unknown[]> => {
-      const [run] = await calls.call(req, 'select id from ai.agent_runs where id = $1 and session_id = $2', [runId, id]);
+      const [run] = await calls.call(req, 'select id from ai.agent_runs where id = $1 and session_id = $2 union all select id from ai.orchestration_runs where id = $1 and session_id = $2', [runId, id]);
       if (!run) throw aiErrors.notFound('Run');
       const [ctx] = await calls.call<{ entries: unknown[] }>(req, `select coalesce(jsonb_agg(e order by m.id, n), '[]') as entries
           from ai.session_messages m, jsonb_array_elements(m.retrieved_context) with ordinality as x(e, n)
-         where m.session_id = $1 and m.run_id = $2 and m.role = 'assistant'`, [id, runId]);
+         where m.session_id = $1 and $2 in (m.run_id, m.orchestration_run_id) and m.role = 'assistant'`, [id, runId]);
       return ctx!.entries;
     },
     remove: (req: Request, id: string) => calls.call(req, 'delete from ai.sessions where id = $1', [id]),

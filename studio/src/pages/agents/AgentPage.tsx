@@ -1,4 +1,4 @@
-// One agent: its settings, tools and hooks beside its playground.
+// One agent: its settings, tools, hooks, knowledge and MCP servers beside its playground.
 import { Link, useParams } from 'react-router';
 import { ai, must } from '../../api/client.ts';
 import { useAsync } from '../../app/useAsync.ts';
@@ -6,6 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { AgentHooks } from './AgentHooks.tsx';
 import { AgentKnowledge } from './AgentKnowledge.tsx';
+import { AgentMcpServers } from './AgentMcpServers.tsx';
 import { AgentSettings } from './AgentSettings.tsx';
 import { AgentTools } from './AgentTools.tsx';
 import { Playground } from './Playground.tsx';
@@ -26,6 +27,7 @@ export default function AgentPage() {
         <AgentTools agentId={id} />
         <AgentHooks agentId={id} />
         <AgentKnowledge agentId={id} />
+        <AgentMcpServers agentId={id} />
       </div>
       <Playground target={target} sessionId={session} />
     </div>

@@ -2,8 +2,10 @@
 // text (streamed), each tool call with its arguments and result
 // (collapsible), an approval waiting with Approve and Deny, an
 // orchestration's delegations as a tree, and the run's tokens and cost.
-// Everything here came from a user or a model: shown as text only.
+// Everything here came from a user or a model: the answers as sanitised
+// markdown (components/Markdown.tsx), the rest as text.
 import { Link } from 'react-router';
+import { Markdown } from '../../components/Markdown.tsx';
 import type { Turn } from './turns.ts';
 
 /** A value as indented JSON text; a string holding JSON (tool arguments and results often are) is indented too. */
@@ -45,10 +47,10 @@ export function ChatTurn({ turn, runPage, canDecide, onDecide }: Props) {
         ))}
         {turn.delegations.length > 0 && (
           <ul className="delegations" aria-label="Delegations">
-            {turn.delegations.map((d) => <li key={d.id}><strong>{d.agent}</strong>: {d.task}{d.ok === false ? ' (failed)' : ''}{d.text && <pre>{d.text}</pre>}</li>)}
+            {turn.delegations.map((d) => <li key={d.id}><strong>{d.agent}</strong>: {d.task}{d.ok === false ? ' (failed)' : ''}{d.text && <Markdown text={d.text} />}</li>)}
           </ul>
         )}
-        <div className="chat-text"><span className="sr-only">Agent: </span>{turn.answer || (turn.status === 'running' ? '…' : '')}</div>
+        <div className="chat-text"><span className="sr-only">Agent: </span>{turn.answer ? <Markdown text={turn.answer} /> : turn.status === 'running' ? '…' : ''}</div>
         {turn.error && <p className="error-text" role="alert">{turn.error}</p>}
         <p className="chat-meta small muted">
           {turn.usage ? `${turn.usage.tokens_in} in / ${turn.usage.tokens_out} out tokens · $${turn.usage.cost_usd.toFixed(6)}` : turn.status === 'running' ? 'running…' : ''}

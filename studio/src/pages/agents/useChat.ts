@@ -1,8 +1,10 @@
 // The playground's conversation with an agent or an orchestration: a message is sent to the
 // streaming run endpoint and its answer built from the events as they
-// arrive; a reopened session is read back from its messages and runs, and a
-// run of it still going (or waiting for an approval) is followed from its
-// first event, so any tab shows the same approval and sees it answered.
+// arrive; a reopened session is read back from its messages and runs, its
+// last REPLAYED finished runs rebuilt from their stored events (tool calls,
+// approvals, delegations: what the messages do not hold), and a run of it
+// still going (or waiting for an approval) is followed from its first event,
+// so any tab shows the same approval and sees it answered.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ai, must } from '../../api/client.ts';
 import { follow, isLast, readEvents, type RunEvent } from '../../api/events.ts';
@@ -10,6 +12,8 @@ import type { ChatTarget } from './chatTarget.ts';
 import { applyRunEvent, newTurn, type Turn } from './turns.ts';
 
 const OPEN = new Set(['running', 'waiting_approval', 'waiting_client']);
+/** How many of a reopened session's finished runs are replayed from their events; older ones show their answer and totals. */
+const REPLAYED = 20;
 
 export function useChat(target: ChatTarget, sessionId: string | null, onSession: (id: string) => void) {
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -23,6 +27,20 @@ export function useChat(target: ChatTarget, sessionId: string | null, onSession:
   const followRun = useCallback((key: string, runId: string, after: number, signal: AbortSignal) => follow({
     after, signal, onEvent: (e) => update(key, e), open: (from) => target.events(runId, from, signal),
   }), [target, update]);
+
+  /** A finished run's turn rebuilt from its stored events; the summary `t` when they cannot be read. */
+  const replayed = useCallback(async (t: Turn, signal: AbortSignal): Promise<Turn> => {
+    try {
+      let turn: Turn = { ...newTurn(t.key, t.user), runId: t.runId };
+      for await (const e of readEvents(await target.events(t.runId!, 0, signal), signal)) {
+        turn = applyRunEvent(turn, e.data);
+        if (isLast(e.data)) return turn;
+      }
+    } catch {
+      // unreadable: the summary stands
+    }
+    return t;
+  }, [target]);
 
   // A session opened (or none: a new conversation): its turns read back.
   useEffect(() => {
@@ -48,6 +66,9 @@ export function useChat(target: ChatTarget, sessionId: string | null, onSession:
         // A run still going is rebuilt from its events, from the first.
         setTurns(read.map((t) => (t.status === 'running' ? { ...newTurn(t.key, t.user), runId: t.runId } : t)));
         for (const t of read) if (t.status === 'running') void followRun(t.key, t.runId!, 0, signal);
+        const finished = read.filter((t) => t.status !== 'running').slice(-REPLAYED);
+        const rebuilt = new Map((await Promise.all(finished.map((t) => replayed(t, signal)))).map((t) => [t.key, t]));
+        if (!signal.aborted) setTurns((all) => all.map((t) => rebuilt.get(t.key) ?? t));
       } catch (err) {
         setError(err as Error);
       }

@@ -1,6 +1,6 @@
 // The tools agents can be given: the builtins, then the custom HTTP tools
-// with their input schema; a custom tool is made here from a name, an
-// endpoint and its input schema (JSON).
+// with their input schema; a custom tool is tried from a form of its
+// schema, and made here from a name, an endpoint and its input schema (JSON).
 import { useState, type FormEvent } from 'react';
 import { ai, must } from '../../api/client.ts';
 import { useAction } from '../../app/useAction.ts';
@@ -8,6 +8,7 @@ import { useAsync } from '../../app/useAsync.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AiNav } from './AiNav.tsx';
+import { ToolTry } from './ToolTry.tsx';
 
 export default function ToolsPage() {
   const tools = useAsync(() => must(ai.GET('/api/tools')), []);
@@ -38,6 +39,7 @@ export default function ToolsPage() {
             ))}
           </tbody>
         </table>
+        <ToolTry tools={tools.value?.flatMap((t) => (t.tool_type === 'custom' && t.id ? [{ id: t.id, name: t.name, input_schema: t.input_schema }] : [])) ?? []} />
         <h2>New custom tool</h2>
         <form className="stack kb-form" onSubmit={(e) => void create(e)}>
           <label>Name<input required value={name} onChange={(e) => setName(e.target.value)} className="mono" /></label>

@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 import { ai, must } from '../../api/client.ts';
 import { useAsync } from '../../app/useAsync.ts';
 import { useToast } from '../../app/toasts.tsx';
+import { Markdown } from '../../components/Markdown.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { KnowledgeNav } from './KnowledgeNav.tsx';
@@ -69,7 +70,7 @@ export default function SourceDetail() {
             {markdown.value && (
               <details>
                 <summary>Extracted markdown</summary>
-                <pre className="page-text" aria-label="Extracted markdown">{markdown.value}</pre>
+                <Markdown className="page-text" label="Extracted markdown" text={markdown.value} />
               </details>
             )}
           </>

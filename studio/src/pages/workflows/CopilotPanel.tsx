@@ -1,8 +1,10 @@
-// The copilot's chat beside the canvas: the conversation (text only), what
-// it is doing while it answers, and for an accepted change the way back (the
-// graph before it, restored as one undoable step).
+// The copilot's chat beside the canvas: the conversation (its answers as
+// sanitised markdown), what it is doing while it answers, and for an
+// accepted change the way back (the graph before it, restored as one
+// undoable step).
 import { useState, type FormEvent } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Markdown } from '../../components/Markdown.tsx';
 import type { Graph } from './graph.ts';
 import type { useCopilot } from './useCopilot.ts';
 
@@ -23,7 +25,7 @@ export function CopilotPanel({ copilot, onSend, onRestore }: Props) {
         {copilot.messages.map((m) => (
           <li key={m.id} className={`copilot-${m.role}`}>
             <span className="sr-only">{m.role === 'user' ? 'You: ' : 'Copilot: '}</span>
-            <span className="chat-text">{m.text}</span>
+            {m.role === 'user' ? <span className="chat-text">{m.text}</span> : <Markdown className="chat-text" text={m.text} />}
             {m.tools.length > 0 && <span className="small muted"> · used {m.tools.join(', ')}</span>}
             {m.status && <span className="small muted" role="status"> {m.status}</span>}
             {m.pre && <div><button type="button" className="link-button" onClick={() => onRestore(m.pre!)}>Restore the graph before this change</button></div>}

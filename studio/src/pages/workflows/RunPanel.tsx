@@ -3,7 +3,7 @@
 // is connected, a resume after a restart, and its output or error.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { InputsForm, variablesOf, type Input } from './InputsForm.tsx';
+import { InputsForm, variablesOf, type Input } from '../../components/InputsForm.tsx';
 import type { RunView } from './useWorkflowRun.ts';
 
 type Props = { view: RunView; inputs: Input[]; onRun: (variables: Record<string, unknown>) => void; onCancel: () => void; workflowId: string };

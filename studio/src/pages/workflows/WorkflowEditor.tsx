@@ -20,7 +20,7 @@ import { Canvas } from './Canvas.tsx';
 import { addBlock, autoLayout, freshId, graphOf, type Graph } from './graph.ts';
 import { Palette } from './Palette.tsx';
 import { RunPanel } from './RunPanel.tsx';
-import { inputsOf } from './InputsForm.tsx';
+import { inputsOf } from '../../components/InputsForm.tsx';
 import { useGraphSave } from './useGraphSave.ts';
 import { useHistory } from './useHistory.ts';
 import { useWorkflowRun } from './useWorkflowRun.ts';

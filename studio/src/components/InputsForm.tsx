@@ -1,6 +1,7 @@
-// A run's variables asked for by the starter's inputs (its config's
-// `inputs`: name, type, description, required), one field each; a number,
-// a switch or JSON where the input says so.
+// Values asked for one field each (a number, a switch or JSON where the
+// input says so): a workflow run's variables from its starter's `inputs`
+// (name, type, description, required), or a custom tool's arguments from
+// the top-level properties of its input schema.
 import type { ChangeEvent } from 'react';
 
 export type Input = { name: string; type?: 'string' | 'number' | 'boolean' | 'json'; description?: string; required?: boolean };
@@ -9,6 +10,18 @@ export type Input = { name: string; type?: 'string' | 'number' | 'boolean' | 'js
 export function inputsOf(config: Record<string, unknown> | undefined): Input[] {
   const list = config?.inputs;
   return Array.isArray(list) ? list.filter((i): i is Input => !!i && typeof i === 'object' && typeof (i as Input).name === 'string' && (i as Input).name !== '') : [];
+}
+
+/** A JSON Schema object's top-level properties as inputs (anything but text, numbers and switches as JSON). */
+export function inputsOfSchema(schema: unknown): Input[] {
+  const s = schema && typeof schema === 'object' ? (schema as { properties?: unknown; required?: unknown }) : {};
+  const required = new Set(Array.isArray(s.required) ? s.required : []);
+  const properties = s.properties && typeof s.properties === 'object' ? Object.entries(s.properties as Record<string, { type?: unknown; description?: unknown }>) : [];
+  return properties.map(([name, p]) => {
+    const t = Array.isArray(p?.type) ? p.type[0] : p?.type;
+    const type = t === 'string' ? 'string' : t === 'number' || t === 'integer' ? 'number' : t === 'boolean' ? 'boolean' : 'json';
+    return { name, type, required: required.has(name), ...(typeof p?.description === 'string' ? { description: p.description } : {}) };
+  });
 }
 
 /** The typed values of the form's texts (a number parsed, JSON parsed); throws with the input's name when one does not parse or a required one is empty. */
