@@ -4,14 +4,16 @@
 // one undo step. Run states, validation problems and a proposal's changes
 // are drawn on the blocks and edges they belong to.
 import { Background, Controls, ReactFlow, applyEdgeChanges, applyNodeChanges, useReactFlow, type Edge as FlowEdge, type EdgeChange, type NodeChange } from '@xyflow/react';
-import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { BlockNode, type BlockNodeData, type BlockNodeType } from './BlockNode.tsx';
 import { addBlock, connect, removeBlock, removeEdge, type BlockType, type Edge, type Graph } from './graph.ts';
 import type { BlockState } from './useWorkflowRun.ts';
 
 export const DRAG_TYPE = 'application/x-pgbase-block';
-/** Blocks put on the canvas per frame while a large graph opens. */
-const CHUNK = 20;
+/** Blocks on the canvas in the first frame of a large graph (with React Flow's own mount). */
+const FIRST_SLICE = 8;
+/** What one frame's slice of blocks may cost while a large graph opens: the next slice is sized from the last one's cost. */
+const SLICE_BUDGET_MS = 35;
 const nodeTypes = { block: BlockNode };
 
 type Props = {
@@ -44,16 +46,24 @@ export function Canvas(p: Props) {
   });
   const [nodes, setNodes] = useState<BlockNodeType[]>(toNodes);
   // A large graph is put on the canvas a slice per frame, so opening it never holds the page for long:
-  // each block's first render (and measuring) is the cost, and it is spread over a few frames.
-  const [shown, setShown] = useState(CHUNK);
+  // each block's first render (and measuring) is the cost. A slice is sized from what the last one cost
+  // (the time from its frame to the next), so a slow machine takes smaller slices.
+  const [shown, setShown] = useState(FIRST_SLICE);
+  const slice = useRef({ size: FIRST_SLICE, started: 0 });
   const filling = shown < nodes.length;
   useEffect(() => {
-    if (shown === CHUNK && nodes.length > 0 && performance.getEntriesByName('studio-canvas-first-block').length === 0) performance.mark('studio-canvas-first-block');
+    if (shown === FIRST_SLICE && nodes.length > 0 && performance.getEntriesByName('studio-canvas-first-block').length === 0) performance.mark('studio-canvas-first-block');
     if (!filling) {
       if (nodes.length > 0 && performance.getEntriesByName('studio-canvas-filled').length === 0) performance.mark('studio-canvas-filled');
       return;
     }
-    const frame = requestAnimationFrame(() => setShown((n) => n + CHUNK));
+    const s = slice.current;
+    const frame = requestAnimationFrame((now) => {
+      // From the last slice's frame to this one: its render, React Flow's measuring, layout and paint.
+      if (s.started) s.size = Math.max(2, Math.min(100, Math.round(s.size * SLICE_BUDGET_MS / Math.max(1, now - s.started))));
+      s.started = now;
+      setShown((n) => n + s.size);
+    });
     return () => cancelAnimationFrame(frame);
   }, [filling, shown]); // eslint-disable-line react-hooks/exhaustive-deps
   // Blocks added or removed, laid out again, or the first fill done: the view takes in the whole graph (no closer than 1:1).

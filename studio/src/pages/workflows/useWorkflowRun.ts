@@ -3,7 +3,9 @@
 // arrive, with its output, error and duration. The run starts on the
 // streaming endpoint; if that connection drops (a server restart), the run
 // is followed again from the last event seen (Last-Event-ID), so the canvas
-// carries on where it was.
+// carries on where it was. Events are applied as they arrive and shown once
+// per frame: a burst of them (a fast run, or the stored ones replayed after
+// a reconnection) is one render, not one each.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ai, ApiFailure } from '../../api/client.ts';
 import { follow, isLast, readEvents, type RunEvent } from '../../api/events.ts';
@@ -48,7 +50,14 @@ export function useWorkflowRun(workflowId: string) {
     stop.current?.abort();
     const signal = (stop.current = new AbortController()).signal;
     let current: RunView = { ...idle, status: 'running', connection: 'live', blocks: Object.fromEntries(blockIds.map((id) => [id, { state: 'waiting' }])) };
-    const show = (e: RunEvent) => setView((current = applyEvent(current, e)));
+    let frame = 0;
+    const show = (e: RunEvent) => {
+      current = applyEvent(current, e);
+      if (!frame) frame = requestAnimationFrame(() => {
+        frame = 0;
+        setView(current);
+      });
+    };
     setView(current);
     const res = await ai.POST('/api/workflows/{id}/execute/stream', { params: { path: { id: workflowId } }, body: { variables }, parseAs: 'stream', signal });
     if (!res.response.ok || !res.data) {
