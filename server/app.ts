@@ -4,6 +4,7 @@ import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler, errorShape, notFoundHandler, plainShape, type ErrorShape } from './errors.ts';
 import { apiKeyGate, type OpenRoute } from './gateway.ts';
+import type { TokenVerifier } from './keys.ts';
 import { healthHandler, type HealthState } from './health.ts';
 import { baseApp } from './http.ts';
 import { cors } from './cors.ts';
@@ -19,7 +20,7 @@ export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRout
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
 
 /** metrics: GET /metrics (server/telemetry/routes.ts), which checks its own bearer. */
-export function createApp(opts: { log: Logger; jwtSecret: string; health: HealthState; surfaces?: Surface[]; trustProxy?: string; metrics?: RequestHandler }): Express {
+export function createApp(opts: { log: Logger; verify: TokenVerifier; health: HealthState; surfaces?: Surface[]; trustProxy?: string; metrics?: RequestHandler }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
   app.use(cors);
   // Row REST first: the busiest prefix meets the fewest layers.
@@ -30,7 +31,7 @@ export function createApp(opts: { log: Logger; jwtSecret: string; health: Health
     const shape = surfaces.find((s) => s.errorShape)?.errorShape ?? plainShape;
     // A prefix inside another that no surface claims (/api/v1 without the AI surface) is left to the outer one.
     if (surfaces.length === 0 && SURFACE_PREFIXES.some((p) => prefix.startsWith(`${p}/`))) continue;
-    app.use(prefix, errorShape(shape), apiKeyGate(opts.jwtSecret, surfaces.flatMap((s) => s.open ?? []), { bearerKey: surfaces.some((s) => s.bearerKey) }), ...handlers, notFoundHandler);
+    app.use(prefix, errorShape(shape), apiKeyGate(opts.verify, surfaces.flatMap((s) => s.open ?? []), { bearerKey: surfaces.some((s) => s.bearerKey) }), ...handlers, notFoundHandler);
   }
   app.get('/health', healthHandler(opts.health));
   if (opts.metrics) app.get('/metrics', errorShape(plainShape), opts.metrics);

@@ -5,7 +5,7 @@
 // (REST wants both headers, admin routes want service_role, ...) on top.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { apiError } from './errors.ts';
-import { verifyToken, type Claims } from './keys.ts';
+import type { Claims, TokenVerifier } from './keys.ts';
 
 export type RequestAuth = {
   /** Claims of the token that decides the role: the bearer token, else the apikey. */
@@ -45,7 +45,7 @@ export const gateErrors = {
  * OpenAI-compatible endpoint: OpenAI clients send only Authorization). The
  * token is verified the same way, so this admits no one the key would not.
  */
-export function apiKeyGate(secret: string, open: OpenRoute[] = [], opts: { bearerKey?: boolean } = {}): RequestHandler {
+export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: { bearerKey?: boolean } = {}): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (open.some((isOpen) => isOpen(req))) return next();
     // The header first: reading req.query parses the query string.
@@ -53,12 +53,12 @@ export function apiKeyGate(secret: string, open: OpenRoute[] = [], opts: { beare
     const apikey = typeof header === 'string' ? header : typeof req.query.apikey === 'string' ? req.query.apikey : opts.bearerKey ? bearerOf(req) : undefined;
     if (!apikey) return next(gateErrors.noApiKey());
     void (async () => {
-      const key = await verifyToken(secret, apikey);
+      const key = await verify(apikey);
       if (!key.ok) throw gateErrors.badApiKey(key.reason === 'expired');
       const bearer = bearerOf(req);
       let claims = key.claims;
       if (bearer !== undefined && bearer !== apikey) {
-        const token = await verifyToken(secret, bearer);
+        const token = await verify(bearer);
         if (!token.ok) {
           throw gateErrors.badJwt(token.reason === 'expired');
         }

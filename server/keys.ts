@@ -14,7 +14,17 @@ export type Keys = {
   aiMasterKey: string;
   anonKey: string;
   serviceRoleKey: string;
+  /** Verifies a project token: by the key set once the server started (key-ring.ts), by JWT_SECRET alone before. */
+  verify: TokenVerifier;
+  /** Signs a project token with the key in use (JWT_SECRET alone before the key set is read). */
+  sign: (claims: Claims, expiresInSeconds: number) => Promise<string>;
+  /** The public keys at /auth/v1/.well-known/jwks.json (none before the key set is read). */
+  jwks: () => Promise<{ keys: object[] }>;
+  /** Reads the key set again now (a change made in this process; others hear of it by NOTIFY). */
+  reloadSigningKeys: () => Promise<void>;
 };
+
+export type TokenVerifier = (token: string) => Promise<Verdict>;
 
 export type Claims = JWTPayload & { role?: string; [claim: string]: unknown };
 
@@ -24,7 +34,7 @@ const ALGORITHM = 'HS256';
  * Local secrets kept in DATA_DIR when not configured: created once with an
  * exclusive write, so two processes starting together agree on one value.
  */
-export type LocalSecrets = { jwt_secret: string; db_password: string; platform_jwt_secret: string; ai_master_key: string };
+export type LocalSecrets = { jwt_secret: string; db_password: string; platform_jwt_secret: string; ai_master_key: string; /** Made by this start (a new data directory); never written. */ created?: boolean };
 
 const SECRET_FIELDS = ['jwt_secret', 'db_password', 'platform_jwt_secret', 'ai_master_key'] as const;
 
@@ -41,10 +51,10 @@ export async function loadLocalSecrets(dataDir: string): Promise<LocalSecrets> {
   const file = path.join(dataDir, 'secrets.json');
   // DATA_DIR holds secrets: private to the user running the server.
   await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const fresh = Object.fromEntries(SECRET_FIELDS.map((f) => [f, freshSecret(f)])) as LocalSecrets;
+  const fresh = Object.fromEntries(SECRET_FIELDS.map((f) => [f, freshSecret(f)])) as unknown as LocalSecrets;
   try {
     await fs.writeFile(file, JSON.stringify(fresh, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
-    return fresh;
+    return { ...fresh, created: true };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
@@ -105,6 +115,10 @@ export async function resolveKeys(config: Config, local?: LocalSecrets): Promise
     aiMasterKey,
     anonKey: config.ANON_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'anon')),
     serviceRoleKey: config.SERVICE_ROLE_KEY ?? (await signApiKey(jwtSecret, config.PROJECT_REF, 'service_role')),
+    verify: (token: string) => verifyToken(jwtSecret, token),
+    sign: (claims: Claims, expiresInSeconds: number) => signToken(jwtSecret, claims, expiresInSeconds),
+    jwks: async () => ({ keys: [] }),
+    reloadSigningKeys: async () => undefined,
   };
   // Configured keys must be tokens this server accepts, with the right role.
   for (const [name, token, role] of [

@@ -38,6 +38,7 @@ import { RestConfig } from './rest/settings.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
 import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
+import { initializeSigningKeys, keyRing } from './key-ring.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { controlPlane } from './studio/index.ts';
@@ -99,7 +100,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     setMaxSeries(config.METRICS_MAX_SERIES);
     cleanups.push(() => flushTracing());
     const { local, target } = await openConfiguredDatabase(config, log);
-    const keys = await resolveKeys(config, local);
+    const secrets = await resolveKeys(config, local);
     if (target.embedded) cleanups.push(() => target.embedded!.stop());
 
     const health: HealthState = { pool: undefined, migrated: false, worker: undefined, workerRequired: config.WORKER === 'in-process', draining: false };
@@ -117,6 +118,12 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const unwatchAdmin = watchPool('admin', adminPool);
     cleanups.push(async () => unwatchAdmin());
     await installWorkerSchema(adminPool, log);
+    // The project's signing keys (sql/0111): a new data directory starts with ES256 in use, a deployment
+    // that had JWT_SECRET (set, or in a data directory made before) with it, until an operator rotates.
+    await initializeSigningKeys(adminPool, secrets.aiMasterKey, config.JWT_SIGNING_ALGORITHM ?? (!config.JWT_SECRET && local?.created ? 'ES256' : 'HS256'));
+    const ring = await keyRing({ adminPool, adminUrl: target.adminUrl, secret: secrets.jwtSecret, masterKey: secrets.aiMasterKey, log });
+    cleanups.push(() => ring.stop());
+    const keys: Keys = { ...secrets, verify: ring.verify, sign: ring.sign, jwks: ring.jwks, reloadSigningKeys: ring.reload };
     // A server sets the authenticator's password from its JWT secret; a
     // standalone worker only logs in with it, so one given another secret
     // fails here, saying so, instead of locking the servers out.
@@ -163,7 +170,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       },
       trustProxy: config.TRUST_PROXY !== 'false', log,
     });
-    const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, jwtSecret: keys.jwtSecret, log });
+    const realtime = await realtimeService({ config, adminUrl: target.adminUrl, adminPool, requestPool, verify: keys.verify, log });
     shutdownHooks.push(() => realtime.stop());
     cleanups.push(() => realtime.stop()); // a boot that fails later still closes the listener
     const ai = aiSurface({ config, requestPool, adminPool, adminUrl: target.adminUrl, masterKey: keys.aiMasterKey, runnerId: realtime.nodeId, rest: inProcessRest(requestPool, schemaCache, () => restConfig.current), storage: storage.inProcess, schema: schemaCache, log });
@@ -200,14 +207,14 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       cleanups.push(() => Promise.all(shutdownHooks.map((hook) => hook())).then(() => undefined));
       // A worker apart has jobs and model calls of its own to count: its /metrics (and /health) on a port of its own, when asked.
       if (config.WORKER_METRICS_PORT !== undefined) {
-        const metricsApp = createMetricsApp({ log, health, metrics: metricsHandler({ jwtSecret: keys.jwtSecret, adminPool, log }) });
+        const metricsApp = createMetricsApp({ log, health, metrics: metricsHandler({ verify: keys.verify, adminPool, log }) });
         const server = await listen(metricsApp, config.WORKER_METRICS_PORT, config.HOST);
         cleanups.push(() => drain([server], config.SHUTDOWN_TIMEOUT_MS, []));
         log.info({ metrics_url: `http://${loopbackHost}:${(server.address() as AddressInfo).port}/metrics` }, 'worker metrics served');
       }
       log.info({ database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, 'pgbase worker is up (no ports)');
     } else {
-      const api = await listen(createApp({ log, jwtSecret: keys.jwtSecret, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ jwtSecret: keys.jwtSecret, adminPool, log }) }), config.PORT, config.HOST);
+      const api = await listen(createApp({ log, verify: keys.verify, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ verify: keys.verify, adminPool, log }) }), config.PORT, config.HOST);
       apiPort = (api.address() as AddressInfo).port;
       realtime.attach(api);
       const plane = controlPlane({

@@ -75,9 +75,13 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
     });
   });
 
-  // HS256 project tokens have no public key to publish: an empty set, as GoTrue serves for symmetric keys.
-  router.get('/.well-known/jwks.json', (_req, res) => {
-    res.json({ keys: [] });
+  // The asymmetric keys' public halves (sql/0111; the legacy HS256 secret is never published), cached
+  // briefly as Supabase's is: a key is published on standby before it signs, so a client's cache knows it.
+  router.get('/.well-known/jwks.json', (_req, res, next) => {
+    keys.jwks().then((set) => {
+      res.setHeader('Cache-Control', 'public, max-age=600');
+      res.json(set);
+    }, next);
   });
 
   // SAML SSO is not built: GoTrue's answer when it is off, not a bare 404.
@@ -89,6 +93,7 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
   router.use(external.router);
 
   // Opened from e-mail, without the project key.
-  const open: OpenRoute[] = [(req) => req.method === 'GET' && req.path === '/verify', ...external.open];
+  // The JWKS is public, as Supabase's is: a service verifying tokens holds no project key.
+  const open: OpenRoute[] = [(req) => req.method === 'GET' && (req.path === '/verify' || req.path === '/.well-known/jwks.json'), ...external.open];
   return { router, open };
 }

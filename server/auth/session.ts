@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { authErrors } from './errors.ts';
-import { signToken, type Keys } from '../keys.ts';
+import type { Keys } from '../keys.ts';
 import { clientIp, userAgent } from './request.ts';
 
 export type SessionRow = {
@@ -18,8 +18,7 @@ export type SessionRow = {
 export async function sessionBody(row: SessionRow, config: Config, keys: Keys): Promise<Record<string, unknown>> {
   const u = row.user;
   const expiresIn = config.JWT_EXPIRY;
-  const accessToken = await signToken(
-    keys.jwtSecret,
+  const accessToken = await keys.sign(
     {
       iss: `${config.apiUrl}/auth/v1`,
       sub: u.id,

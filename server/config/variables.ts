@@ -28,6 +28,8 @@ export const variables = z.object({
 
   JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   PLATFORM_JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  JWT_SIGNING_ALGORITHM: z.enum(['ES256', 'RS256', 'HS256']).optional()
+    .describe('the first signing key of a new key set (auth.signing_keys): ES256 by default for a new data directory, HS256 (JWT_SECRET, the legacy mode) when JWT_SECRET is set or the data directory was made before'),
   JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600).describe('access token lifetime in seconds'),
   ANON_KEY: z.string().min(1).optional(),
   SERVICE_ROLE_KEY: z.string().min(1).optional(),

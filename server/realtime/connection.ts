@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import { verifyToken, type Claims } from '../keys.ts';
+import type { Claims } from '../keys.ts';
 import { broadcast } from './broadcast.ts';
 import type { Channel, Sink } from './hub.ts';
 import { channelAccess, join, Refusal, roleOf } from './join.ts';
@@ -231,7 +231,7 @@ export class Connection implements Sink, ChannelSocket {
       this.push(reply(m, 'ok'));
       return;
     }
-    const verdict = await verifyToken(this.ctx.jwtSecret, given);
+    const verdict = await this.ctx.verify(given);
     if (!verdict.ok) {
       this.push(reply(m, 'error', { reason: 'unauthorized', message: verdict.reason === 'expired' ? 'Token has expired' : 'Invalid token' }));
       await this.shutdownChannel(channel, verdict.reason === 'expired' ? 'Token has expired' : 'Invalid token');

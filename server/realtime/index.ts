@@ -16,7 +16,7 @@ import { WebSocketServer } from 'ws';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { realtimeBody, realtimeErrors } from './errors.ts';
-import { verifyToken } from '../keys.ts';
+import type { TokenVerifier } from '../keys.ts';
 import { redactUrl } from '../log.ts';
 import { fromRelay, RealtimeBus } from './bus.ts';
 import { ChangeRouter } from './changes.ts';
@@ -38,7 +38,7 @@ export type RealtimeService = {
 const SOCKET_PATH = /^\/realtime\/v1\/(?:socket\/)?websocket\/?$/;
 const LOG_LEVELS = new Set(['error', 'warn', 'info', 'debug']);
 
-export async function realtimeService(opts: { config: Config; adminUrl: string; adminPool: pg.Pool; requestPool: pg.Pool; jwtSecret: string; log: Logger }): Promise<RealtimeService> {
+export async function realtimeService(opts: { config: Config; adminUrl: string; adminPool: pg.Pool; requestPool: pg.Pool; verify: TokenVerifier; log: Logger }): Promise<RealtimeService> {
   const { config } = opts;
   const log = opts.log.child({ component: 'realtime' });
   const nodeId = randomUUID();
@@ -79,7 +79,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
   const ctx: RealtimeContext = {
     hub, publish, nodeId,
     store: realtimeStore({ adminPool: opts.adminPool, requestPool: opts.requestPool, nodeId }),
-    jwtSecret: opts.jwtSecret,
+    verify: opts.verify,
     limits: {
       maxChannels: config.REALTIME_MAX_CHANNELS_PER_SOCKET,
       maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES,
@@ -113,7 +113,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     const header = req.headers.apikey ?? req.headers['x-api-key'];
     const apikey = url.searchParams.get('apikey') ?? (typeof header === 'string' ? header : null);
     if (!apikey) return refuse(socket, 401, 'unauthorized', 'No API key found in request (apikey query parameter)');
-    const verdict = await verifyToken(opts.jwtSecret, apikey);
+    const verdict = await opts.verify(apikey);
     if (!verdict.ok) return refuse(socket, 401, 'unauthorized', verdict.reason === 'expired' ? 'API key or token has expired' : 'Invalid API key or token');
     wss.handleUpgrade(req, socket, head, (ws) => {
       const socketLog = log.child({ vsn, path: redactUrl(req.url ?? '') });

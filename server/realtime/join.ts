@@ -3,7 +3,7 @@
 // realtime.messages policies, postgres_changes subscribed in SQL; then the
 // reply with the subscription ids, the presence state and a system notice.
 import { randomUUID } from 'node:crypto';
-import { verifyToken, type Claims } from '../keys.ts';
+import type { Claims } from '../keys.ts';
 import type { ChannelSocket } from './socket.ts';
 import { PUBLIC_ACCESS, type Channel } from './hub.ts';
 import { sendPresenceState } from './presence.ts';
@@ -128,7 +128,7 @@ async function openChannel(conn: ChannelSocket, m: Message): Promise<{ channel: 
 async function tokenFor(conn: ChannelSocket, given: string | undefined): Promise<{ token: string; claims: Claims }> {
   // Publishable "sb_" keys are not JWTs; supabase-js may send one: the socket's token stands.
   if (given === undefined || given === conn.token || given.startsWith('sb_')) return { token: conn.token, claims: conn.claims };
-  const verdict = await verifyToken(conn.ctx.jwtSecret, given);
+  const verdict = await conn.ctx.verify(given);
   if (!verdict.ok) throw new Refusal('unauthorized', verdict.reason === 'expired' ? 'Token has expired' : 'Invalid token');
   return { token: given, claims: verdict.claims };
 }

@@ -2,7 +2,7 @@
 // socket it serves: connection.ts implements it, and the handlers depend on
 // this interface instead of importing the connection back.
 import type { Logger } from 'pino';
-import type { Claims } from '../keys.ts';
+import type { Claims, TokenVerifier } from '../keys.ts';
 import type { Broadcast, Channel, Hub, Sink } from './hub.ts';
 import type { Message } from './protocol.ts';
 import type { RealtimeStore } from './store.ts';
@@ -21,7 +21,8 @@ export type RealtimeContext = {
   /** Every SQL call a socket makes. */
   store: RealtimeStore;
   nodeId: string;
-  jwtSecret: string;
+  /** Verifies a token (the project's key set). */
+  verify: TokenVerifier;
   limits: Limits;
   log: Logger;
 };

@@ -12,6 +12,7 @@ import { QueryBody } from './query.ts';
 import { DeleteRows, ExportQuery, InsertRows, RowsQuery, UpdateRow } from './rows.ts';
 import * as S from './schemas.ts';
 import { SnippetBody, SnippetPatch } from './snippets.ts';
+import { NewSigningKeyBody, SigningKeyStatusBody } from './signing-keys.ts';
 import { CreateUserBody, InviteUserBody, UpdateUserBody, UsersQuery } from './users.ts';
 
 // One tag per concept: the Studio's client types are a file per tag (server/cli/studio-types.ts).
@@ -31,8 +32,13 @@ const rows = family({ tag: 'Rows', errorBody: 'platform', access: 'operator' });
 const sql = family({ tag: 'SQL', errorBody: 'platform', access: 'operator' });
 const users = family({ tag: 'Users', errorBody: 'platform', access: 'operator' });
 const auth = family({ tag: 'Authentication', errorBody: 'platform', access: 'operator' });
+const signingKeys = family({ tag: 'Signing keys', errorBody: 'platform', access: 'operator' });
 const buckets = family({ tag: 'Buckets', errorBody: 'platform', access: 'operator' });
 const storage = family({ tag: 'Objects', errorBody: 'platform', access: 'operator' });
+const SigningKey = z.object({
+  id: z.string(), algorithm: z.enum(['HS256', 'ES256', 'RS256']), status: z.enum(['standby', 'in_use', 'previously_used', 'revoked']),
+  public_jwk: z.record(z.string(), z.unknown()).nullable(), created_at: z.string(), updated_at: z.string(),
+});
 const observe = family({ tag: 'Observe', errorBody: 'platform', access: 'operator' });
 
 const REF = { ref: 'The project ref (PROJECT_REF)' };
@@ -100,6 +106,10 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   auth.post('/api/platform/auth/{ref}/users/{id}/recovery', 'E-mail the user a password recovery', { operationId: 'sendRecovery', pathText: REF, answers: [json(200, 'Sent', z.object({ sent: z.boolean(), email: z.string(), via: z.string() }))], errors: [400] }),
   auth.post('/api/platform/auth/{ref}/invite', 'Invite a user by e-mail', { operationId: 'inviteUser', pathText: REF, body: InviteUserBody, answers: [json(201, 'The invited user', S.AuthUser)], errors: [400, 422] }),
   observe.get('/api/platform/observe/{ref}', 'What /metrics says, summed up: requests, errors and latency per surface, jobs, runs, realtime, model calls', { operationId: 'observe', pathText: REF, answers: [json(200, 'The figures now (counters since this process started)', S.Observation)] }),
+  signingKeys.get('/api/platform/auth/{ref}/signing-keys', 'The project\'s signing keys: in use, standby, previously used, revoked (no private part)', { operationId: 'listSigningKeys', pathText: REF, answers: [json(200, 'The set', z.object({ keys: z.array(SigningKey) }))] }),
+  signingKeys.post('/api/platform/auth/{ref}/signing-keys', 'A new standby signing key (published in the JWKS at once, signing nothing until made in use)', { operationId: 'addSigningKey', pathText: REF, body: NewSigningKeyBody, bodyOptional: true, answers: [json(201, 'The key', SigningKey)], errors: [400] }),
+  signingKeys.patch('/api/platform/auth/{ref}/signing-keys/{id}', 'Make a key in use (the one in use becomes previously used) or revoke a previously used one (its tokens stop at once)', { operationId: 'setSigningKeyStatus', pathText: { ...REF, id: 'The key id (its kid)' }, body: SigningKeyStatusBody, answers: [json(200, 'The key', SigningKey)], errors: [400, 404, 409] }),
+  signingKeys.delete('/api/platform/auth/{ref}/signing-keys/{id}', 'Delete a standby or revoked key', { operationId: 'deleteSigningKey', pathText: { ...REF, id: 'The key id (its kid)' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404, 409] }),
   auth.get('/api/platform/auth/{ref}/config', 'The identity settings in force (configuration: read-only)', { operationId: 'authConfig', pathText: REF, answers: [json(200, 'Settings', S.AuthConfig)] }),
 
   buckets.get('/api/platform/storage/{ref}/buckets', 'The project\'s buckets (spec 4.2)', { operationId: 'listBucketsPlatform', pathText: REF, answers: [json(200, 'Buckets', z.array(S.Bucket))] }),

@@ -18,7 +18,7 @@ import type { Duplex } from 'node:stream';
 import type pg from 'pg';
 import WebSocket, { WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { signToken, type Keys } from '../keys.ts';
+import type { Keys } from '../keys.ts';
 import { sessionOf, sessionToken } from './session.ts';
 
 const Join = z.object({
@@ -39,7 +39,7 @@ export function realtimeBridge(opts: { pool: pg.Pool; keys: Keys; projectRef: st
     if (join.role === 'anon') return opts.keys.anonKey;
     if (join.role === 'service_role') return opts.keys.serviceRoleKey;
     if (!join.user_id) throw new Error('Joining as authenticated needs a user id');
-    return signToken(opts.keys.jwtSecret, { sub: join.user_id, role: 'authenticated', aud: 'authenticated' }, 3600);
+    return opts.keys.sign({ sub: join.user_id, role: 'authenticated', aud: 'authenticated' }, 3600);
   };
 
   const serve = (browser: WebSocket) => {

@@ -7,14 +7,14 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { apiError } from '../errors.ts';
 import { bearerOf } from '../gateway.ts';
-import { verifyToken } from '../keys.ts';
+import type { TokenVerifier } from '../keys.ts';
 import { refreshDatabaseGauges, registry } from './metrics.ts';
 
-export function metricsHandler(opts: { jwtSecret: string; adminPool: pg.Pool; log: Logger }): RequestHandler {
+export function metricsHandler(opts: { verify: TokenVerifier; adminPool: pg.Pool; log: Logger }): RequestHandler {
   return (req, res, next) => {
     void (async () => {
       const bearer = bearerOf(req);
-      const verdict = bearer ? await verifyToken(opts.jwtSecret, bearer) : undefined;
+      const verdict = bearer ? await opts.verify(bearer) : undefined;
       if (!verdict?.ok || verdict.claims.role !== 'service_role') {
         res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
         throw apiError(401, 'service_key_required', 'GET /metrics needs Authorization: Bearer <service key>');

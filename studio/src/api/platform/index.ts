@@ -14,10 +14,11 @@ import type * as Rows from './rows.ts';
 import type * as SQL from './sql.ts';
 import type * as Schemaobjects from './schema-objects.ts';
 import type * as Signin from './sign-in.ts';
+import type * as Signingkeys from './signing-keys.ts';
 import type * as Snippets from './snippets.ts';
 import type * as Table from './table.ts';
 import type * as Tables from './tables.ts';
 import type * as Users from './users.ts';
 
-export type paths = Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & Objectactions.paths & Objects.paths & Observe.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
-export type components = { schemas: Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Observe.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };
+export type paths = Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & Objectactions.paths & Objects.paths & Observe.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Signingkeys.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
+export type components = { schemas: Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Observe.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Signingkeys.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };
