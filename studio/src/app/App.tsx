@@ -15,6 +15,7 @@ const DatabasePage = lazy(() => import('../pages/database/DatabasePage.tsx'));
 const Users = lazy(() => import('../pages/auth/Users.tsx'));
 const UserDetail = lazy(() => import('../pages/auth/UserDetail.tsx'));
 const AuthSettings = lazy(() => import('../pages/auth/AuthSettings.tsx'));
+const SigningKeys = lazy(() => import('../pages/auth/SigningKeys.tsx'));
 const StoragePage = lazy(() => import('../pages/storage/StoragePage.tsx'));
 const RealtimeInspector = lazy(() => import('../pages/realtime/RealtimeInspector.tsx'));
 const WorkflowList = lazy(() => import('../pages/workflows/WorkflowList.tsx'));
@@ -58,6 +59,7 @@ export function App() {
               <Route path="auth/users" element={<Users />} />
               <Route path="auth/users/:id" element={<UserDetail />} />
               <Route path="auth/settings" element={<AuthSettings />} />
+              <Route path="auth/signing-keys" element={<SigningKeys />} />
               <Route path="storage/:bucket?/*" element={<StoragePage />} />
               <Route path="realtime" element={<RealtimeInspector />} />
               <Route path="workflows" element={<WorkflowList />} />

@@ -3,8 +3,11 @@
 // session, and their metadata as text however it is made; banned for a day
 // (asked first), they cannot sign in; the ban lifted, they can; invited by
 // e-mail through the configured SMTP; deleted (asked first); each change in
-// the audit log, which the Studio shows.
+// the audit log, which the Studio shows. The signing keys rotated from their
+// page: an ES256 key added and made in use signs the next sign-in (verified
+// by getClaims() through the JWKS); revoked after asking, its tokens stop.
 import { createClient } from '@supabase/supabase-js';
+import { decodeProtectedHeader } from 'jose';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { StudioPage } from '../../helpers/chromium.ts';
@@ -115,5 +118,42 @@ describe('Studio in Chromium: users', () => {
     await deletion.getByRole('cell', { name: 'first-operator@example.com', exact: true }).waitFor();
     await s.axe('the audit log');
     await s.shot('settings-audit');
+  });
+
+  it('rotates the signing keys from their page: a standby ES256 key made in use signs the next session, and revoked it signs everyone out', async () => {
+    await s.page.goto('/auth/signing-keys');
+    const table = s.page.getByRole('table', { name: 'Signing keys' });
+    await table.getByRole('rowheader', { name: 'legacy JWT secret' }).waitFor();
+    const addStandby = async () => {
+      await s.page.getByRole('button', { name: 'Add a standby key' }).click();
+      const row = table.locator('tr[data-status="standby"]');
+      await row.waitFor();
+      return (await row.getByRole('rowheader').textContent())!;
+    };
+    const first = await addStandby();
+    await s.axe('the signing keys with a standby key');
+    await s.page.getByRole('button', { name: `Make ES256 key ${first} in use` }).click();
+    await table.locator('tr[data-status="in_use"]').getByRole('rowheader', { name: first }).waitFor();
+
+    const ann = client();
+    const { data, error } = await ann.auth.signInWithPassword({ email: 'maria@example.com', password: 'marias-password' });
+    assert.equal(error, null);
+    const token = data.session!.access_token;
+    assert.deepEqual([decodeProtectedHeader(token).alg, decodeProtectedHeader(token).kid], ['ES256', first]);
+    assert.equal((await ann.auth.getClaims()).data?.header.kid, first, 'verified through the JWKS');
+    const rest = () => fetch(`${server.apiUrl}/auth/v1/user`, { headers: { apikey: server.anonKey, authorization: `Bearer ${token}` } });
+    assert.equal((await rest()).status, 200);
+
+    const second = await addStandby();
+    await s.page.getByRole('button', { name: `Make ES256 key ${second} in use` }).click();
+    await table.locator('tr[data-status="in_use"]').getByRole('rowheader', { name: second }).waitFor();
+    assert.equal((await rest()).status, 200, 'a previously used key still verifies');
+    await s.page.getByRole('button', { name: `Revoke ES256 key ${first}` }).click();
+    await s.axe('the revoke dialog');
+    await dialog().getByRole('button', { name: 'Revoke' }).click();
+    await table.locator('tr[data-status="revoked"]').getByRole('rowheader', { name: first }).waitFor();
+    assert.equal((await rest()).status, 401, 'its tokens stop at once');
+    assert.equal(await s.page.getByRole('button', { name: /^Revoke HS256/ }).count(), 0, 'the legacy secret offers no revoke');
+    await s.shot('auth-signing-keys');
   });
 });
