@@ -15,7 +15,7 @@ import { SURFACE_PREFIXES } from './surfaces.ts';
  * its clients parse, and whether a bearer token alone may stand for the key
  * (clients that send only Authorization, as OpenAI's do).
  */
-export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape; bearerKey?: boolean };
+export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRoute[]; errorShape?: ErrorShape; bearerKey?: boolean; /** A bearer that does not verify is left to the routes (GoTrue's way: only routes needing a user refuse it). */ bearerToRoutes?: boolean };
 
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
 
@@ -31,7 +31,7 @@ export function createApp(opts: { log: Logger; verify: TokenVerifier; health: He
     const shape = surfaces.find((s) => s.errorShape)?.errorShape ?? plainShape;
     // A prefix inside another that no surface claims (/api/v1 without the AI surface) is left to the outer one.
     if (surfaces.length === 0 && SURFACE_PREFIXES.some((p) => prefix.startsWith(`${p}/`))) continue;
-    app.use(prefix, errorShape(shape), apiKeyGate(opts.verify, surfaces.flatMap((s) => s.open ?? []), { bearerKey: surfaces.some((s) => s.bearerKey) }), ...handlers, notFoundHandler);
+    app.use(prefix, errorShape(shape), apiKeyGate(opts.verify, surfaces.flatMap((s) => s.open ?? []), { bearerKey: surfaces.some((s) => s.bearerKey), bearerToRoutes: surfaces.some((s) => s.bearerToRoutes) }), ...handlers, notFoundHandler);
   }
   app.get('/health', healthHandler(opts.health));
   if (opts.metrics) app.get('/metrics', errorShape(plainShape), opts.metrics);

@@ -1,7 +1,8 @@
 // The key check in front of every surface, as Supabase's gateway does it:
 // a request must carry a project key in `apikey` (header, or query for
 // WebSockets) signed with JWT_SECRET; an Authorization bearer, when present,
-// must verify too and then decides the role. Surfaces add their own rules
+// must verify too and then decides the role (except where the surface's
+// routes judge it, as GoTrue does: `bearerToRoutes`). Surfaces add their own rules
 // (REST wants both headers, admin routes want service_role, ...) on top.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { apiError } from './errors.ts';
@@ -15,6 +16,8 @@ export type RequestAuth = {
   apikey: Claims;
   /** The raw bearer token, when one was sent. */
   bearer: string | undefined;
+  /** A bearer that did not verify, on a surface whose routes judge it (bearerToRoutes): why. */
+  bearerRefused?: 'expired' | 'invalid';
 };
 
 declare module 'express-serve-static-core' {
@@ -45,7 +48,7 @@ export const gateErrors = {
  * OpenAI-compatible endpoint: OpenAI clients send only Authorization). The
  * token is verified the same way, so this admits no one the key would not.
  */
-export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: { bearerKey?: boolean } = {}): RequestHandler {
+export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: { bearerKey?: boolean; bearerToRoutes?: boolean } = {}): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (open.some((isOpen) => isOpen(req))) return next();
     // The header first: reading req.query parses the query string.
@@ -57,15 +60,15 @@ export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: 
       if (!key.ok) throw gateErrors.badApiKey(key.reason === 'expired');
       const bearer = bearerOf(req);
       let claims = key.claims;
+      let bearerRefused: RequestAuth['bearerRefused'];
       if (bearer !== undefined && bearer !== apikey) {
         const token = await verify(bearer);
-        if (!token.ok) {
-          throw gateErrors.badJwt(token.reason === 'expired');
-        }
-        claims = token.claims;
+        if (!token.ok && !opts.bearerToRoutes) throw gateErrors.badJwt(token.reason === 'expired');
+        if (token.ok) claims = token.claims;
+        else bearerRefused = token.reason;
       }
       const role = typeof claims.role === 'string' && claims.role ? claims.role : 'anon';
-      req.auth = { claims, role, apikey: key.claims, bearer };
+      req.auth = { claims, role, apikey: key.claims, bearer, ...(bearerRefused ? { bearerRefused } : {}) };
     })().then(() => next(), next);
   };
 }

@@ -188,7 +188,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     }
     const surfaces: Surface[] = [
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
-      { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape },
+      { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape, bearerToRoutes: true },
       { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl, settings: () => restConfig.current }), errorShape: restShape },
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },

@@ -25,6 +25,7 @@ export function parseBanDuration(value: string | null | undefined): number | nul
 }
 
 function requireAdmin(req: Request): void {
+  if (req.auth?.bearerRefused) throw authErrors.badJwt(req.auth.bearerRefused, req.auth.bearer ?? '');
   if (req.auth?.role !== 'service_role') throw authErrors.notAdmin();
 }
 

@@ -30,6 +30,8 @@ export const authErrors = {
   captchaRefused: (reasons: string) => apiError(400, 'captcha_failed', `captcha protection: request disallowed (${reasons})`),
   captchaUnavailable: () => apiError(503, 'captcha_failed', 'captcha verification is unavailable; retry shortly'),
   sessionRequired: () => apiError(401, 'no_authorization', 'This endpoint requires a session (session_id claim)'),
+  badJwt: (reason: 'expired' | 'invalid', token: string) => apiError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${
+    reason === 'expired' ? 'token has invalid claims: token is expired' : token.split('.').length !== 3 ? 'token is malformed: token contains an invalid number of segments' : 'token signature is invalid'}`),
   bearerRequired: () => apiError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
   /** A factor type GoTrue knows but this server does not enrol, with GoTrue's code for it; an unknown one is a validation failure. */
   factorNotEnabled: (type: unknown) => type === 'phone'
@@ -54,6 +56,7 @@ export const authErrors = {
   phoneProviderDisabled: () => apiError(400, 'phone_provider_disabled', 'Unsupported phone provider'),
   idTokenProviderDisabled: (provider: string) => apiError(400, 'provider_disabled', `Custom OIDC provider "${provider}" not allowed`),
   badIdToken: (reason: string) => apiError(400, 'bad_jwt', `Bad ID token: ${reason}`),
+  web3Disabled: (chain: string) => apiError(422, 'web3_provider_disabled', `${chain}Web3 provider is disabled`),
   anonymousDisabled: () => apiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
   manualLinkingDisabled: () => apiError(404, 'manual_linking_disabled', 'Manual linking is disabled'),
   badPagination: (what: string) => apiError(400, 'validation_failed', `Bad Pagination Parameters: ${what}`),

@@ -53,6 +53,8 @@ export async function issueSession(pool: pg.Pool, req: Request, userId: string, 
 
 /** The signed-in user behind the bearer token (verified by the gateway). */
 export function currentUser(req: Request): { id: string; sessionId: string | null; email: string } {
+  // A bearer that did not verify: GoTrue's 403, naming why as its JWT library does.
+  if (req.auth?.bearerRefused) throw authErrors.badJwt(req.auth.bearerRefused, req.auth.bearer ?? '');
   const claims = req.auth?.claims;
   if (!claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') {
     throw authErrors.bearerRequired();

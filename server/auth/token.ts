@@ -13,6 +13,11 @@ import { issueSession, sessionBody, type SessionRow } from './session.ts';
 
 export function tokenRoutes({ config, keys, pool }: AuthDeps): Router {
   const grants: Record<string, (req: express.Request) => Promise<SessionRow>> = {
+    // Sign-in with a wallet is not built: GoTrue's answer when its Web3 provider is off.
+    web3: async (req) => {
+      const chain = (req.body as { chain?: unknown } | undefined)?.chain;
+      throw authErrors.web3Disabled(chain === 'solana' ? 'Solana ' : chain === 'ethereum' ? 'Ethereum ' : '');
+    },
     password: async (req) => {
       const body = parse(z.object({ email, phone, password: z.string().min(1, 'Password required').max(1000) }), req.body);
       if (!body.email && !body.phone) throw authErrors.emailOrPhoneRequired();

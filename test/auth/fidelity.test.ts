@@ -3,7 +3,10 @@
 // user whose token says so to policies, made permanent when an e-mail is
 // confirmed), e-mail addresses validated as GoTrue validates them, pagination
 // refused as GoTrue refuses it, admin MFA factor routes, and manual identity
-// linking answering GoTrue's "disabled" code.
+// linking answering GoTrue's "disabled" code; the Web3 grant answering
+// GoTrue's disabled code, and a bearer that does not verify judged as GoTrue
+// judges it (403 bad_jwt where a user is needed, ignored elsewhere).
+import { signToken } from '../../server/keys.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
@@ -28,6 +31,38 @@ describe('identity: GoTrue fidelity', () => {
     const { data, error } = await client(off).auth.signInAnonymously();
     assert.equal(data.session, null);
     assert.deepEqual([error?.status, error?.code, error?.message], [422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled']);
+  });
+
+  it('answers a Web3 sign-in with GoTrue\'s disabled code', async () => {
+    const web3 = (body: unknown) => fetch(`${off.url}/auth/v1/token?grant_type=web3`, { method: 'POST', headers: { apikey: off.keys.anonKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const solana = await web3({ chain: 'solana', message: 'sign in', signature: 'c2ln' });
+    assert.equal(solana.status, 422);
+    assert.deepEqual(((b) => [b.code, b.error_code, b.msg])(await solana.json() as { code: number; error_code: string; msg: string }), [422, 'web3_provider_disabled', 'Solana Web3 provider is disabled']);
+    const ethereum = (await (await web3({ chain: 'ethereum' })).json()) as { error_code: string; msg: string };
+    assert.deepEqual([ethereum.error_code, ethereum.msg], ['web3_provider_disabled', 'Ethereum Web3 provider is disabled']);
+  });
+
+  it('judges a bearer that does not verify as GoTrue does: 403 bad_jwt where a user is needed, ignored where not', async () => {
+    const call = (path: string, bearer: string, init: RequestInit = {}, apikey = off.keys.anonKey) =>
+      fetch(`${off.url}/auth/v1${path}`, { ...init, headers: { apikey, authorization: `Bearer ${bearer}`, 'content-type': 'application/json' } });
+    const expired = await signToken(off.keys.jwtSecret, { role: 'authenticated', sub: '6f1c2d3e-0000-4000-8000-000000000001', aud: 'authenticated' }, -60);
+    const forged = `${expired.split('.').slice(0, 2).join('.')}.c2lnbmF0dXJl`;
+    for (const [path, bearer, detail] of [
+      ['/logout', 'not-a-jwt', 'token is malformed: token contains an invalid number of segments'],
+      ['/logout', expired, 'token has invalid claims: token is expired'],
+      ['/user', forged, 'token signature is invalid'],
+    ] as const) {
+      const res = await call(path, bearer, path === '/logout' ? { method: 'POST' } : {});
+      assert.equal(res.status, 403, path);
+      const body = (await res.json()) as { code: number; error_code: string; msg: string };
+      assert.deepEqual([body.code, body.error_code, body.msg], [403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`]);
+    }
+    // The service key with a bearer that does not verify is not an admin.
+    assert.equal((await call('/admin/users', 'not-a-jwt', {}, off.keys.serviceRoleKey)).status, 403);
+    // Routes that need no user go on: a sign-up with a stale token left in the header.
+    const signUp = await call('/signup', expired, { method: 'POST', body: JSON.stringify({ email: 'stale-header@example.com', password: 'a-good-password' }) });
+    assert.equal(signUp.status, 200);
+    assert.equal((await fetch(`${off.url}/rest/v1/`, { headers: { apikey: off.keys.anonKey, authorization: 'Bearer not-a-jwt' } })).status, 401, 'other surfaces refuse it at the gate, as before');
   });
 
   it('signs in anonymously when on: is_anonymous in the user and the token, for policies; permanent once an e-mail is confirmed', async () => {

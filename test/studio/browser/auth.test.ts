@@ -152,7 +152,7 @@ describe('Studio in Chromium: users', () => {
     await s.axe('the revoke dialog');
     await dialog().getByRole('button', { name: 'Revoke' }).click();
     await table.locator('tr[data-status="revoked"]').getByRole('rowheader', { name: first }).waitFor();
-    assert.equal((await rest()).status, 401, 'its tokens stop at once');
+    assert.equal((await rest()).status, 403, 'its tokens stop at once (GoTrue\'s bad_jwt)');
     assert.equal(await s.page.getByRole('button', { name: /^Revoke HS256/ }).count(), 0, 'the legacy secret offers no revoke');
     await s.shot('auth-signing-keys');
   });
