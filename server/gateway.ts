@@ -5,6 +5,7 @@
 // routes judge it, as GoTrue does: `bearerToRoutes`). Surfaces add their own rules
 // (REST wants both headers, admin routes want service_role, ...) on top.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { fromBrowser } from './api-keys.ts';
 import { apiError } from './errors.ts';
 import type { Claims, TokenVerifier } from './keys.ts';
 
@@ -38,6 +39,8 @@ export function bearerOf(req: Request): string | undefined {
 
 /** The gate's named errors, in whatever shape the surface declared. */
 export const gateErrors = {
+  /** Supabase's answer: a secret key never belongs in a browser (an Origin header, or a browser's User-Agent). */
+  secretKeyInBrowser: () => apiError(401, 'secret_key_in_browser', 'Forbidden use of secret API key in browser: secret keys belong on a server; use the publishable key in browsers'),
   noApiKey: () => apiError(401, 'no_api_key', 'No API key found in request'),
   badApiKey: (expired: boolean) => apiError(401, 'invalid_api_key', expired ? 'API key has expired' : 'Invalid API key'),
   badJwt: (expired: boolean) => apiError(401, expired ? 'jwt_expired' : 'bad_jwt', expired ? 'JWT expired' : 'Invalid JWT'),
@@ -55,6 +58,7 @@ export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: 
     const header = req.headers.apikey;
     const apikey = typeof header === 'string' ? header : typeof req.query.apikey === 'string' ? req.query.apikey : opts.bearerKey ? bearerOf(req) : undefined;
     if (!apikey) return next(gateErrors.noApiKey());
+    if (apikey.startsWith('sb_secret_') && fromBrowser(req.headers)) return next(gateErrors.secretKeyInBrowser());
     void (async () => {
       const key = await verify(apikey);
       if (!key.ok) throw gateErrors.badApiKey(key.reason === 'expired');

@@ -39,6 +39,7 @@ import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
 import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { initializeSigningKeys, keyRing } from './key-ring.ts';
+import { apiKeyRing, isApiKey } from './api-keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { controlPlane } from './studio/index.ts';
@@ -123,7 +124,14 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     await initializeSigningKeys(adminPool, secrets.aiMasterKey, config.JWT_SIGNING_ALGORITHM ?? (!config.JWT_SECRET && local?.created ? 'ES256' : 'HS256'));
     const ring = await keyRing({ adminPool, adminUrl: target.adminUrl, secret: secrets.jwtSecret, masterKey: secrets.aiMasterKey, log });
     cleanups.push(() => ring.stop());
-    const keys: Keys = { ...secrets, verify: ring.verify, sign: ring.sign, jwks: ring.jwks, reloadSigningKeys: ring.reload };
+    // Publishable and secret API keys (sql/0112): a project starts with one of each.
+    await adminPool.query('select auth.initialize_api_keys($1)', [secrets.aiMasterKey]);
+    const apiKeys = await apiKeyRing({ adminPool, adminUrl: target.adminUrl, log });
+    cleanups.push(() => apiKeys.stop());
+    const keys: Keys = {
+      ...secrets, verify: (token) => (isApiKey(token) ? apiKeys.check(token) : ring.verify(token)), sign: ring.sign, jwks: ring.jwks,
+      reloadSigningKeys: async () => void (await Promise.all([ring.reload(), apiKeys.reload()])),
+    };
     // A server sets the authenticator's password from its JWT secret; a
     // standalone worker only logs in with it, so one given another secret
     // fails here, saying so, instead of locking the servers out.

@@ -16,6 +16,7 @@ import { WebSocketServer } from 'ws';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { realtimeBody, realtimeErrors } from './errors.ts';
+import { fromBrowser } from '../api-keys.ts';
 import type { TokenVerifier } from '../keys.ts';
 import { redactUrl } from '../log.ts';
 import { fromRelay, RealtimeBus } from './bus.ts';
@@ -113,6 +114,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     const header = req.headers.apikey ?? req.headers['x-api-key'];
     const apikey = url.searchParams.get('apikey') ?? (typeof header === 'string' ? header : null);
     if (!apikey) return refuse(socket, 401, 'unauthorized', 'No API key found in request (apikey query parameter)');
+    if (apikey.startsWith('sb_secret_') && fromBrowser(req.headers)) return refuse(socket, 401, 'unauthorized', 'Forbidden use of secret API key in browser');
     const verdict = await opts.verify(apikey);
     if (!verdict.ok) return refuse(socket, 401, 'unauthorized', verdict.reason === 'expired' ? 'API key or token has expired' : 'Invalid API key or token');
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -134,11 +134,13 @@ describe('npm start on the embedded database', () => {
     const keysRun = spawnSync('npm', ['run', '--silent', 'keys'], { cwd: root, env: env(), encoding: 'utf8' });
     assert.equal(keysRun.status, 0, keysRun.stderr);
     const keys = JSON.parse(keysRun.stdout) as Record<string, string>;
-    assert.deepEqual(Object.keys(keys), ['url', 'platform_url', 'anon_key', 'service_role_key', 'db_url', 'jwt_secret']);
+    assert.deepEqual(Object.keys(keys), ['url', 'platform_url', 'anon_key', 'service_role_key', 'db_url', 'jwt_secret', 'publishable_key', 'secret_key', 'api_keys']);
+    assert.match(keys.publishable_key!, /^sb_publishable_[\w-]{43}$/);
+    assert.match(keys.secret_key!, /^sb_secret_[\w-]{43}$/);
     assert.equal(keys.url, `http://localhost:${ports.PORT}`);
     assert.ok(current.output().includes(keys.anon_key!), 'the startup log prints the anon key');
     assert.ok(!current.output().includes(keys.service_role_key!), 'the startup log does not print the service-role key');
-    for (const key of [keys.anon_key!, keys.service_role_key!]) {
+    for (const key of [keys.anon_key!, keys.service_role_key!, keys.publishable_key!, keys.secret_key!]) {
       const gated: Response = await fetch(`${keys.url}/rest/v1/anything`, { headers: { apikey: key, authorization: `Bearer ${key}` } });
       assert.equal(gated.status, 404, 'a valid key passes the gate (to a table that does not exist)');
       assert.equal(((await gated.json()) as { code: string }).code, 'PGRST205');

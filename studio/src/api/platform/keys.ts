@@ -17,6 +17,16 @@ export interface paths {
     /** Make a key in use (the one in use becomes previously used) or revoke a previously used one (its tokens stop at once) */
     patch: operations["setSigningKeyStatus"];
   };
+  "/api/platform/auth/{ref}/api-keys": {
+    /** The publishable and secret API keys (reveal=true: the keys themselves) */
+    get: operations["listApiKeys"];
+    /** A new publishable or secret API key, answered in full */
+    post: operations["createApiKey"];
+  };
+  "/api/platform/auth/{ref}/api-keys/{id}": {
+    /** Delete (revoke) an API key: it stops working on every server at once */
+    delete: operations["deleteApiKey"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -42,9 +52,33 @@ export interface components {
        */
       algorithm?: "ES256" | "RS256";
     };
+    CreateApiKey201: {
+      id: string;
+      name: string;
+      type: string;
+      api_key: string;
+      created_at: string;
+    };
+    CreateApiKeyBody: {
+      /** @enum {string} */
+      type: "publishable" | "secret";
+      name: string;
+    };
+    DeleteApiKey200: {
+      id: string;
+    };
     DeleteSigningKey200: {
       id: string;
     };
+    ListApiKeys200: ({
+        id: string;
+        name: string;
+        /** @enum {string} */
+        type: "publishable" | "secret";
+        shown: string;
+        api_key: string | null;
+        created_at: string;
+      })[];
     ListSigningKeys200: {
       keys: components["schemas"]["AddSigningKey201"][];
     };
@@ -209,6 +243,80 @@ export interface operations {
       403: components["responses"]["PlatformError403"];
       404: components["responses"]["PlatformError404"];
       409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
+    };
+  };
+  /** The publishable and secret API keys (reveal=true: the keys themselves) */
+  listApiKeys: {
+    parameters: {
+      query?: {
+        reveal?: "true" | "false";
+      };
+      path: {
+        /** @description The project ref (PROJECT_REF) */
+        ref: string;
+      };
+    };
+    responses: {
+      /** @description The keys */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListApiKeys200"];
+        };
+      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
+    };
+  };
+  /** A new publishable or secret API key, answered in full */
+  createApiKey: {
+    parameters: {
+      path: {
+        /** @description The project ref (PROJECT_REF) */
+        ref: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateApiKeyBody"];
+      };
+    };
+    responses: {
+      /** @description The key */
+      201: {
+        content: {
+          "application/json": components["schemas"]["CreateApiKey201"];
+        };
+      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
+    };
+  };
+  /** Delete (revoke) an API key: it stops working on every server at once */
+  deleteApiKey: {
+    parameters: {
+      path: {
+        /** @description The project ref (PROJECT_REF) */
+        ref: string;
+        /** @description The key id */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DeleteApiKey200"];
+        };
+      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      404: components["responses"]["PlatformError404"];
       500: components["responses"]["PlatformError500"];
     };
   };

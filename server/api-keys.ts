@@ -1,0 +1,61 @@
+// Publishable and secret API keys at the gate (sql/0112): `sb_publishable_…`
+// acts as anon, `sb_secret_…` as service_role. Each process keeps the keys'
+// SHA-256 hashes in memory and reads them again when any process or a DBA
+// changes them (NOTIFY pgbase_api_keys), and when a key it does not know
+// arrives (at most four times a second), so a deleted key stops everywhere
+// at once. A secret key is refused from a browser, as Supabase refuses it.
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { listenChannel, type Listener } from '../db/listener.ts';
+import type { Verdict } from './keys.ts';
+
+export const isApiKey = (key: string) => key.startsWith('sb_publishable_') || key.startsWith('sb_secret_');
+
+/** A browser sent it: an Origin header, or a browser's User-Agent (what Supabase's gateway looks at). */
+export function fromBrowser(headers: IncomingHttpHeaders): boolean {
+  if (typeof headers.origin === 'string' && headers.origin !== '') return true;
+  const agent = headers['user-agent'];
+  return typeof agent === 'string' && /^Mozilla\/5\.0 /.test(agent);
+}
+
+const ROLE = { publishable: 'anon', secret: 'service_role' } as const;
+
+export type ApiKeyRing = Awaited<ReturnType<typeof apiKeyRing>>;
+
+export async function apiKeyRing(opts: { adminPool: pg.Pool; adminUrl: string; log: Logger; listen?: boolean }) {
+  let byHash = new Map<string, { id: string; type: 'publishable' | 'secret' }>();
+  let lastUnknownReload = 0;
+  const read = async () => {
+    const { rows } = await opts.adminPool.query<{ id: string; type: 'publishable' | 'secret'; key_hash: string }>('select * from auth.api_key_hashes()');
+    byHash = new Map(rows.map((r) => [r.key_hash, { id: r.id, type: r.type }]));
+  };
+  const reload = () => read().catch((err: Error) => opts.log.error({ error: err.message }, 'API keys not read again'));
+  let listener: Listener | undefined;
+  if (opts.listen !== false) {
+    listener = listenChannel({ url: opts.adminUrl, channel: 'pgbase_api_keys', name: 'api-keys', log: opts.log, onNotify: () => void reload(), onListening: (again) => (again ? reload() : undefined) });
+    await listener.ready;
+  }
+  await read();
+
+  return {
+    /** The claims a key stands for: anon or service_role; invalid for a key not in the set. */
+    check: async (key: string): Promise<Verdict> => {
+      const hash = createHash('sha256').update(key).digest('hex');
+      let found = byHash.get(hash);
+      if (!found && Date.now() - lastUnknownReload > 250) {
+        // A key made on another process a moment ago.
+        lastUnknownReload = Date.now();
+        await reload();
+        found = byHash.get(hash);
+      }
+      if (!found || !key.startsWith(`sb_${found.type}_`)) return { ok: false, reason: 'invalid' };
+      return { ok: true, claims: { role: ROLE[found.type], api_key_id: found.id } };
+    },
+    reload: read,
+    stop: async () => {
+      await listener?.stop();
+    },
+  };
+}
