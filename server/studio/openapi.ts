@@ -33,7 +33,8 @@ const rows = family({ tag: 'Rows', errorBody: 'platform', access: 'operator' });
 const sql = family({ tag: 'SQL', errorBody: 'platform', access: 'operator' });
 const users = family({ tag: 'Users', errorBody: 'platform', access: 'operator' });
 const auth = family({ tag: 'Authentication', errorBody: 'platform', access: 'operator' });
-const signingKeys = family({ tag: 'Keys', errorBody: 'platform', access: 'operator' });
+const apiKeys = family({ tag: 'API keys', errorBody: 'platform', access: 'operator' });
+const signingKeys = family({ tag: 'Signing keys', errorBody: 'platform', access: 'operator' });
 const buckets = family({ tag: 'Buckets', errorBody: 'platform', access: 'operator' });
 const storage = family({ tag: 'Objects', errorBody: 'platform', access: 'operator' });
 const SigningKey = z.object({
@@ -112,9 +113,9 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   signingKeys.post('/api/platform/auth/{ref}/signing-keys', 'A new standby signing key (published in the JWKS at once, signing nothing until made in use)', { operationId: 'addSigningKey', pathText: REF, body: NewSigningKeyBody, bodyOptional: true, answers: [json(201, 'The key', SigningKey)], errors: [400] }),
   signingKeys.patch('/api/platform/auth/{ref}/signing-keys/{id}', 'Make a key in use (the one in use becomes previously used) or revoke a previously used one (its tokens stop at once)', { operationId: 'setSigningKeyStatus', pathText: { ...REF, id: 'The key id (its kid)' }, body: SigningKeyStatusBody, answers: [json(200, 'The key', SigningKey)], errors: [400, 404, 409] }),
   signingKeys.delete('/api/platform/auth/{ref}/signing-keys/{id}', 'Delete a standby or revoked key', { operationId: 'deleteSigningKey', pathText: { ...REF, id: 'The key id (its kid)' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404, 409] }),
-  signingKeys.get('/api/platform/auth/{ref}/api-keys', 'The publishable and secret API keys (reveal=true: the keys themselves)', { operationId: 'listApiKeys', pathText: REF, query: ApiKeysQuery, answers: [json(200, 'The keys', z.array(ApiKey))], errors: [400] }),
-  signingKeys.post('/api/platform/auth/{ref}/api-keys', 'A new publishable or secret API key, answered in full', { operationId: 'createApiKey', pathText: REF, body: NewApiKeyBody, answers: [json(201, 'The key', z.object({ id: z.string(), name: z.string(), type: z.string(), api_key: z.string(), created_at: z.string() }))], errors: [400, 409] }),
-  signingKeys.delete('/api/platform/auth/{ref}/api-keys/{id}', 'Delete (revoke) an API key: it stops working on every server at once', { operationId: 'deleteApiKey', pathText: { ...REF, id: 'The key id' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404] }),
+  apiKeys.get('/api/platform/auth/{ref}/api-keys', 'The publishable and secret API keys (reveal=true: the keys themselves)', { operationId: 'listApiKeys', pathText: REF, query: ApiKeysQuery, answers: [json(200, 'The keys', z.array(ApiKey))], errors: [400] }),
+  apiKeys.post('/api/platform/auth/{ref}/api-keys', 'A new publishable or secret API key, answered in full', { operationId: 'createApiKey', pathText: REF, body: NewApiKeyBody, answers: [json(201, 'The key', z.object({ id: z.string(), name: z.string(), type: z.string(), api_key: z.string(), created_at: z.string() }))], errors: [400, 409] }),
+  apiKeys.delete('/api/platform/auth/{ref}/api-keys/{id}', 'Delete (revoke) an API key: it stops working on every server at once', { operationId: 'deleteApiKey', pathText: { ...REF, id: 'The key id' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404] }),
   auth.get('/api/platform/auth/{ref}/config', 'The identity settings in force (configuration: read-only)', { operationId: 'authConfig', pathText: REF, answers: [json(200, 'Settings', S.AuthConfig)] }),
 
   buckets.get('/api/platform/storage/{ref}/buckets', 'The project\'s buckets (spec 4.2)', { operationId: 'listBucketsPlatform', pathText: REF, answers: [json(200, 'Buckets', z.array(S.Bucket))] }),

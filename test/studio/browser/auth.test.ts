@@ -6,6 +6,7 @@
 // the audit log, which the Studio shows. The signing keys rotated from their
 // page: an ES256 key added and made in use signs the next sign-in (verified
 // by getClaims() through the JWKS); revoked after asking, its tokens stop.
+// A publishable API key made there works with supabase-js until deleted.
 import { createClient } from '@supabase/supabase-js';
 import { decodeProtectedHeader } from 'jose';
 import assert from 'node:assert/strict';
@@ -155,5 +156,21 @@ describe('Studio in Chromium: users', () => {
     assert.equal((await rest()).status, 403, 'its tokens stop at once (GoTrue\'s bad_jwt)');
     assert.equal(await s.page.getByRole('button', { name: /^Revoke HS256/ }).count(), 0, 'the legacy secret offers no revoke');
     await s.shot('auth-signing-keys');
+
+    // An API key made, used with supabase-js, deleted after asking: refused from then on.
+    await s.page.getByLabel('Name', { exact: true }).fill('web app');
+    await s.page.getByLabel('Type').selectOption('publishable');
+    await s.page.getByRole('button', { name: 'Make an API key' }).click();
+    const made = (await s.page.getByRole('status').filter({ hasText: 'New key:' }).locator('.mono').textContent())!;
+    assert.match(made, /^sb_publishable_/);
+    const web = createClient(server.apiUrl, made, { auth: { persistSession: false } });
+    assert.equal((await web.auth.signInWithPassword({ email: 'maria@example.com', password: 'marias-password' })).error, null);
+    const keysTable = s.page.getByRole('table', { name: 'API keys' });
+    await keysTable.getByRole('rowheader', { name: 'web app' }).waitFor();
+    await s.axe('the API keys');
+    await s.page.getByRole('button', { name: 'Delete the API key web app' }).click();
+    await dialog().getByRole('button', { name: 'Delete' }).click();
+    await keysTable.getByRole('rowheader', { name: 'web app' }).waitFor({ state: 'detached' });
+    assert.equal((await fetch(`${server.apiUrl}/auth/v1/settings`, { headers: { apikey: made } })).status, 401);
   });
 });

@@ -6,7 +6,7 @@ export function AuthNav() {
     <nav className="subnav" aria-label="Authentication">
       <ul className="plain-list">
         <li><NavLink to="/auth/users" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Users</NavLink></li>
-        <li><NavLink to="/auth/signing-keys" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Signing keys</NavLink></li>
+        <li><NavLink to="/auth/signing-keys" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Keys</NavLink></li>
         <li><NavLink to="/auth/settings" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Settings</NavLink></li>
       </ul>
     </nav>

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ApiKeys } from './ApiKeys.tsx';
 import { AuthNav } from './AuthNav.tsx';
 
 const STATUS = { in_use: 'in use', standby: 'standby', previously_used: 'previously used', revoked: 'revoked' } as const;
@@ -27,7 +28,8 @@ export default function SigningKeys() {
     <div className="split">
       <AuthNav />
       <div className="split-main">
-        <PageHeader title="Signing keys" />
+        <PageHeader title="Keys" />
+        <h2>Signing keys</h2>
         <p className="muted">The key in use signs new sessions; standby and previously used keys still verify; a revoked key verifies nothing. Public keys: <span className="mono">/auth/v1/.well-known/jwks.json</span>.</p>
         <ErrorNote error={error ?? keys.error} />
         {!keys.value ? <Loading what="the signing keys" /> : (
@@ -64,6 +66,7 @@ export default function SigningKeys() {
           </label>
           <button type="submit" className="primary" disabled={busy}>Add a standby key</button>
         </form>
+        <ApiKeys />
         {revoking && (
           <ConfirmDialog title="Revoke the signing key" message={`Every token key ${revoking} signed stops working at once, on every server: users signed in with one are signed out.`}
             action="Revoke" onConfirm={async () => { await move(revoking, 'revoked'); keys.reload(); }} onClose={() => setRevoking(undefined)} />

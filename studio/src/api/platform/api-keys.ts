@@ -5,18 +5,6 @@
 
 
 export interface paths {
-  "/api/platform/auth/{ref}/signing-keys": {
-    /** The project's signing keys: in use, standby, previously used, revoked (no private part) */
-    get: operations["listSigningKeys"];
-    /** A new standby signing key (published in the JWKS at once, signing nothing until made in use) */
-    post: operations["addSigningKey"];
-  };
-  "/api/platform/auth/{ref}/signing-keys/{id}": {
-    /** Delete a standby or revoked key */
-    delete: operations["deleteSigningKey"];
-    /** Make a key in use (the one in use becomes previously used) or revoke a previously used one (its tokens stop at once) */
-    patch: operations["setSigningKeyStatus"];
-  };
   "/api/platform/auth/{ref}/api-keys": {
     /** The publishable and secret API keys (reveal=true: the keys themselves) */
     get: operations["listApiKeys"];
@@ -33,25 +21,6 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
-    AddSigningKey201: {
-      id: string;
-      /** @enum {string} */
-      algorithm: "HS256" | "ES256" | "RS256";
-      /** @enum {string} */
-      status: "standby" | "in_use" | "previously_used" | "revoked";
-      public_jwk: {
-        [key: string]: unknown;
-      } | null;
-      created_at: string;
-      updated_at: string;
-    };
-    AddSigningKeyBody: {
-      /**
-       * @default ES256
-       * @enum {string}
-       */
-      algorithm?: "ES256" | "RS256";
-    };
     CreateApiKey201: {
       id: string;
       name: string;
@@ -67,9 +36,6 @@ export interface components {
     DeleteApiKey200: {
       id: string;
     };
-    DeleteSigningKey200: {
-      id: string;
-    };
     ListApiKeys200: ({
         id: string;
         name: string;
@@ -79,9 +45,6 @@ export interface components {
         api_key: string | null;
         created_at: string;
       })[];
-    ListSigningKeys200: {
-      keys: components["schemas"]["AddSigningKey201"][];
-    };
     PlatformError: {
       code: string;
       message: string;
@@ -90,10 +53,6 @@ export interface components {
       detail?: string | null;
       hint?: string | null;
       [key: string]: unknown;
-    };
-    SetSigningKeyStatusBody: {
-      /** @enum {string} */
-      status: "in_use" | "revoked";
     };
   };
   responses: {
@@ -146,106 +105,6 @@ export type external = Record<string, never>;
 
 export interface operations {
 
-  /** The project's signing keys: in use, standby, previously used, revoked (no private part) */
-  listSigningKeys: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    responses: {
-      /** @description The set */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ListSigningKeys200"];
-        };
-      };
-      401: components["responses"]["PlatformError401"];
-      403: components["responses"]["PlatformError403"];
-      500: components["responses"]["PlatformError500"];
-    };
-  };
-  /** A new standby signing key (published in the JWKS at once, signing nothing until made in use) */
-  addSigningKey: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-      };
-    };
-    requestBody?: {
-      content: {
-        "application/json": components["schemas"]["AddSigningKeyBody"];
-      };
-    };
-    responses: {
-      /** @description The key */
-      201: {
-        content: {
-          "application/json": components["schemas"]["AddSigningKey201"];
-        };
-      };
-      400: components["responses"]["PlatformError400"];
-      401: components["responses"]["PlatformError401"];
-      403: components["responses"]["PlatformError403"];
-      500: components["responses"]["PlatformError500"];
-    };
-  };
-  /** Delete a standby or revoked key */
-  deleteSigningKey: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description The key id (its kid) */
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Deleted */
-      200: {
-        content: {
-          "application/json": components["schemas"]["DeleteSigningKey200"];
-        };
-      };
-      401: components["responses"]["PlatformError401"];
-      403: components["responses"]["PlatformError403"];
-      404: components["responses"]["PlatformError404"];
-      409: components["responses"]["PlatformError409"];
-      500: components["responses"]["PlatformError500"];
-    };
-  };
-  /** Make a key in use (the one in use becomes previously used) or revoke a previously used one (its tokens stop at once) */
-  setSigningKeyStatus: {
-    parameters: {
-      path: {
-        /** @description The project ref (PROJECT_REF) */
-        ref: string;
-        /** @description The key id (its kid) */
-        id: string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SetSigningKeyStatusBody"];
-      };
-    };
-    responses: {
-      /** @description The key */
-      200: {
-        content: {
-          "application/json": components["schemas"]["AddSigningKey201"];
-        };
-      };
-      400: components["responses"]["PlatformError400"];
-      401: components["responses"]["PlatformError401"];
-      403: components["responses"]["PlatformError403"];
-      404: components["responses"]["PlatformError404"];
-      409: components["responses"]["PlatformError409"];
-      500: components["responses"]["PlatformError500"];
-    };
-  };
   /** The publishable and secret API keys (reveal=true: the keys themselves) */
   listApiKeys: {
     parameters: {
