@@ -27,20 +27,23 @@ create unique index if not exists signing_keys_one_in_use on auth.signing_keys (
 create unique index if not exists signing_keys_one_legacy on auth.signing_keys ((true)) where algorithm = 'HS256';
 
 revoke all on auth.signing_keys from public, anon, authenticated, service_role;
+-- No policy: no API role reads a row even if granted one by mistake (the server's own login owns the table).
+alter table auth.signing_keys enable row level security;
 
--- Every change, from these functions or a DBA's own SQL, tells the servers to read the set again.
-create or replace function auth.signing_keys_changed() returns trigger
+-- Every change, from these functions or a DBA's own SQL, tells the servers
+-- to read the set again: a statement trigger notifying the channel it names.
+create or replace function auth.notify_changed() returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
-  perform pg_notify('pgbase_signing_keys', '');
+  perform pg_notify(tg_argv[0], '');
   return null;
 end
 $$;
 drop trigger if exists signing_keys_changed on auth.signing_keys;
 create trigger signing_keys_changed after insert or update or delete or truncate on auth.signing_keys
-  for each statement execute function auth.signing_keys_changed();
+  for each statement execute function auth.notify_changed('pgbase_signing_keys');
 
 -- The set as a server verifies with it, and as the control plane lists it: no private part.
 create or replace function auth.signing_key_set()
@@ -169,4 +172,4 @@ $$;
 
 revoke all on function auth.signing_key_set(), auth.signing_key_in_use(text), auth.add_signing_key(text, jsonb, text, text),
   auth.initialize_signing_keys(text, jsonb, text, text), auth.set_signing_key_status(uuid, text), auth.delete_signing_key(uuid),
-  auth.signing_keys_changed() from public;
+  auth.notify_changed() from public;

@@ -18,19 +18,12 @@ create table if not exists auth.api_keys (
   created_at timestamptz not null default now()
 );
 revoke all on auth.api_keys from public, anon, authenticated, service_role;
+alter table auth.api_keys enable row level security;
 
-create or replace function auth.api_keys_changed() returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  perform pg_notify('pgbase_api_keys', '');
-  return null;
-end
-$$;
+-- Heard by every server (sql/0111's auth.notify_changed).
 drop trigger if exists api_keys_changed on auth.api_keys;
 create trigger api_keys_changed after insert or update or delete or truncate on auth.api_keys
-  for each statement execute function auth.api_keys_changed();
+  for each statement execute function auth.notify_changed('pgbase_api_keys');
 
 -- A new key: 32 random bytes after its prefix, answered once here (and by `npm run keys`).
 create or replace function auth.create_api_key(p_name text, p_type text, p_master_key text)
@@ -91,4 +84,4 @@ begin
 end
 $$;
 
-revoke all on function auth.create_api_key(text, text, text), auth.api_key_hashes(), auth.api_key_list(text), auth.initialize_api_keys(text), auth.api_keys_changed() from public;
+revoke all on function auth.create_api_key(text, text, text), auth.api_key_hashes(), auth.api_key_list(text), auth.initialize_api_keys(text) from public;

@@ -71,7 +71,9 @@ describe('Studio in Chromium: every page, light and dark', () => {
         }, path);
         await s.page.waitForURL((url) => url.pathname + url.search === path);
         await s.page.locator('main h1').first().waitFor();
-        await s.page.getByText(/^(Loading |Reading the database)/).waitFor({ state: 'detached' });
+        // A page may load several parts at once: every one of them done.
+        const loading = s.page.getByText(/^(Loading |Reading the database)/);
+        while (await loading.count() > 0) await loading.first().waitFor({ state: 'detached' });
         await s.shot(`${name}-${theme}`);
         await s.axe(`${name} (${theme})`).catch((e: Error) => failed.push(e.message));
       }
