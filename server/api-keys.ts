@@ -4,6 +4,7 @@
 // changes them (NOTIFY pgbase_api_keys), and when a key it does not know
 // arrives (at most four times a second), so a deleted key stops everywhere
 // at once. A secret key is refused from a browser, as Supabase refuses it.
+// The same notice carries whether the legacy JWT API keys are on (sql/0113).
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type pg from 'pg';
@@ -26,10 +27,12 @@ export type ApiKeyRing = Awaited<ReturnType<typeof apiKeyRing>>;
 
 export async function apiKeyRing(opts: { adminPool: pg.Pool; adminUrl: string; log: Logger; listen?: boolean }) {
   let byHash = new Map<string, { id: string; type: 'publishable' | 'secret' }>();
+  let legacy = true;
   let lastUnknownReload = 0;
   const read = async () => {
     const { rows } = await opts.adminPool.query<{ id: string; type: 'publishable' | 'secret'; key_hash: string }>('select * from auth.api_key_hashes()');
     byHash = new Map(rows.map((r) => [r.key_hash, { id: r.id, type: r.type }]));
+    legacy = (await opts.adminPool.query<{ on: boolean }>('select legacy_api_keys as on from auth.api_key_settings')).rows[0]?.on ?? true;
   };
   const reload = () => read().catch((err: Error) => opts.log.error({ error: err.message }, 'API keys not read again'));
   let listener: Listener | undefined;
@@ -53,6 +56,8 @@ export async function apiKeyRing(opts: { adminPool: pg.Pool; adminUrl: string; l
       if (!found || !key.startsWith(`sb_${found.type}_`)) return { ok: false, reason: 'invalid' };
       return { ok: true, claims: { role: ROLE[found.type], api_key_id: found.id } };
     },
+    /** Whether the legacy JWT anon and service_role keys are still accepted. */
+    legacyEnabled: () => legacy,
     reload: read,
     stop: async () => {
       await listener?.stop();

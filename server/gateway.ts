@@ -42,7 +42,8 @@ export const gateErrors = {
   /** Supabase's answer: a secret key never belongs in a browser (an Origin header, or a browser's User-Agent). */
   secretKeyInBrowser: () => apiError(401, 'secret_key_in_browser', 'Forbidden use of secret API key in browser: secret keys belong on a server; use the publishable key in browsers'),
   noApiKey: () => apiError(401, 'no_api_key', 'No API key found in request'),
-  badApiKey: (expired: boolean) => apiError(401, 'invalid_api_key', expired ? 'API key has expired' : 'Invalid API key'),
+  badApiKey: (reason: 'expired' | 'invalid' | 'legacy_disabled') => apiError(401, 'invalid_api_key',
+    reason === 'expired' ? 'API key has expired' : reason === 'legacy_disabled' ? 'Legacy API keys are disabled: use a publishable or secret key (sb_…)' : 'Invalid API key'),
   badJwt: (expired: boolean) => apiError(401, expired ? 'jwt_expired' : 'bad_jwt', expired ? 'JWT expired' : 'Invalid JWT'),
 };
 
@@ -61,7 +62,7 @@ export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: 
     if (apikey.startsWith('sb_secret_') && fromBrowser(req.headers)) return next(gateErrors.secretKeyInBrowser());
     void (async () => {
       const key = await verify(apikey);
-      if (!key.ok) throw gateErrors.badApiKey(key.reason === 'expired');
+      if (!key.ok) throw gateErrors.badApiKey(key.reason);
       const bearer = bearerOf(req);
       let claims = key.claims;
       let bearerRefused: RequestAuth['bearerRefused'];
@@ -69,7 +70,7 @@ export function apiKeyGate(verify: TokenVerifier, open: OpenRoute[] = [], opts: 
         const token = await verify(bearer);
         if (!token.ok && !opts.bearerToRoutes) throw gateErrors.badJwt(token.reason === 'expired');
         if (token.ok) claims = token.claims;
-        else bearerRefused = token.reason;
+        else bearerRefused = token.reason === 'expired' ? 'expired' : 'invalid';
       }
       const role = typeof claims.role === 'string' && claims.role ? claims.role : 'anon';
       req.auth = { claims, role, apikey: key.claims, bearer, ...(bearerRefused ? { bearerRefused } : {}) };

@@ -132,7 +132,11 @@ export async function resolveKeys(config: Config, local?: LocalSecrets): Promise
   return keys;
 }
 
-export type Verdict = { ok: true; claims: Claims } | { ok: false; reason: 'expired' | 'invalid' };
+export type Verdict = { ok: true; claims: Claims } | { ok: false; reason: 'expired' | 'invalid' | 'legacy_disabled' };
+
+/** A legacy API key (signApiKey's): the legacy issuer, the anon or service_role role, no expiry; refused once they are turned off (sql/0113). */
+export const isLegacyApiKey = (claims: Claims): boolean =>
+  claims.iss === 'pgbase' && claims.exp === undefined && (claims.role === 'anon' || claims.role === 'service_role');
 
 // Verified tokens, by their exact text: every request carries the same apikey
 // and a bearer it sent before, and HMAC through WebCrypto costs more than the

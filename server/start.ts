@@ -37,7 +37,7 @@ import { SchemaCache } from './rest/schema-cache.ts';
 import { RestConfig } from './rest/settings.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
-import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
+import { isLegacyApiKey, loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { initializeSigningKeys, keyRing } from './key-ring.ts';
 import { apiKeyRing, isApiKey } from './api-keys.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -129,7 +129,13 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const apiKeys = await apiKeyRing({ adminPool, adminUrl: target.adminUrl, log });
     cleanups.push(() => apiKeys.stop());
     const keys: Keys = {
-      ...secrets, verify: (token) => (isApiKey(token) ? apiKeys.check(token) : ring.verify(token)), sign: ring.sign, jwks: ring.jwks,
+      ...secrets, sign: ring.sign, jwks: ring.jwks,
+      verify: async (token) => {
+        if (isApiKey(token)) return apiKeys.check(token);
+        const verdict = await ring.verify(token);
+        // The legacy API keys turned off (sql/0113): refused, while tokens signed by the same secret still pass.
+        return verdict.ok && !apiKeys.legacyEnabled() && isLegacyApiKey(verdict.claims) ? { ok: false, reason: 'legacy_disabled' } : verdict;
+      },
       reloadSigningKeys: async () => void (await Promise.all([ring.reload(), apiKeys.reload()])),
     };
     // A server sets the authenticator's password from its JWT secret; a

@@ -116,7 +116,7 @@ export async function realtimeService(opts: { config: Config; adminUrl: string; 
     if (!apikey) return refuse(socket, 401, 'unauthorized', 'No API key found in request (apikey query parameter)');
     if (apikey.startsWith('sb_secret_') && fromBrowser(req.headers)) return refuse(socket, 401, 'unauthorized', 'Forbidden use of secret API key in browser');
     const verdict = await opts.verify(apikey);
-    if (!verdict.ok) return refuse(socket, 401, 'unauthorized', verdict.reason === 'expired' ? 'API key or token has expired' : 'Invalid API key or token');
+    if (!verdict.ok) return refuse(socket, 401, 'unauthorized', verdict.reason === 'expired' ? 'API key or token has expired' : verdict.reason === 'legacy_disabled' ? 'Legacy API keys are disabled' : 'Invalid API key or token');
     wss.handleUpgrade(req, socket, head, (ws) => {
       const socketLog = log.child({ vsn, path: redactUrl(req.url ?? '') });
       if (logLevel) socketLog.level = logLevel;

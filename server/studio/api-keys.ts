@@ -6,7 +6,9 @@
 // server at once (deleting a key revokes it).
 //   GET    /api-keys[?reveal=true]     the keys, publishable first
 //   POST   /api-keys                   {type: publishable | secret, name}: the new key, in full
-//   DELETE /api-keys/{id}
+//   DELETE /api-keys/{id}              not the last of its kind while the legacy keys are off
+//   GET    /api-keys/legacy            {enabled}: whether the legacy JWT anon and service_role keys work
+//   PUT    /api-keys/legacy            {enabled}: turning them off needs a publishable and a secret key (sql/0113)
 import express, { type Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -20,6 +22,7 @@ export const NewApiKeyBody = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100),
 });
 export const ApiKeysQuery = z.object({ reveal: z.enum(['true', 'false']).optional() });
+export const LegacyKeysBody = z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
 
 export function apiKeyRoutes(opts: { pool: pg.Pool; masterKey: string; changed: () => Promise<void> }): Router {
   const { pool } = opts;
@@ -39,13 +42,25 @@ export function apiKeyRoutes(opts: { pool: pg.Pool; masterKey: string; changed: 
     res.status(201).json(made);
   }));
 
+  r.get('/api-keys/legacy', route(async (_req, res) => {
+    const { rows: [s] } = await pool.query<{ enabled: boolean }>('select legacy_api_keys as enabled from auth.api_key_settings');
+    res.json({ enabled: s?.enabled ?? true });
+  }));
+
+  r.put('/api-keys/legacy', route(async (req, res) => {
+    const body = parseBody(LegacyKeysBody, req.body);
+    const { rows: [s] } = await pool.query<{ enabled: boolean }>('select auth.set_legacy_api_keys($1) as enabled', [body.enabled]);
+    await opts.changed();
+    await audit(pool, req, req.operator!, body.enabled ? 'enable_legacy_api_keys' : 'disable_legacy_api_keys', null, {});
+    res.json({ enabled: s!.enabled });
+  }));
+
   r.delete('/api-keys/:id', route(async (req, res) => {
     const id = z.string().uuid().safeParse(req.params.id);
     if (!id.success) throw studioErrors.notFound('API key');
-    const { rows: [gone] } = await pool.query<{ name: string }>('delete from auth.api_keys where id = $1 returning name', [id.data]);
-    if (!gone) throw studioErrors.notFound('API key');
+    const { rows: [gone] } = await pool.query<{ name: string }>('select auth.delete_api_key($1) as name', [id.data]);
     await opts.changed();
-    await audit(pool, req, req.operator!, 'delete_api_key', gone.name, { id: id.data });
+    await audit(pool, req, req.operator!, 'delete_api_key', gone!.name, { id: id.data });
     res.json({ id: id.data });
   }));
 

@@ -12,7 +12,7 @@ import { QueryBody } from './query.ts';
 import { DeleteRows, ExportQuery, InsertRows, RowsQuery, UpdateRow } from './rows.ts';
 import * as S from './schemas.ts';
 import { SnippetBody, SnippetPatch } from './snippets.ts';
-import { ApiKeysQuery, NewApiKeyBody } from './api-keys.ts';
+import { ApiKeysQuery, LegacyKeysBody, NewApiKeyBody } from './api-keys.ts';
 import { NewSigningKeyBody, SigningKeyStatusBody } from './signing-keys.ts';
 import { CreateUserBody, InviteUserBody, UpdateUserBody, UsersQuery } from './users.ts';
 
@@ -115,7 +115,9 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   signingKeys.delete('/api/platform/auth/{ref}/signing-keys/{id}', 'Delete a standby or revoked key', { operationId: 'deleteSigningKey', pathText: { ...REF, id: 'The key id (its kid)' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404, 409] }),
   apiKeys.get('/api/platform/auth/{ref}/api-keys', 'The publishable and secret API keys (reveal=true: the keys themselves)', { operationId: 'listApiKeys', pathText: REF, query: ApiKeysQuery, answers: [json(200, 'The keys', z.array(ApiKey))], errors: [400] }),
   apiKeys.post('/api/platform/auth/{ref}/api-keys', 'A new publishable or secret API key, answered in full', { operationId: 'createApiKey', pathText: REF, body: NewApiKeyBody, answers: [json(201, 'The key', z.object({ id: z.string(), name: z.string(), type: z.string(), api_key: z.string(), created_at: z.string() }))], errors: [400, 409] }),
-  apiKeys.delete('/api/platform/auth/{ref}/api-keys/{id}', 'Delete (revoke) an API key: it stops working on every server at once', { operationId: 'deleteApiKey', pathText: { ...REF, id: 'The key id' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404] }),
+  apiKeys.delete('/api/platform/auth/{ref}/api-keys/{id}', 'Delete (revoke) an API key: it stops working on every server at once', { operationId: 'deleteApiKey', pathText: { ...REF, id: 'The key id' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404, 409] }),
+  apiKeys.get('/api/platform/auth/{ref}/api-keys/legacy', 'Whether the legacy JWT anon and service_role keys work', { operationId: 'getLegacyApiKeys', pathText: REF, answers: [json(200, 'The switch', z.object({ enabled: z.boolean() }))] }),
+  apiKeys.put('/api/platform/auth/{ref}/api-keys/legacy', 'Turn the legacy JWT anon and service_role keys on or off (off needs a publishable and a secret key)', { operationId: 'setLegacyApiKeys', pathText: REF, body: LegacyKeysBody, answers: [json(200, 'The switch', z.object({ enabled: z.boolean() }))], errors: [400, 409] }),
   auth.get('/api/platform/auth/{ref}/config', 'The identity settings in force (configuration: read-only)', { operationId: 'authConfig', pathText: REF, answers: [json(200, 'Settings', S.AuthConfig)] }),
 
   buckets.get('/api/platform/storage/{ref}/buckets', 'The project\'s buckets (spec 4.2)', { operationId: 'listBucketsPlatform', pathText: REF, answers: [json(200, 'Buckets', z.array(S.Bucket))] }),

@@ -36,8 +36,9 @@ export function realtimeBridge(opts: { pool: pg.Pool; keys: Keys; projectRef: st
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes });
 
   const tokenFor = async (join: z.infer<typeof Join>): Promise<string> => {
-    if (join.role === 'anon') return opts.keys.anonKey;
-    if (join.role === 'service_role') return opts.keys.serviceRoleKey;
+    // Short-lived tokens of the key in use, not the legacy API keys (which a project may turn off).
+    if (join.role === 'anon') return opts.keys.sign({ role: 'anon' }, 3600);
+    if (join.role === 'service_role') return opts.keys.sign({ role: 'service_role' }, 3600);
     if (!join.user_id) throw new Error('Joining as authenticated needs a user id');
     return opts.keys.sign({ sub: join.user_id, role: 'authenticated', aud: 'authenticated' }, 3600);
   };

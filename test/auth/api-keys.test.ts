@@ -4,6 +4,8 @@
 // secret key is the service role (the admin API, every row) but is refused
 // from a browser (an Origin header or a browser's User-Agent). Keys are made,
 // listed and deleted from the control plane; a deleted key stops at once.
+// The legacy JWT keys turned off are refused everywhere at once (tokens of
+// the same secret still pass), and back on they work again.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
@@ -99,5 +101,29 @@ describe('publishable and secret API keys', () => {
     assert.equal((await fetch(`${p.url}/rest/v1/posts`, { headers: { apikey: publishable.replace('sb_publishable_', 'sb_secret_') } })).status, 401, 'a key is only the type it was made as');
     const { rows } = await p.adminPool.query<{ action: string }>(`select action from studio.audit_log where action like '%api_key' order by id`);
     assert.deepEqual(rows.map((r) => r.action), ['create_api_key', 'delete_api_key']);
+  });
+
+  it('turns the legacy JWT keys off: refused on every surface at once, the new keys and user tokens go on; back on, they work', async () => {
+    const legacyPath = `${keysPath()}/legacy`;
+    assert.deepEqual(await ops.json(legacyPath, 200), { enabled: true });
+    const session = (await client(publishable).auth.signInWithPassword({ email: 'pub-key@example.com', password: 'a-good-password' })).data.session!;
+    await ops.json(legacyPath, 200, { method: 'PUT', body: { enabled: false } });
+
+    const refused = await fetch(`${p.url}/rest/v1/posts`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${p.keys.anonKey}` } });
+    assert.equal(refused.status, 401);
+    assert.match(((await refused.json()) as { message: string }).message, /^Legacy API keys are disabled/);
+    assert.equal((await client(p.keys.serviceRoleKey).auth.admin.listUsers()).error?.status, 401);
+    const socket = await fetch(`${p.url}/realtime/v1/api/broadcast`, { method: 'POST', headers: { apikey: p.keys.serviceRoleKey, 'content-type': 'application/json' }, body: '{"messages":[]}' });
+    assert.equal(socket.status, 401, 'realtime too');
+    assert.equal((await fetch(`${p.url}/rest/v1/posts`, { headers: { apikey: publishable, authorization: `Bearer ${session.access_token}` } })).status, 200, 'a user\'s token signed by the same secret still passes');
+    assert.equal((await client(secret).from('posts').select('id')).error, null);
+
+    const onlySecret = (await ops.json<ListedKey[]>(keysPath(), 200)).filter((k) => k.type === 'secret');
+    assert.equal(onlySecret.length, 1);
+    const last = await ops.call(`${keysPath()}/${onlySecret[0]!.id}`, { method: 'DELETE' });
+    assert.equal(last.status, 409, 'the last secret key stays while the legacy keys are off');
+
+    await ops.json(legacyPath, 200, { method: 'PUT', body: { enabled: true } });
+    assert.equal((await fetch(`${p.url}/rest/v1/posts`, { headers: { apikey: p.keys.anonKey, authorization: `Bearer ${p.keys.anonKey}` } })).status, 200);
   });
 });

@@ -172,5 +172,15 @@ describe('Studio in Chromium: users', () => {
     await dialog().getByRole('button', { name: 'Delete' }).click();
     await keysTable.getByRole('rowheader', { name: 'web app' }).waitFor({ state: 'detached' });
     assert.equal((await fetch(`${server.apiUrl}/auth/v1/settings`, { headers: { apikey: made } })).status, 401);
+
+    // The legacy JWT keys off after asking: refused; back on: they work.
+    await s.page.getByRole('button', { name: 'Turn the legacy keys off' }).click();
+    await dialog().getByRole('button', { name: 'Turn off' }).click();
+    await s.page.getByRole('status').getByText('Legacy anon and service_role keys (JWTs): off').waitFor();
+    assert.equal((await fetch(`${server.apiUrl}/auth/v1/settings`, { headers: { apikey: server.anonKey } })).status, 401);
+    await s.axe('the keys with the legacy keys off');
+    await s.page.getByRole('button', { name: 'Turn the legacy keys back on' }).click();
+    await s.page.getByRole('status').getByText('Legacy anon and service_role keys (JWTs): on').waitFor();
+    assert.equal((await fetch(`${server.apiUrl}/auth/v1/settings`, { headers: { apikey: server.anonKey } })).status, 200);
   });
 });

@@ -15,6 +15,12 @@ export interface paths {
     /** Delete (revoke) an API key: it stops working on every server at once */
     delete: operations["deleteApiKey"];
   };
+  "/api/platform/auth/{ref}/api-keys/legacy": {
+    /** Whether the legacy JWT anon and service_role keys work */
+    get: operations["getLegacyApiKeys"];
+    /** Turn the legacy JWT anon and service_role keys on or off (off needs a publishable and a secret key) */
+    put: operations["setLegacyApiKeys"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -36,6 +42,9 @@ export interface components {
     DeleteApiKey200: {
       id: string;
     };
+    GetLegacyApiKeys200: {
+      enabled: boolean;
+    };
     ListApiKeys200: ({
         id: string;
         name: string;
@@ -53,6 +62,12 @@ export interface components {
       detail?: string | null;
       hint?: string | null;
       [key: string]: unknown;
+    };
+    SetLegacyApiKeys200: {
+      enabled: boolean;
+    };
+    SetLegacyApiKeysBody: {
+      enabled: boolean;
     };
   };
   responses: {
@@ -176,6 +191,54 @@ export interface operations {
       401: components["responses"]["PlatformError401"];
       403: components["responses"]["PlatformError403"];
       404: components["responses"]["PlatformError404"];
+      409: components["responses"]["PlatformError409"];
+      500: components["responses"]["PlatformError500"];
+    };
+  };
+  /** Whether the legacy JWT anon and service_role keys work */
+  getLegacyApiKeys: {
+    parameters: {
+      path: {
+        /** @description The project ref (PROJECT_REF) */
+        ref: string;
+      };
+    };
+    responses: {
+      /** @description The switch */
+      200: {
+        content: {
+          "application/json": components["schemas"]["GetLegacyApiKeys200"];
+        };
+      };
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      500: components["responses"]["PlatformError500"];
+    };
+  };
+  /** Turn the legacy JWT anon and service_role keys on or off (off needs a publishable and a secret key) */
+  setLegacyApiKeys: {
+    parameters: {
+      path: {
+        /** @description The project ref (PROJECT_REF) */
+        ref: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SetLegacyApiKeysBody"];
+      };
+    };
+    responses: {
+      /** @description The switch */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SetLegacyApiKeys200"];
+        };
+      };
+      400: components["responses"]["PlatformError400"];
+      401: components["responses"]["PlatformError401"];
+      403: components["responses"]["PlatformError403"];
+      409: components["responses"]["PlatformError409"];
       500: components["responses"]["PlatformError500"];
     };
   };

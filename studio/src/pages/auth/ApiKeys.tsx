@@ -9,6 +9,7 @@ import { useAsync } from '../../app/useAsync.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Loading } from '../../components/Loading.tsx';
+import { LegacyKeys } from './LegacyKeys.tsx';
 
 export function ApiKeys() {
   const path = { params: { path: { ref: ref() } } };
@@ -48,6 +49,7 @@ export function ApiKeys() {
         <button type="submit" className="primary" disabled={busy}>Make an API key</button>
       </form>
       {made && <p role="status">New key: <span className="mono">{made}</span></p>}
+      <LegacyKeys />
       {deleting && (
         <ConfirmDialog title="Delete the API key" message={`Every request with ${deleting.name} is refused from now on, on every server.`} action="Delete"
           onConfirm={async () => { await must(api.DELETE('/api/platform/auth/{ref}/api-keys/{id}', { params: { path: { ref: ref(), id: deleting.id } } })); keys.reload(); }}
