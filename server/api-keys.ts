@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { listenChannel, type Listener } from '../db/listener.ts';
-import type { Verdict } from './keys.ts';
+import { isLegacyApiKey, type TokenVerifier, type Verdict } from './keys.ts';
 
 export const isApiKey = (key: string) => key.startsWith('sb_publishable_') || key.startsWith('sb_secret_');
 
@@ -42,22 +42,31 @@ export async function apiKeyRing(opts: { adminPool: pg.Pool; adminUrl: string; l
   }
   await read();
 
+  /** The claims a key stands for: anon or service_role; invalid for a key not in the set. */
+  const check = async (key: string): Promise<Verdict> => {
+    const hash = createHash('sha256').update(key).digest('hex');
+    let found = byHash.get(hash);
+    if (!found && Date.now() - lastUnknownReload > 250) {
+      // A key made on another process a moment ago.
+      lastUnknownReload = Date.now();
+      await reload();
+      found = byHash.get(hash);
+    }
+    if (!found || !key.startsWith(`sb_${found.type}_`)) return { ok: false, reason: 'invalid' };
+    return { ok: true, claims: { role: ROLE[found.type], api_key_id: found.id } };
+  };
+
   return {
-    /** The claims a key stands for: anon or service_role; invalid for a key not in the set. */
-    check: async (key: string): Promise<Verdict> => {
-      const hash = createHash('sha256').update(key).digest('hex');
-      let found = byHash.get(hash);
-      if (!found && Date.now() - lastUnknownReload > 250) {
-        // A key made on another process a moment ago.
-        lastUnknownReload = Date.now();
-        await reload();
-        found = byHash.get(hash);
-      }
-      if (!found || !key.startsWith(`sb_${found.type}_`)) return { ok: false, reason: 'invalid' };
-      return { ok: true, claims: { role: ROLE[found.type], api_key_id: found.id } };
+    /**
+     * What every surface verifies with: an sb_ key against this set, anything
+     * else with `tokens` (the signing keys), a legacy API key refused while
+     * they are turned off (sql/0113; tokens of the same secret still pass).
+     */
+    verifier: (tokens: TokenVerifier): TokenVerifier => async (token) => {
+      if (isApiKey(token)) return check(token);
+      const verdict = await tokens(token);
+      return verdict.ok && !legacy && isLegacyApiKey(verdict.claims) ? { ok: false, reason: 'legacy_disabled' } : verdict;
     },
-    /** Whether the legacy JWT anon and service_role keys are still accepted. */
-    legacyEnabled: () => legacy,
     reload: read,
     stop: async () => {
       await listener?.stop();

@@ -20,8 +20,8 @@ export type Keys = {
   sign: (claims: Claims, expiresInSeconds: number) => Promise<string>;
   /** The public keys at /auth/v1/.well-known/jwks.json (none before the key set is read). */
   jwks: () => Promise<{ keys: object[] }>;
-  /** Reads the key set again now (a change made in this process; others hear of it by NOTIFY). */
-  reloadSigningKeys: () => Promise<void>;
+  /** Reads the signing and API keys again now (a change made in this process; others hear of it by NOTIFY). */
+  reloadKeys: () => Promise<void>;
 };
 
 export type TokenVerifier = (token: string) => Promise<Verdict>;
@@ -118,7 +118,7 @@ export async function resolveKeys(config: Config, local?: LocalSecrets): Promise
     verify: (token: string) => verifyToken(jwtSecret, token),
     sign: (claims: Claims, expiresInSeconds: number) => signToken(jwtSecret, claims, expiresInSeconds),
     jwks: async () => ({ keys: [] }),
-    reloadSigningKeys: async () => undefined,
+    reloadKeys: async () => undefined,
   };
   // Configured keys must be tokens this server accepts, with the right role.
   for (const [name, token, role] of [

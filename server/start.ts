@@ -37,9 +37,9 @@ import { SchemaCache } from './rest/schema-cache.ts';
 import { RestConfig } from './rest/settings.ts';
 import type { Config } from './config.ts';
 import type { HealthState } from './health.ts';
-import { isLegacyApiKey, loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
+import { loadLocalSecrets, needsLocalSecrets, resolveKeys, type Keys, type LocalSecrets } from './keys.ts';
 import { initializeSigningKeys, keyRing } from './key-ring.ts';
-import { apiKeyRing, isApiKey } from './api-keys.ts';
+import { apiKeyRing } from './api-keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { controlPlane } from './studio/index.ts';
@@ -129,14 +129,8 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const apiKeys = await apiKeyRing({ adminPool, adminUrl: target.adminUrl, log });
     cleanups.push(() => apiKeys.stop());
     const keys: Keys = {
-      ...secrets, sign: ring.sign, jwks: ring.jwks,
-      verify: async (token) => {
-        if (isApiKey(token)) return apiKeys.check(token);
-        const verdict = await ring.verify(token);
-        // The legacy API keys turned off (sql/0113): refused, while tokens signed by the same secret still pass.
-        return verdict.ok && !apiKeys.legacyEnabled() && isLegacyApiKey(verdict.claims) ? { ok: false, reason: 'legacy_disabled' } : verdict;
-      },
-      reloadSigningKeys: async () => void (await Promise.all([ring.reload(), apiKeys.reload()])),
+      ...secrets, sign: ring.sign, jwks: ring.jwks, verify: apiKeys.verifier(ring.verify),
+      reloadKeys: async () => void (await Promise.all([ring.reload(), apiKeys.reload()])),
     };
     // A server sets the authenticator's password from its JWT secret; a
     // standalone worker only logs in with it, so one given another secret

@@ -14,8 +14,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { route } from '../errors.ts';
 import { audit } from './audit.ts';
-import { studioErrors } from './errors.ts';
-import { parseBody } from './parse.ts';
+import { idParam, parseBody } from './parse.ts';
 
 export const NewApiKeyBody = z.object({
   type: z.enum(['publishable', 'secret'], { error: 'type must be publishable or secret' }),
@@ -56,12 +55,11 @@ export function apiKeyRoutes(opts: { pool: pg.Pool; masterKey: string; changed: 
   }));
 
   r.delete('/api-keys/:id', route(async (req, res) => {
-    const id = z.string().uuid().safeParse(req.params.id);
-    if (!id.success) throw studioErrors.notFound('API key');
-    const { rows: [gone] } = await pool.query<{ name: string }>('select auth.delete_api_key($1) as name', [id.data]);
+    const id = idParam(req.params.id, 'API key');
+    const { rows: [gone] } = await pool.query<{ name: string }>('select auth.delete_api_key($1) as name', [id]);
     await opts.changed();
-    await audit(pool, req, req.operator!, 'delete_api_key', gone!.name, { id: id.data });
-    res.json({ id: id.data });
+    await audit(pool, req, req.operator!, 'delete_api_key', gone!.name, { id });
+    res.json({ id });
   }));
 
   return r;

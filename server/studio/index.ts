@@ -96,8 +96,8 @@ export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: Req
   api.use(snippetRoutes({ sql }));
   api.use('/pg-meta/:ref', project, metaRoutes({ sql, exposed }), changeRoutes({ sql }), rowRoutes({ sql, pool }),
     queryRoutes({ adminUrl: deps.adminUrl, sql, pool, timeoutMs: config.STUDIO_QUERY_TIMEOUT_MS }));
-  api.use('/auth/:ref', project, userRoutes({ config, pool }), signingKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadSigningKeys }),
-    apiKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadSigningKeys }));
+  api.use('/auth/:ref', project, userRoutes({ config, pool }), signingKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadKeys }),
+    apiKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadKeys }));
   api.use('/observe/:ref', project, observeRoutes({ pool }));
 
   const realtime = realtimeBridge({ pool, keys: deps.keys, projectRef: config.PROJECT_REF, realtimeUrl: deps.realtimeUrl, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES });

@@ -12,16 +12,10 @@ import { z } from 'zod';
 import { route } from '../errors.ts';
 import { signingKeys } from '../key-ring.ts';
 import { audit } from './audit.ts';
-import { studioErrors } from './errors.ts';
-import { parseBody } from './parse.ts';
+import { idParam, parseBody } from './parse.ts';
 
 export const NewSigningKeyBody = z.object({ algorithm: z.enum(['ES256', 'RS256'], { error: 'algorithm must be ES256 or RS256' }).default('ES256') });
 export const SigningKeyStatusBody = z.object({ status: z.enum(['in_use', 'revoked'], { error: 'status must be in_use or revoked' }) });
-const keyId = (raw: unknown) => {
-  const id = z.string().uuid().safeParse(raw);
-  if (!id.success) throw studioErrors.notFound('Signing key');
-  return id.data;
-};
 
 export function signingKeyRoutes(opts: { pool: pg.Pool; masterKey: string; /** This process's key set read again before the answer: a revocation holds at once here (other processes hear by NOTIFY). */ changed: () => Promise<void> }): Router {
   const { pool } = opts;
@@ -41,7 +35,7 @@ export function signingKeyRoutes(opts: { pool: pg.Pool; masterKey: string; /** T
   }));
 
   r.patch('/signing-keys/:id', route(async (req, res) => {
-    const id = keyId(req.params.id);
+    const id = idParam(req.params.id, 'Signing key');
     const body = parseBody(SigningKeyStatusBody, req.body);
     const moved = await keys.setStatus(id, body.status);
     await opts.changed();
@@ -50,7 +44,7 @@ export function signingKeyRoutes(opts: { pool: pg.Pool; masterKey: string; /** T
   }));
 
   r.delete('/signing-keys/:id', route(async (req, res) => {
-    const id = keyId(req.params.id);
+    const id = idParam(req.params.id, 'Signing key');
     await keys.remove(id);
     await opts.changed();
     await audit(pool, req, req.operator!, 'delete_signing_key', id, {});

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { setupOperator, type Operator } from '../helpers/studio.ts';
 
@@ -79,6 +80,14 @@ describe('publishable and secret API keys', () => {
       assert.equal(res.status, 401);
       assert.match(await res.text(), /Forbidden use of secret API key in browser/);
     }
+    const socketStatus = (headers: Record<string, string>) => new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${p.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(secret)}&vsn=1.0.0`, { headers });
+      ws.on('open', () => { resolve(101); ws.terminate(); });
+      ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+      ws.on('error', () => undefined);
+    });
+    assert.equal(await socketStatus({}), 101, 'a server\'s socket with the secret key');
+    assert.equal(await socketStatus({ origin: 'https://app.example.com' }), 401, 'a browser\'s is refused');
     const fromBrowser = createClient(p.url, secret, { auth: { persistSession: false }, global: { headers: { origin: 'http://localhost:3000' } } });
     assert.equal((await fromBrowser.from('posts').select('body')).error?.code, 'secret_key_in_browser');
     const browser = await fetch(`${p.url}/rest/v1/posts`, { headers: { apikey: publishable, authorization: `Bearer ${publishable}`, origin: 'https://app.example.com' } });

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
+import WebSocket from 'ws';
 import { signingKeys } from '../../server/key-ring.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { setupOperator, type Operator } from '../helpers/studio.ts';
@@ -65,11 +66,27 @@ describe('signing keys: ES256 tokens, JWKS, rotation and revocation', () => {
     assert.equal((await fetch(`${p.url}/rest/v1/notes?select=body`, { headers: { apikey: p.keys.serviceRoleKey, authorization: `Bearer ${p.keys.serviceRoleKey}` } })).status, 200);
     assert.equal(decodeProtectedHeader(p.keys.anonKey).alg, 'HS256');
 
+    // Every other surface verifies it by its kid too: storage, GraphQL, the AI surface, a realtime socket.
+    const token = session!.access_token;
+    const bearer = { apikey: p.keys.anonKey, authorization: `Bearer ${token}` };
+    assert.equal((await fetch(`${p.url}/storage/v1/bucket`, { headers: bearer })).status, 200);
+    const graphql = await fetch(`${p.url}/graphql/v1`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    assert.equal(graphql.status, 200);
+    assert.deepEqual(await (await fetch(`${p.url}/api/agents`, { headers: bearer })).json(), [], 'the AI surface takes the user');
+    const socketStatus = (apikey: string) => new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${p.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(apikey)}&vsn=1.0.0`);
+      ws.on('open', () => { resolve(101); ws.terminate(); });
+      ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+      ws.on('error', () => undefined);
+    });
+    assert.equal(await socketStatus(token), 101);
+
     // A token naming the key but signed by another is refused; so is one with the alg swapped.
     const { publicKey, privateKey } = await (await import('jose')).generateKeyPair('ES256');
     void publicKey;
     const forged = await new SignJWT({ sub: 'x', role: 'service_role' }).setProtectedHeader({ alg: 'ES256', kid: header.kid! }).setExpirationTime('1h').sign(privateKey);
     assert.equal((await rest(forged)).status, 401);
+    assert.equal(await socketStatus(forged), 401, 'and by realtime');
   });
 
   it('rotates from the control plane: a standby key is published first, made in use, and the old one keeps verifying until revoked', async () => {
