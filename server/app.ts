@@ -20,9 +20,11 @@ export type Surface = { prefix: string; router?: RequestHandler; open?: OpenRout
 /** The surfaces of spec part 1. A surface without a router yet answers 404 in its own shape behind the gate. */
 
 /** metrics: GET /metrics (server/telemetry/routes.ts), which checks its own bearer. */
-export function createApp(opts: { log: Logger; verify: TokenVerifier; health: HealthState; surfaces?: Surface[]; trustProxy?: string; metrics?: RequestHandler }): Express {
+export function createApp(opts: { log: Logger; verify: TokenVerifier; health: HealthState; surfaces?: Surface[]; trustProxy?: string; metrics?: RequestHandler; /** Discovery documents at the root (server/well-known.ts), before any surface's prefix. */ wellKnown?: RequestHandler }): Express {
   const app = baseApp(opts.log, opts.trustProxy);
   app.use(cors);
+  // /api/mcp/.well-known/… sits under a surface's prefix: discovery documents come before every gate.
+  if (opts.wellKnown) app.use(opts.wellKnown);
   // Row REST first: the busiest prefix meets the fewest layers.
   for (const prefix of SURFACE_PREFIXES) {
     // Several routers may share a prefix (/api holds the database proxy and the AI surface).

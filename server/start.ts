@@ -14,6 +14,7 @@ import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
+import { wellKnownRoutes } from './well-known.ts';
 import { authRoutes } from './auth/routes.ts';
 import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
@@ -222,7 +223,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       }
       log.info({ database: target.embedded ? 'embedded' : 'DATABASE_URL', ms: Date.now() - started }, 'pgbase worker is up (no ports)');
     } else {
-      const api = await listen(createApp({ log, verify: keys.verify, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ verify: keys.verify, adminPool, log }) }), config.PORT, config.HOST);
+      const api = await listen(createApp({ log, verify: keys.verify, health, surfaces, trustProxy: config.TRUST_PROXY, metrics: metricsHandler({ verify: keys.verify, adminPool, log }), wellKnown: wellKnownRoutes(config, keys) }), config.PORT, config.HOST);
       apiPort = (api.address() as AddressInfo).port;
       realtime.attach(api);
       const plane = controlPlane({

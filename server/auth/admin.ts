@@ -24,7 +24,7 @@ export function parseBanDuration(value: string | null | undefined): number | nul
   return Math.ceil(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0));
 }
 
-function requireAdmin(req: Request): void {
+export function requireAdmin(req: Request): void {
   if (req.auth?.bearerRefused) throw authErrors.badJwt(req.auth.bearerRefused, req.auth.bearer ?? '');
   if (req.auth?.role !== 'service_role') throw authErrors.notAdmin();
 }

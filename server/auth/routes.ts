@@ -14,6 +14,8 @@ import type { OpenRoute } from '../gateway.ts';
 import { adminRoutes } from './admin.ts';
 import { mfaRoutes } from './mfa.ts';
 import { oauthRoutes } from './oauth.ts';
+import { oauthClientRoutes } from './oauth-clients.ts';
+import { oauthServerRoutes } from './oauth-server.ts';
 import { oneTimeRoutes } from './one-time.ts';
 import { signUpRoutes } from './sign-up.ts';
 import { tokenRoutes } from './token.ts';
@@ -87,6 +89,11 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
   // SAML SSO is not built: GoTrue's answer when it is off, not a bare 404.
   router.all(['/sso', '/sso/*rest', '/admin/sso/*rest'], (_req, _res, next) => next(authErrors.samlDisabled()));
 
+  // pgbase as an OAuth 2.1 provider (sql/0114): before the admin routes, whose /admin prefix would answer its clients' paths.
+  if (config.AUTH_OAUTH_SERVER_ENABLED) {
+    router.use(oauthServerRoutes(deps));
+    router.use(oauthClientRoutes(deps, limits.signUp));
+  }
   router.use(adminRoutes({ config, pool }));
   router.use(mfaRoutes({ config, keys, pool }));
   const external = oauthRoutes({ config, keys, pool });
@@ -94,6 +101,12 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
 
   // Opened from e-mail, without the project key.
   // The JWKS is public, as Supabase's is: a service verifying tokens holds no project key.
-  const open: OpenRoute[] = [(req) => req.method === 'GET' && (req.path === '/verify' || req.path === '/.well-known/jwks.json'), ...external.open];
+  // An OAuth client holds no project key: its endpoints (and the browser's authorize and consent page) are open, as Supabase's are.
+  const oauthOpen = new Set(['/oauth/authorize', '/oauth/token', '/oauth/register', '/oauth/userinfo', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
+  const open: OpenRoute[] = [
+    (req) => req.method === 'GET' && (req.path === '/verify' || req.path === '/.well-known/jwks.json'),
+    (req) => config.AUTH_OAUTH_SERVER_ENABLED && (oauthOpen.has(req.path) || req.path === '/oauth/consent' || req.path.startsWith('/oauth/consent/')),
+    ...external.open,
+  ];
   return { router, open };
 }

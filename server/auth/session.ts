@@ -13,6 +13,8 @@ export type SessionRow = {
   aal: string;
   amr: Array<{ method: string; timestamp: number }>;
   user: Record<string, unknown> & { id: string; email?: string; phone?: string; app_metadata?: unknown; user_metadata?: unknown; is_anonymous?: boolean };
+  /** The OAuth client a session was issued to (sql/0114): its tokens carry client_id. */
+  client_id?: string | null;
 };
 
 export async function sessionBody(row: SessionRow, config: Config, keys: Keys): Promise<Record<string, unknown>> {
@@ -32,6 +34,7 @@ export async function sessionBody(row: SessionRow, config: Config, keys: Keys): 
       amr: row.amr,
       session_id: row.session_id,
       is_anonymous: u.is_anonymous ?? false,
+      ...(row.client_id ? { client_id: row.client_id } : {}),
     },
     expiresIn,
   );

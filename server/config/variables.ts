@@ -81,6 +81,9 @@ export const variables = z.object({
   AUTH_CAPTCHA_PROVIDER: z.enum(['hcaptcha', 'turnstile']).optional().describe('captcha on sign-up, sign-in, otp and recovery when set'),
   AUTH_CAPTCHA_SECRET: z.string().min(1).optional(),
   AUTH_CAPTCHA_VERIFY_URL: url.optional().describe("the provider's siteverify endpoint (default: the provider's own)"),
+  AUTH_OAUTH_SERVER_ENABLED: bool.default(true).describe("GoTrue's GOTRUE_OAUTH_SERVER_ENABLED: pgbase as an OAuth 2.1 and OpenID Connect provider at /auth/v1/oauth/* (how MCP clients sign users in)"),
+  AUTH_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: bool.default(true).describe('POST /auth/v1/oauth/register (RFC 7591): clients register themselves, as MCP clients do; each still needs the user\'s consent'),
+  AUTH_OAUTH_SERVER_CONSENT_URL: url.optional().describe("the app's own consent page (it gets ?authorization_id=); default: pgbase's page at /auth/v1/oauth/consent"),
   AUTH_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 
   REALTIME_MAX_CHANNELS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(100).describe('channels one WebSocket may join'),
