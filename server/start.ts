@@ -14,7 +14,7 @@ import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
-import { wellKnownRoutes } from './well-known.ts';
+import { mcpResourceMetadataUrl, wellKnownRoutes } from './well-known.ts';
 import { authRoutes } from './auth/routes.ts';
 import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
@@ -24,7 +24,7 @@ import { pgLocker } from './storage/resumable-lock.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { aiSurface, type AiSurface } from './ai/index.ts';
 import { openAiShape } from './ai/openai-compat/wire.ts';
-import { mcpShape } from './ai/mcp/errors.ts';
+import { mcpShapeWith } from './ai/mcp/errors.ts';
 import { authShape } from './auth/errors.ts';
 import { plainShape } from './errors.ts';
 import { graphqlShape } from './graphql/errors.ts';
@@ -205,7 +205,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/api', router: openApiRoutes(), open: [openApiOpenRoute] },
       { prefix: '/api', router: databaseProxyRoutes({ restBase: () => `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${apiPort}` }), errorShape: plainShape },
       { prefix: '/api/v1', router: ai.openai, errorShape: openAiShape, bearerKey: true },
-      { prefix: '/api/mcp', router: ai.mcp, errorShape: mcpShape, bearerKey: true },
+      { prefix: '/api/mcp', router: ai.mcp, errorShape: mcpShapeWith(config.AUTH_OAUTH_SERVER_ENABLED ? mcpResourceMetadataUrl(config) : null), bearerKey: true },
       { prefix: '/api', router: ai.router, open: ai.open },
       ...(opts.surfaces ?? []),
     ];
