@@ -27,7 +27,7 @@ function files(dir: string): string[] {
 /** The hash of what the build is made from. */
 export function sourceHash(): string {
   const h = createHash('sha256');
-  for (const f of [...files(path.join(here, 'src')), ...files(path.join(here, 'public')), path.join(here, 'index.html'), path.join(here, 'vite.config.ts'), path.join(here, 'build.ts'), path.join(here, '..', 'package-lock.json')]) {
+  for (const f of [...files(path.join(here, 'src')), ...files(path.join(here, 'public')), path.join(here, 'index.html'), path.join(here, 'consent.html'), path.join(here, 'vite.config.ts'), path.join(here, 'build.ts'), path.join(here, '..', 'package-lock.json')]) {
     if (!existsSync(f)) continue;
     h.update(path.relative(here, f)).update('\0').update(readFileSync(f)).update('\0');
   }

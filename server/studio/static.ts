@@ -46,7 +46,8 @@ function encoded(req: Request, file: string): [string, string | null] {
   return [file, null];
 }
 
-function send(req: Request, res: Response, file: string, cache: string): void {
+/** A built file, precompressed when the client takes it. */
+export function sendBuilt(req: Request, res: Response, file: string, cache: string): void {
   const [chosen, encoding] = encoded(req, file);
   res.setHeader('Content-Type', TYPES[path.extname(file)] ?? 'application/octet-stream');
   res.setHeader('Cache-Control', cache);
@@ -87,10 +88,10 @@ export function studioStatic(dist: string): RequestHandler {
       const file = path.join(assets, name);
       // Only files the build wrote, by their own name: no path leaves assets/.
       if (name !== req.path.slice('/assets/'.length) || !/^[\w.-]+$/.test(name) || !existsSync(file) || !statSync(file).isFile()) return next();
-      return send(req, res, file, 'public, max-age=31536000, immutable');
+      return sendBuilt(req, res, file, 'public, max-age=31536000, immutable');
     }
     const file = path.join(dist, path.basename(req.path));
-    if (/^\/[\w.-]+$/.test(req.path) && existsSync(file) && statSync(file).isFile()) return send(req, res, file, 'public, max-age=3600');
+    if (/^\/[\w.-]+$/.test(req.path) && existsSync(file) && statSync(file).isFile()) return sendBuilt(req, res, file, 'public, max-age=3600');
     next();
   };
 }
