@@ -47,6 +47,9 @@ create table auth.oauth_authorizations (
   approved_at timestamptz
 );
 create index oauth_authorizations_expires_at_idx on auth.oauth_authorizations (expires_at);
+-- Deleting a client or a user reaches these rows by their keys.
+create index oauth_authorizations_client_id_idx on auth.oauth_authorizations (client_id);
+create index oauth_authorizations_user_id_idx on auth.oauth_authorizations (user_id);
 comment on column auth.oauth_authorizations.authorization_code_hash is 'sha256 of the code handed to the client, cleared when it is exchanged';
 
 create table auth.oauth_consents (
@@ -58,6 +61,7 @@ create table auth.oauth_consents (
   revoked_at timestamptz,
   unique (user_id, client_id)
 );
+create index oauth_consents_client_id_idx on auth.oauth_consents (client_id);
 
 alter table auth.sessions add column oauth_client_id uuid references auth.oauth_clients (id) on delete cascade;
 alter table auth.sessions add column scopes text;
