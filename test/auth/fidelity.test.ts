@@ -167,7 +167,7 @@ describe('identity: GoTrue fidelity', () => {
     }
   });
 
-  it('answers features that are off with GoTrue\'s codes: phone and WebAuthn factors, SAML SSO', async () => {
+  it('answers features that are off with GoTrue\'s codes: phone factors, SAML SSO', async () => {
     const user = client(off);
     await user.auth.signUp({ email: 'codes@example.com', password: 'a-good-password' });
     const phone = await user.auth.mfa.enroll({ factorType: 'phone', phone: '+15555550100' });
