@@ -16,6 +16,7 @@ import { mfaRoutes } from './mfa.ts';
 import { oauthRoutes } from './oauth.ts';
 import { oauthClientRoutes } from './oauth-clients.ts';
 import { oauthServerRoutes } from './oauth-server.ts';
+import { passkeyRoutes } from './passkeys.ts';
 import { oneTimeRoutes } from './one-time.ts';
 import { signUpRoutes } from './sign-up.ts';
 import { tokenRoutes } from './token.ts';
@@ -94,6 +95,7 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
     router.use(oauthServerRoutes(deps));
     router.use(oauthClientRoutes(deps, limits.signUp));
   }
+  router.use(passkeyRoutes(deps, { signIn: limits.signIn, captcha }));
   router.use(adminRoutes({ config, pool }));
   router.use(mfaRoutes({ config, keys, pool }));
   const external = oauthRoutes({ config, keys, pool });

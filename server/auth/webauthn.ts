@@ -1,7 +1,7 @@
-// Passkey ceremonies of the MFA routes (issue 49, item 3), checked by
-// @simplewebauthn/server: the options a challenge answers (registration for
-// an unverified factor, authentication for a verified one, as GoTrue serves
-// them to auth-js's mfa.webauthn), and the check of the authenticator's
+// Passkey ceremonies (issue 49, item 3), of the MFA routes (mfa.ts) and of
+// first-factor passkeys (passkeys.ts), checked by @simplewebauthn/server:
+// the options a challenge answers (registration, or authentication for one
+// credential or, discoverable, for any), and the check of the authenticator's
 // answer against the challenge stored with it (sql/0115): the client data's
 // type, challenge and origin, the relying party's hash, the attestation
 // (`none` accepted) or the signature with the stored public key and a
@@ -30,30 +30,41 @@ export function relyingParty(config: Config): RelyingParty {
 let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
 const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
-const failed = (why: string) => apiError(422, 'mfa_verification_failed', `WebAuthn verification failed: ${why}`);
+/** How a failed check is answered: MFA's code, or the passkey sign-in's. */
+export type FailureCode = 'mfa_verification_failed' | 'webauthn_verification_failed';
 
 const transportsOf = (c: StoredCredential) => c.transports as NonNullable<WebAuthnCredential['transports']>;
 
-/** The options for a challenge: `create` registers the factor's passkey, `request` asks for it. */
-export async function ceremonyOptions(rp: RelyingParty, factor: { userId: string; userName: string; status: string; credential: StoredCredential | null; others: StoredCredential[] }): Promise<{ session: CeremonySession; options: object }> {
-  const { generateAuthenticationOptions, generateRegistrationOptions } = await webauthn();
-  if (factor.status !== 'verified') {
-    const options = await generateRegistrationOptions({
-      rpName: rp.name, rpID: rp.id, userName: factor.userName, userID: new TextEncoder().encode(factor.userId),
-      attestationType: 'none', excludeCredentials: factor.others.map((c) => ({ id: c.id, transports: c.transports })),
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' }, timeout: 300_000,
-    });
-    return { session: { type: 'create', challenge: options.challenge }, options };
-  }
-  if (!factor.credential) throw apiError(422, 'mfa_factor_not_found', 'This factor has no passkey registered');
+/** Registration options for a user: attestation none, their other credentials excluded; `discoverable` passkeys (first-factor sign-in) must be resident. */
+export async function registrationOptions(rp: RelyingParty, user: { id: string; name: string }, exclude: StoredCredential[], discoverable: boolean): Promise<{ session: CeremonySession; options: object }> {
+  const { generateRegistrationOptions } = await webauthn();
+  const options = await generateRegistrationOptions({
+    rpName: rp.name, rpID: rp.id, userName: user.name, userID: new TextEncoder().encode(user.id),
+    attestationType: 'none', excludeCredentials: exclude.map((c) => ({ id: c.id, transports: c.transports })),
+    authenticatorSelection: { residentKey: discoverable ? 'required' : 'preferred', userVerification: 'preferred' }, timeout: 300_000,
+  });
+  return { session: { type: 'create', challenge: options.challenge }, options };
+}
+
+/** Authentication options: for one credential (an MFA factor), or for any of the relying party's (a discoverable sign-in: none named). */
+export async function authenticationOptions(rp: RelyingParty, allow: StoredCredential[]): Promise<{ session: CeremonySession; options: object }> {
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
-    rpID: rp.id, allowCredentials: [{ id: factor.credential.id, transports: transportsOf(factor.credential) }], userVerification: 'preferred', timeout: 300_000,
+    rpID: rp.id, allowCredentials: allow.map((c) => ({ id: c.id, transports: transportsOf(c) })), userVerification: 'preferred', timeout: 300_000,
   });
   return { session: { type: 'request', challenge: options.challenge }, options };
 }
 
+/** An MFA factor's challenge: `create` registers its passkey, `request` asks for it. */
+export async function ceremonyOptions(rp: RelyingParty, factor: { userId: string; userName: string; status: string; credential: StoredCredential | null; others: StoredCredential[] }): Promise<{ session: CeremonySession; options: object }> {
+  if (factor.status !== 'verified') return registrationOptions(rp, { id: factor.userId, name: factor.userName }, factor.others, false);
+  if (!factor.credential) throw apiError(422, 'mfa_factor_not_found', 'This factor has no passkey registered');
+  return authenticationOptions(rp, [factor.credential]);
+}
+
 /** The authenticator's answer checked against its challenge: the credential to keep (new, or its counter moved on) and the authenticator's model id. */
-export async function verifyCeremony(rp: RelyingParty, session: CeremonySession, stored: StoredCredential | null, type: string, response: unknown): Promise<{ credential: StoredCredential; aaguid: string | null }> {
+export async function verifyCeremony(rp: RelyingParty, session: CeremonySession, stored: StoredCredential | null, type: string, response: unknown, code: FailureCode = 'mfa_verification_failed'): Promise<{ credential: StoredCredential; aaguid: string | null }> {
+  const failed = (why: string) => apiError(code === 'mfa_verification_failed' ? 422 : 400, code, `WebAuthn verification failed: ${why}`);
   if (type !== session.type) throw apiError(400, 'validation_failed', `This challenge expects a WebAuthn "${session.type}" response`);
   const { verifyAuthenticationResponse, verifyRegistrationResponse } = await webauthn();
   try {

@@ -82,6 +82,7 @@ export const variables = z.object({
   AUTH_CAPTCHA_SECRET: z.string().min(1).optional(),
   AUTH_CAPTCHA_VERIFY_URL: url.optional().describe("the provider's siteverify endpoint (default: the provider's own)"),
   AUTH_MFA_WEBAUTHN_ENABLED: bool.default(true).describe("GoTrue's GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED and _VERIFY_ENABLED: passkeys (WebAuthn) as an MFA factor"),
+  AUTH_PASSKEY_ENABLED: bool.default(true).describe("GoTrue's [auth.passkey]: sign-in with a passkey as the first factor (auth-js's auth.passkey, registerPasskey, signInWithPasskey)"),
   AUTH_WEBAUTHN_RP_ID: z.string().min(1).max(253).optional().describe("the passkeys' relying party id, a domain (GoTrue's GOTRUE_WEBAUTHN_RP_ID); default: SITE_URL's host name"),
   AUTH_WEBAUTHN_RP_ORIGINS: z.string().optional().describe("comma-separated origins a passkey ceremony may come from (GOTRUE_WEBAUTHN_RP_ORIGINS); default: SITE_URL's origin"),
   AUTH_WEBAUTHN_RP_DISPLAY_NAME: z.string().min(1).max(255).optional().describe("the name an authenticator shows for the relying party; default: the relying party id"),

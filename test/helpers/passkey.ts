@@ -32,13 +32,15 @@ export function cbor(value: Cbor): Buffer {
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest();
 const b64url = (b: ArrayBuffer | Uint8Array) => Buffer.from(b instanceof Uint8Array ? b : new Uint8Array(b)).toString('base64url');
+/** Options carry binary fields as ArrayBuffers (auth-js's mfa, as a browser gets them) or base64url strings (the passkey API's JSON). */
+const bytes = (v: ArrayBuffer | string) => (typeof v === 'string' ? Buffer.from(v, 'base64url') : Buffer.from(new Uint8Array(v)));
 
 export type Passkey = {
   id: string;
   /** navigator.credentials.create() for these options, from `origin`. */
-  create: (options: { challenge: ArrayBuffer; rp: { id?: string } }, origin: string) => { toJSON: () => object };
-  /** navigator.credentials.get() for these options, from `origin`. */
-  get: (options: { challenge: ArrayBuffer; rpId?: string }, origin: string) => { toJSON: () => object };
+  create: (options: { challenge: ArrayBuffer | string; rp: { id?: string }; user?: { id: ArrayBuffer | string } }, origin: string) => { toJSON: () => object };
+  /** navigator.credentials.get() for these options, from `origin`; a discoverable credential answers with its user handle. */
+  get: (options: { challenge: ArrayBuffer | string; rpId?: string }, origin: string) => { toJSON: () => object };
 };
 
 /** A new authenticator with one credential; `counterStep` 0 makes a clone that never moves its counter. */
@@ -48,7 +50,8 @@ export function softwarePasskey(opts: { counterStep?: number; keys?: { privateKe
   const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string };
   const coseKey = cbor(new Map<number, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x, 'base64url')], [-3, Buffer.from(jwk.y, 'base64url')]]));
   let counter = 0;
-  const clientData = (type: string, challenge: ArrayBuffer, origin: string) => Buffer.from(JSON.stringify({ type, challenge: b64url(challenge), origin, crossOrigin: false }));
+  let userHandle: Buffer | undefined;
+  const clientData = (type: string, challenge: ArrayBuffer | string, origin: string) => Buffer.from(JSON.stringify({ type, challenge: b64url(bytes(challenge)), origin, crossOrigin: false }));
   const counterBytes = () => {
     const b = Buffer.alloc(4);
     b.writeUInt32BE(counter);
@@ -57,6 +60,7 @@ export function softwarePasskey(opts: { counterStep?: number; keys?: { privateKe
   return {
     id: credentialId.toString('base64url'),
     create: (options, origin) => {
+      if (options.user) userHandle = bytes(options.user.id);
       const rpId = options.rp.id ?? new URL(origin).hostname;
       const idLength = Buffer.alloc(2);
       idLength.writeUInt16BE(credentialId.length);
@@ -80,7 +84,7 @@ export function softwarePasskey(opts: { counterStep?: number; keys?: { privateKe
       return {
         toJSON: () => ({
           id: b64url(credentialId), rawId: b64url(credentialId), type: 'public-key', authenticatorAttachment: 'platform', clientExtensionResults: {},
-          response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature) },
+          response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), ...(userHandle ? { userHandle: b64url(userHandle) } : {}) },
         }),
       };
     },
