@@ -398,6 +398,19 @@ begin
 end
 $$;
 
+-- grant_type=refresh_token at /token (0006's grant, unchanged) with the
+-- session's OAuth client: a client's tokens keep client_id wherever they
+-- are refreshed, so a policy on auth.jwt()->>'client_id' cannot be stepped
+-- around by refreshing at /token instead of /oauth/token.
+create or replace function auth.grant_refresh_keeping_client(p_token text, p_grace interval, p_ip text default null)
+returns table (session_id uuid, refresh_token text, aal auth.aal_level, amr jsonb, "user" jsonb, client_id uuid)
+language sql
+set search_path = ''
+as $$
+  select g.session_id, g.refresh_token, g.aal, g.amr, g."user", s.oauth_client_id
+  from auth.grant_refresh(p_token, p_grace, p_ip) g left join auth.sessions s on s.id = g.session_id
+$$;
+
 -- GET /user/oauth/grants: the clients a user has let in.
 create or replace function auth.oauth_user_grants(p_user_id uuid) returns jsonb
 language sql stable
@@ -430,5 +443,5 @@ revoke all on function auth.oauth_scopes(), auth.oauth_client_json(auth.oauth_cl
   auth.oauth_authenticate_client(text, text), auth.oauth_begin_authorization(text, text, text, text, text, text, text, text, interval),
   auth.oauth_pending_authorization(text), auth.oauth_settle_authorization(text, uuid, boolean), auth.oauth_authorization_details(text, uuid),
   auth.oauth_session(uuid), auth.oauth_grant_code(uuid, text, text, text, text, text, text), auth.oauth_grant_refresh(uuid, text, interval, text),
-  auth.oauth_user_grants(uuid), auth.oauth_revoke_grant(uuid, uuid)
+  auth.oauth_user_grants(uuid), auth.oauth_revoke_grant(uuid, uuid), auth.grant_refresh_keeping_client(text, interval, text)
   from public, anon, authenticated, service_role;

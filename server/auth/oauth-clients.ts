@@ -51,7 +51,7 @@ const authMethod = z.enum(['none', 'client_secret_basic', 'client_secret_post'])
 const grantTypes = z.array(z.string().max(64)).max(4);
 
 /** What a client registers with (RFC 7591's fields GoTrue takes; others are ignored, as the RFC allows). */
-const registration = z.object({
+export const ClientRegistration = z.object({
   client_name: z.string().max(256).nullish(),
   client_uri: webUrl.nullish(),
   logo_uri: webUrl.nullish(),
@@ -77,14 +77,14 @@ const clientId = (value: unknown): string => {
 };
 
 /** The registration fields SQL reads, nulls dropped (a missing grant_types takes the default). */
-function fields(body: Record<string, unknown>): string {
+export function registrationFields(body: Record<string, unknown>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined)));
 }
 
 export function oauthClientRoutes({ config, pool }: AuthDeps, registerLimit: express.RequestHandler): Router {
   const router = express.Router();
   const register = async (body: unknown, type: 'manual' | 'dynamic') => {
-    const { rows } = await pool.query<{ client: unknown }>('select auth.oauth_register_client($1, $2) as client', [fields(parse(registration, body)), type]);
+    const { rows } = await pool.query<{ client: unknown }>('select auth.oauth_register_client($1, $2) as client', [registrationFields(parse(ClientRegistration, body)), type]);
     return rows[0]!.client;
   };
 
@@ -113,7 +113,7 @@ export function oauthClientRoutes({ config, pool }: AuthDeps, registerLimit: exp
   router.put('/admin/oauth/clients/:id', route(async (req, res) => {
     requireAdmin(req);
     const id = clientId(req.params.id);
-    const body = fields(parse(update, req.body));
+    const body = registrationFields(parse(update, req.body));
     if (body === '{}') throw apiError(400, 'validation_failed', 'No fields provided for update');
     const { rows } = await pool.query<{ client: unknown }>('select auth.oauth_update_client($1, $2) as client', [id, body]);
     res.json(rows[0]!.client);

@@ -26,7 +26,8 @@ export function tokenRoutes({ config, keys, pool }: AuthDeps): Router {
     },
     refresh_token: async (req) => {
       const body = parse(z.object({ refresh_token: z.string().min(1, 'Refresh token required').max(255) }), req.body);
-      const { rows } = await pool.query<SessionRow>('select * from auth.grant_refresh($1, make_interval(secs => $2), $3)', [body.refresh_token, config.AUTH_REFRESH_GRACE_SECONDS, clientIp(req)]);
+      // The session's OAuth client comes along (sql/0114): its tokens keep client_id.
+      const { rows } = await pool.query<SessionRow>('select * from auth.grant_refresh_keeping_client($1, make_interval(secs => $2), $3)', [body.refresh_token, config.AUTH_REFRESH_GRACE_SECONDS, clientIp(req)]);
       if (rows.length === 0) throw authErrors.refreshTokenUsed();
       return rows[0]!;
     },

@@ -39,6 +39,7 @@ import { aiProxy } from './ai.ts';
 import { observeRoutes } from './observe.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { signingKeyRoutes } from './signing-keys.ts';
+import { oauthClientRoutes } from './oauth-clients.ts';
 import { userRoutes } from './users.ts';
 
 export const STUDIO_DIST = fileURLToPath(new URL('../../studio/dist/', import.meta.url));
@@ -97,7 +98,7 @@ export function controlPlane(deps: ControlPlaneDeps): { api: Router; studio: Req
   api.use('/pg-meta/:ref', project, metaRoutes({ sql, exposed }), changeRoutes({ sql }), rowRoutes({ sql, pool }),
     queryRoutes({ adminUrl: deps.adminUrl, sql, pool, timeoutMs: config.STUDIO_QUERY_TIMEOUT_MS }));
   api.use('/auth/:ref', project, userRoutes({ config, pool }), signingKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadKeys }),
-    apiKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadKeys }));
+    apiKeyRoutes({ pool, masterKey: deps.keys.aiMasterKey, changed: deps.keys.reloadKeys }), oauthClientRoutes({ pool }));
   api.use('/observe/:ref', project, observeRoutes({ pool }));
 
   const realtime = realtimeBridge({ pool, keys: deps.keys, projectRef: config.PROJECT_REF, realtimeUrl: deps.realtimeUrl, maxPayloadBytes: config.REALTIME_MAX_PAYLOAD_BYTES });

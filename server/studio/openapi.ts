@@ -14,6 +14,7 @@ import * as S from './schemas.ts';
 import { SnippetBody, SnippetPatch } from './snippets.ts';
 import { ApiKeysQuery, LegacyKeysBody, NewApiKeyBody } from './api-keys.ts';
 import { NewSigningKeyBody, SigningKeyStatusBody } from './signing-keys.ts';
+import { ClientRegistration } from '../auth/oauth-clients.ts';
 import { CreateUserBody, InviteUserBody, UpdateUserBody, UsersQuery } from './users.ts';
 
 // One tag per concept: the Studio's client types are a file per tag (server/cli/studio-types.ts).
@@ -35,6 +36,7 @@ const users = family({ tag: 'Users', errorBody: 'platform', access: 'operator' }
 const auth = family({ tag: 'Authentication', errorBody: 'platform', access: 'operator' });
 const apiKeys = family({ tag: 'API keys', errorBody: 'platform', access: 'operator' });
 const signingKeys = family({ tag: 'Signing keys', errorBody: 'platform', access: 'operator' });
+const oauthApps = family({ tag: 'OAuth apps', errorBody: 'platform', access: 'operator' });
 const buckets = family({ tag: 'Buckets', errorBody: 'platform', access: 'operator' });
 const storage = family({ tag: 'Objects', errorBody: 'platform', access: 'operator' });
 const SigningKey = z.object({
@@ -42,6 +44,12 @@ const SigningKey = z.object({
   public_jwk: z.record(z.string(), z.unknown()).nullable(), created_at: z.string(), updated_at: z.string(),
 });
 const ApiKey = z.object({ id: z.string(), name: z.string(), type: z.enum(['publishable', 'secret']), shown: z.string(), api_key: z.string().nullable(), created_at: z.string() });
+const OAuthClient = z.object({
+  client_id: z.string(), client_name: z.string().optional(), client_type: z.enum(['public', 'confidential']), token_endpoint_auth_method: z.string(),
+  registration_type: z.enum(['dynamic', 'manual']), redirect_uris: z.array(z.string()), grant_types: z.array(z.string()), response_types: z.array(z.string()),
+  client_uri: z.string().optional(), logo_uri: z.string().optional(), scope: z.string(), created_at: z.string(), updated_at: z.string(),
+  client_secret: z.string().optional().describe('only when made or regenerated'),
+});
 const observe = family({ tag: 'Observe', errorBody: 'platform', access: 'operator' });
 
 const REF = { ref: 'The project ref (PROJECT_REF)' };
@@ -117,6 +125,10 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   apiKeys.post('/api/platform/auth/{ref}/api-keys', 'A new publishable or secret API key, answered in full', { operationId: 'createApiKey', pathText: REF, body: NewApiKeyBody, answers: [json(201, 'The key', z.object({ id: z.string(), name: z.string(), type: z.string(), api_key: z.string(), created_at: z.string() }))], errors: [400, 409] }),
   apiKeys.delete('/api/platform/auth/{ref}/api-keys/{id}', 'Delete (revoke) an API key: it stops working on every server at once', { operationId: 'deleteApiKey', pathText: { ...REF, id: 'The key id' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [404, 409] }),
   apiKeys.get('/api/platform/auth/{ref}/api-keys/legacy', 'Whether the legacy JWT anon and service_role keys work', { operationId: 'getLegacyApiKeys', pathText: REF, answers: [json(200, 'The switch', z.object({ enabled: z.boolean() }))] }),
+  oauthApps.get('/api/platform/auth/{ref}/oauth-clients', 'The OAuth server\'s clients, newest first (registered here or dynamically)', { operationId: 'listOAuthClients', pathText: REF, answers: [json(200, 'The clients', z.array(OAuthClient))] }),
+  oauthApps.post('/api/platform/auth/{ref}/oauth-clients', 'Register an OAuth client; a confidential one\'s secret is answered once', { operationId: 'createOAuthClient', pathText: REF, body: ClientRegistration, answers: [json(201, 'The client', OAuthClient)], errors: [400] }),
+  oauthApps.post('/api/platform/auth/{ref}/oauth-clients/{id}/regenerate-secret', 'A confidential client\'s new secret (the old one stops at once)', { operationId: 'regenerateOAuthClientSecret', pathText: { ...REF, id: 'The client id' }, answers: [json(200, 'The client with its new secret', OAuthClient)], errors: [400, 404] }),
+  oauthApps.delete('/api/platform/auth/{ref}/oauth-clients/{id}', 'Delete an OAuth client: its sessions, consents and pending requests end with it', { operationId: 'deleteOAuthClient', pathText: { ...REF, id: 'The client id' }, answers: [json(200, 'Deleted', z.object({ id: z.string() }))], errors: [400, 404] }),
   apiKeys.put('/api/platform/auth/{ref}/api-keys/legacy', 'Turn the legacy JWT anon and service_role keys on or off (off needs a publishable and a secret key)', { operationId: 'setLegacyApiKeys', pathText: REF, body: LegacyKeysBody, answers: [json(200, 'The switch', z.object({ enabled: z.boolean() }))], errors: [400, 409] }),
   auth.get('/api/platform/auth/{ref}/config', 'The identity settings in force (configuration: read-only)', { operationId: 'authConfig', pathText: REF, answers: [json(200, 'Settings', S.AuthConfig)] }),
 

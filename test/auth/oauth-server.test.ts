@@ -148,6 +148,12 @@ describe('the OAuth 2.1 server', () => {
     const refreshed = await (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })).json() as { access_token: string; refresh_token: string };
     assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
     assert.equal(decodeJwt(refreshed.access_token).client_id, clientId);
+    // Refreshed at /token (as supabase-js would) instead, the token keeps its client_id: a policy on it cannot be stepped around.
+    const viaToken = await fetch(`${issuer()}/token?grant_type=refresh_token`, { method: 'POST', headers: { apikey: p.keys.anonKey, 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: refreshed.refresh_token }) });
+    const rotated = await viaToken.json() as { access_token: string; refresh_token: string };
+    assert.equal(decodeJwt(rotated.access_token).client_id, clientId);
+    refreshed.refresh_token = rotated.refresh_token;
+    refreshed.access_token = rotated.access_token;
 
     // A second authorization is approved at once (the consent covers it), then the user revokes the grant.
     const again = await authorize(clientId, 'email');

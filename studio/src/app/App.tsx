@@ -16,6 +16,7 @@ const Users = lazy(() => import('../pages/auth/Users.tsx'));
 const UserDetail = lazy(() => import('../pages/auth/UserDetail.tsx'));
 const AuthSettings = lazy(() => import('../pages/auth/AuthSettings.tsx'));
 const SigningKeys = lazy(() => import('../pages/auth/SigningKeys.tsx'));
+const OAuthApps = lazy(() => import('../pages/auth/OAuthApps.tsx'));
 const StoragePage = lazy(() => import('../pages/storage/StoragePage.tsx'));
 const RealtimeInspector = lazy(() => import('../pages/realtime/RealtimeInspector.tsx'));
 const WorkflowList = lazy(() => import('../pages/workflows/WorkflowList.tsx'));
@@ -60,6 +61,7 @@ export function App() {
               <Route path="auth/users/:id" element={<UserDetail />} />
               <Route path="auth/settings" element={<AuthSettings />} />
               <Route path="auth/signing-keys" element={<SigningKeys />} />
+              <Route path="auth/oauth-apps" element={<OAuthApps />} />
               <Route path="storage/:bucket?/*" element={<StoragePage />} />
               <Route path="realtime" element={<RealtimeInspector />} />
               <Route path="workflows" element={<WorkflowList />} />

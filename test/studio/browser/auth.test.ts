@@ -7,6 +7,9 @@
 // page: an ES256 key added and made in use signs the next sign-in (verified
 // by getClaims() through the JWKS); revoked after asking, its tokens stop.
 // A publishable API key made there works with supabase-js until deleted.
+// An OAuth app registered on its page gets its secret shown once, which
+// authenticates it at the token endpoint until regenerated; deleted after
+// asking, it authenticates no more.
 import { createClient } from '@supabase/supabase-js';
 import { decodeProtectedHeader } from 'jose';
 import assert from 'node:assert/strict';
@@ -182,5 +185,38 @@ describe('Studio in Chromium: users', () => {
     await s.page.getByRole('button', { name: 'Turn the legacy keys back on' }).click();
     await s.page.getByRole('status').getByText('Legacy anon and service_role keys (JWTs): on').waitFor();
     assert.equal((await fetch(`${server.apiUrl}/auth/v1/settings`, { headers: { apikey: server.anonKey } })).status, 200);
+  });
+
+  it('registers an OAuth app: its secret shown once authenticates it, a regenerated one replaces it, and it is deleted after asking', async () => {
+    await s.page.goto('/auth/oauth-apps');
+    await s.page.getByText('No OAuth apps yet.').waitFor();
+    await s.page.getByLabel('Name').fill('Reports <b>server</b>');
+    await s.page.getByLabel('Redirect URIs, one per line').fill('https://reports.example/callback\nhttp://localhost:8080/cb');
+    await s.page.getByRole('button', { name: 'Register the app' }).click();
+    const table = s.page.getByRole('table', { name: 'OAuth apps' });
+    await table.getByRole('rowheader', { name: 'Reports <b>server</b>' }).waitFor();
+    const secret = (await s.page.getByRole('status').filter({ hasText: 'shown once' }).locator('.mono').textContent())!;
+    assert.match(secret, /^sb_oauth_/);
+    const clientId = (await table.getByRole('row').nth(1).locator('td.mono').textContent())!;
+    await s.axe('the OAuth apps');
+    await s.shot('auth-oauth-apps');
+    // The secret authenticates the client at the token endpoint (a made-up code is then the grant's error, not the client's).
+    const tokenWith = (pass: string) => fetch(`${server.apiUrl}/auth/v1/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${clientId}:${pass}`).toString('base64')}` }, body: new URLSearchParams({ grant_type: 'authorization_code', code: 'nope', code_verifier: 'v'.repeat(43) }) });
+    assert.equal(((await (await tokenWith(secret)).json()) as { error: string }).error, 'invalid_grant');
+    await s.page.getByRole('button', { name: 'Regenerate the secret of Reports <b>server</b>' }).click();
+    const renewed = s.page.getByRole('status').filter({ hasText: 'shown once' }).locator('.mono').filter({ hasNotText: secret });
+    await renewed.waitFor();
+    const newSecret = (await renewed.textContent())!;
+    assert.equal((await tokenWith(secret)).status, 401, 'the old secret stops at once');
+    assert.equal((await tokenWith(newSecret)).status, 400, 'the new one authenticates');
+    // Bad redirect URIs are refused with the server's words.
+    await s.page.getByLabel('Name').fill('Evil');
+    await s.page.getByLabel('Redirect URIs, one per line').fill('javascript:alert(1)');
+    await s.page.getByRole('button', { name: 'Register the app' }).click();
+    await s.page.getByRole('alert').getByText(/may not use javascript:/).waitFor();
+    await s.page.getByRole('button', { name: 'Delete Reports <b>server</b>' }).click();
+    await dialog().getByRole('button', { name: 'Delete' }).click();
+    await s.page.getByText('No OAuth apps yet.').waitFor();
+    assert.equal((await tokenWith(newSecret)).status, 401, 'a deleted client authenticates no more');
   });
 });

@@ -50,7 +50,7 @@ describe('Studio in Chromium: every page, light and dark', () => {
     ['sql-editor', '/sql'], ['database-advisors', '/database/advisors'], ['database-policies', '/database/policies'], ['database-indexes', '/database/indexes'],
     ['database-triggers', '/database/triggers'], ['database-functions', '/database/functions'], ['database-extensions', '/database/extensions'], ['database-roles', '/database/roles'],
     ['database-publications', '/database/publications'], ['database-migrations', '/database/migrations'], ['auth-users', '/auth/users'], ['auth-user', `/auth/users/${userId}`],
-    ['auth-settings', '/auth/settings'], ['auth-signing-keys', '/auth/signing-keys'], ['storage-buckets', '/storage'], ['storage-files', '/storage/photos'], ['realtime', '/realtime'], ['api-docs', '/api-docs'],
+    ['auth-settings', '/auth/settings'], ['auth-signing-keys', '/auth/signing-keys'], ['auth-oauth-apps', '/auth/oauth-apps'], ['storage-buckets', '/storage'], ['storage-files', '/storage/photos'], ['realtime', '/realtime'], ['api-docs', '/api-docs'],
     ['api-docs-table', '/api-docs/public/books'], ['settings-operators', '/settings/operators'], ['settings-audit', '/settings/audit'],
     ['workflows', '/workflows'], ['agents', '/agents'], ['orchestrations', '/orchestrations'], ['knowledge-sources', '/knowledge/sources'], ['knowledge-bases', '/knowledge/bases'],
     ['ai-usage', '/ai/usage'], ['ai-keys', '/ai/keys'], ['ai-settings', '/ai/settings'], ['ai-tools', '/ai/tools'], ['observe', '/observe'],

@@ -6,6 +6,7 @@ import type * as Buckets from './buckets.ts';
 import type * as Columns from './columns.ts';
 import type * as Database from './database.ts';
 import type * as Extensions from './extensions.ts';
+import type * as OAuthapps from './oauth-apps.ts';
 import type * as Objectactions from './object-actions.ts';
 import type * as Objects from './objects.ts';
 import type * as Observe from './observe.ts';
@@ -21,5 +22,5 @@ import type * as Table from './table.ts';
 import type * as Tables from './tables.ts';
 import type * as Users from './users.ts';
 
-export type paths = APIkeys.paths & Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & Objectactions.paths & Objects.paths & Observe.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Signingkeys.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
-export type components = { schemas: APIkeys.components['schemas'] & Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Observe.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Signingkeys.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };
+export type paths = APIkeys.paths & Authentication.paths & Buckets.paths & Columns.paths & Database.paths & Extensions.paths & OAuthapps.paths & Objectactions.paths & Objects.paths & Observe.paths & Operators.paths & Policies.paths & Rows.paths & SQL.paths & Schemaobjects.paths & Signin.paths & Signingkeys.paths & Snippets.paths & Table.paths & Tables.paths & Users.paths;
+export type components = { schemas: APIkeys.components['schemas'] & Authentication.components['schemas'] & Buckets.components['schemas'] & Columns.components['schemas'] & Database.components['schemas'] & Extensions.components['schemas'] & OAuthapps.components['schemas'] & Objectactions.components['schemas'] & Objects.components['schemas'] & Observe.components['schemas'] & Operators.components['schemas'] & Policies.components['schemas'] & Rows.components['schemas'] & SQL.components['schemas'] & Schemaobjects.components['schemas'] & Signin.components['schemas'] & Signingkeys.components['schemas'] & Snippets.components['schemas'] & Table.components['schemas'] & Tables.components['schemas'] & Users.components['schemas'] };

@@ -7,6 +7,7 @@ export function AuthNav() {
       <ul className="plain-list">
         <li><NavLink to="/auth/users" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Users</NavLink></li>
         <li><NavLink to="/auth/signing-keys" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Keys</NavLink></li>
+        <li><NavLink to="/auth/oauth-apps" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>OAuth apps</NavLink></li>
         <li><NavLink to="/auth/settings" className={({ isActive }) => (isActive ? 'list-link active' : 'list-link')}>Settings</NavLink></li>
       </ul>
     </nav>
