@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { listenChannel, type Listener } from '../db/listener.ts';
 import { signToken, verifyToken, type Claims, type Verdict } from './keys.ts';
+import { apiError } from './errors.ts';
 
 export type SigningAlgorithm = 'ES256' | 'RS256' | 'HS256';
 export type SigningKeyRow = { id: string; algorithm: SigningAlgorithm; status: 'standby' | 'in_use' | 'previously_used' | 'revoked'; public_jwk: JWK | null; created_at: Date; updated_at: Date };
@@ -147,6 +148,25 @@ export async function initializeSigningKeys(adminPool: pg.Pool, masterKey: strin
 
 type Db = pg.Pool | pg.ClientBase;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PRIVATE_FIELDS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
+
+/** A private JWK someone brings: which algorithm it signs with, its public half, and its kid if usable. */
+async function checkedPrivateKey(jwk: JWK): Promise<{ algorithm: 'ES256' | 'RS256'; publicJwk: JWK; kid: string | null }> {
+  const bad = (why: string) => apiError(400, 'validation_failed', `private_jwk: ${why}`);
+  if (!jwk || typeof jwk !== 'object' || typeof jwk.d !== 'string') throw bad('a private key in JWK form (with "d") is required');
+  const algorithm = jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'RSA' ? 'RS256' : null;
+  if (!algorithm) throw bad('EC P-256 (ES256) or RSA (RS256) only');
+  if (algorithm === 'RS256' && Buffer.from(String(jwk.n ?? ''), 'base64url').length < 256) throw bad('RSA keys must be 2048 bits or more');
+  try {
+    await importJWK(jwk, algorithm);
+  } catch (err) {
+    throw bad((err as Error).message);
+  }
+  const publicJwk = Object.fromEntries(Object.entries(jwk).filter(([k]) => !PRIVATE_FIELDS.has(k) && !['kid', 'alg', 'use', 'key_ops', 'ext'].includes(k))) as JWK;
+  return { algorithm, publicJwk, kid: typeof jwk.kid === 'string' && UUID.test(jwk.kid) ? jwk.kid : null };
+}
+
 /** The key set's administration (the control plane's routes and `npm run signing-keys`): each move one SQL call (sql/0111). */
 export function signingKeys(db: Db, masterKey: string) {
   const one = async (id: string) => (await db.query<SigningKeyRow>('select * from auth.signing_key_set() where id = $1', [id])).rows[0]!;
@@ -156,6 +176,12 @@ export function signingKeys(db: Db, masterKey: string) {
     add: async (algorithm: 'ES256' | 'RS256') => {
       const pair = await newKeyPair(algorithm);
       const { rows: [made] } = await db.query<{ id: string }>('select auth.add_signing_key($1, $2, $3, $4) as id', [algorithm, JSON.stringify(pair.publicJwk), JSON.stringify(pair.privateJwk), masterKey]);
+      return one(made!.id);
+    },
+    /** An existing private key (a JWK: EC P-256 or RSA of 2048 bits or more), as standby, keeping its kid when that is a UUID. */
+    import: async (privateJwk: JWK) => {
+      const { algorithm, publicJwk, kid } = await checkedPrivateKey(privateJwk);
+      const { rows: [made] } = await db.query<{ id: string }>('select auth.import_signing_key($1, $2, $3, $4, $5) as id', [kid, algorithm, JSON.stringify(publicJwk), JSON.stringify(privateJwk), masterKey]);
       return one(made!.id);
     },
     /** `in_use` (the key in use becomes previously used) or `revoked`. */

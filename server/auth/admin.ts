@@ -26,7 +26,8 @@ export function parseBanDuration(value: string | null | undefined): number | nul
 
 export function requireAdmin(req: Request): void {
   if (req.auth?.bearerRefused) throw authErrors.badJwt(req.auth.bearerRefused, req.auth.bearer ?? '');
-  if (req.auth?.role !== 'service_role') throw authErrors.notAdmin();
+  // GoTrue's default admin roles (GOTRUE_JWT_ADMIN_ROLES): the service role, and supabase_admin as Supabase's own tools sign it.
+  if (req.auth?.role !== 'service_role' && req.auth?.role !== 'supabase_admin') throw authErrors.notAdmin();
 }
 
 const uuid = z.string().uuid();

@@ -2,18 +2,21 @@
 // from a shell, as the control plane's /auth/{ref}/signing-keys moves them:
 //   list                      the set, in use first (no private part)
 //   add [ES256|RS256]         a new standby key (published at once, signing nothing)
+//   import <file.json>        an existing private key (a JWK, or a JSON array of them: the first), as standby
 //   use <id>                  makes it the key in use (the one in use becomes previously used)
 //   revoke <id>               a previously used key stops verifying, on every server at once
 //   delete <id>               a standby or revoked key leaves the set
 // Talks to the running server's database, or starts the embedded one.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { JWK } from 'jose';
 import { loadConfig } from '../config.ts';
 import { signingKeys } from '../key-ring.ts';
 import { loadLocalSecrets, needsLocalSecrets, resolveKeys } from '../keys.ts';
 import { onProjectDatabase } from './database.ts';
 import { runCli } from './run.ts';
 
-const USAGE = 'usage: npm run signing-keys -- list | add [ES256|RS256] | use <id> | revoke <id> | delete <id>';
+const USAGE = 'usage: npm run signing-keys -- list | add [ES256|RS256] | import <private-jwk.json> | use <id> | revoke <id> | delete <id>';
 
 await runCli(async () => {
   const { positionals: [command, arg] } = parseArgs({ allowPositionals: true });
@@ -28,6 +31,13 @@ await runCli(async () => {
         if (arg !== undefined && arg !== 'ES256' && arg !== 'RS256') throw new Error(USAGE);
         const made = await keys.add(arg ?? 'ES256');
         await record('add_signing_key', made.id);
+        return made;
+      }
+      case 'import': {
+        if (!arg) throw new Error(USAGE);
+        const parsed = JSON.parse(readFileSync(arg, 'utf8')) as JWK | JWK[];
+        const made = await keys.import(Array.isArray(parsed) ? parsed[0]! : parsed);
+        await record('import_signing_key', made.id);
         return made;
       }
       case 'use': case 'revoke': {

@@ -12,7 +12,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { signingKeys } from '../../server/key-ring.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
@@ -183,5 +184,30 @@ describe('signing keys: ES256 tokens, JWKS, rotation and revocation', () => {
     await assert.rejects(run('revoke', added.id), (err: { stderr: string }) => /make another key in use first/.test(err.stderr));
     const { data } = await ann.auth.signInWithPassword({ email: 'ann-keys@example.com', password: 'a-good-password' });
     assert.equal(decodeProtectedHeader(data.session!.access_token).kid, added.id, 'the server signs with the key the shell made in use');
+  });
+
+  it('imports an existing private key keeping its kid, as a test stack\'s keys are: tokens signed elsewhere with it are project keys and sessions', async () => {
+    // The auth-js suite's way: an RSA key made outside, its kid a UUID, signing a publishable (anon) key and an admin token itself.
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+    const kid = randomUUID();
+    const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256' };
+    await ops.json(keysPath(), 400, { method: 'POST', body: { private_jwk: { ...jwk, d: undefined } } });
+    const imported = await ops.json<Key>(keysPath(), 201, { method: 'POST', body: { private_jwk: jwk } });
+    assert.deepEqual([imported.id, imported.algorithm, imported.status], [kid, 'RS256', 'standby']);
+    assert.ok(!('d' in (imported.public_jwk as object)), 'only the public half is answered');
+    await ops.json(keysPath(), 409, { method: 'POST', body: { private_jwk: jwk } });
+    assert.ok((await jwks()).keys.some((k) => k.kid === kid), 'published as standby');
+    const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+    const anonKey = await sign({ iss: 'supabase-demo', role: 'anon' });
+    const adminToken = await sign({ sub: '1234567890', role: 'supabase_admin' });
+    const asAnon = createClient(p.url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    const { data, error } = await asAnon.auth.signUp({ email: 'imported-key@example.com', password: 'a-good-password' });
+    assert.equal(error, null, 'a standby key verifies already');
+    assert.ok(data.session);
+    const admin = await fetch(`${p.url}/auth/v1/admin/users?per_page=1`, { headers: { apikey: anonKey, authorization: `Bearer ${adminToken}` } });
+    assert.equal(admin.status, 200, 'supabase_admin is an admin role, as GoTrue\'s default');
+    await ops.json(`${keysPath()}/${kid}`, 200, { method: 'PATCH', body: { status: 'in_use' } });
+    const again = await asAnon.auth.signInWithPassword({ email: 'imported-key@example.com', password: 'a-good-password' });
+    assert.equal(decodeProtectedHeader(again.data.session!.access_token).kid, kid, 'and in use it signs the sessions');
   });
 });

@@ -41,6 +41,10 @@ export interface components {
        * @enum {string}
        */
       algorithm?: "ES256" | "RS256";
+      /** @description an existing private key to import (EC P-256 or RSA ≥ 2048 bits); its kid is kept when it is a UUID, its algorithm follows the key */
+      private_jwk?: {
+        [key: string]: unknown;
+      };
     };
     DeleteSigningKey200: {
       id: string;
