@@ -152,19 +152,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PRIVATE_FIELDS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
 
 /** A private JWK someone brings: which algorithm it signs with, its public half, and its kid if usable. */
-async function checkedPrivateKey(jwk: JWK): Promise<{ algorithm: 'ES256' | 'RS256'; publicJwk: JWK; kid: string | null }> {
+async function checkedPrivateKey(jwk: JWK): Promise<{ algorithm: 'ES256' | 'RS256'; publicJwk: JWK; signingJwk: JWK; kid: string | null }> {
   const bad = (why: string) => apiError(400, 'validation_failed', `private_jwk: ${why}`);
   if (!jwk || typeof jwk !== 'object' || typeof jwk.d !== 'string') throw bad('a private key in JWK form (with "d") is required');
   const algorithm = jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'RSA' ? 'RS256' : null;
   if (!algorithm) throw bad('EC P-256 (ES256) or RSA (RS256) only');
   if (algorithm === 'RS256' && Buffer.from(String(jwk.n ?? ''), 'base64url').length < 256) throw bad('RSA keys must be 2048 bits or more');
+  // Only the key material is kept: a key_ops of ["sign", "verify"] (as key files often say) is not a usage a private key can be imported with.
+  const material = Object.fromEntries(Object.entries(jwk).filter(([k]) => !['kid', 'alg', 'use', 'key_ops', 'ext'].includes(k))) as JWK;
   try {
-    await importJWK(jwk, algorithm);
+    await importJWK(material, algorithm);
   } catch (err) {
     throw bad((err as Error).message);
   }
-  const publicJwk = Object.fromEntries(Object.entries(jwk).filter(([k]) => !PRIVATE_FIELDS.has(k) && !['kid', 'alg', 'use', 'key_ops', 'ext'].includes(k))) as JWK;
-  return { algorithm, publicJwk, kid: typeof jwk.kid === 'string' && UUID.test(jwk.kid) ? jwk.kid : null };
+  const publicJwk = Object.fromEntries(Object.entries(material).filter(([k]) => !PRIVATE_FIELDS.has(k))) as JWK;
+  return { algorithm, publicJwk, signingJwk: material, kid: typeof jwk.kid === 'string' && UUID.test(jwk.kid) ? jwk.kid : null };
 }
 
 /** The key set's administration (the control plane's routes and `npm run signing-keys`): each move one SQL call (sql/0111). */
@@ -180,8 +182,8 @@ export function signingKeys(db: Db, masterKey: string) {
     },
     /** An existing private key (a JWK: EC P-256 or RSA of 2048 bits or more), as standby, keeping its kid when that is a UUID. */
     import: async (privateJwk: JWK) => {
-      const { algorithm, publicJwk, kid } = await checkedPrivateKey(privateJwk);
-      const { rows: [made] } = await db.query<{ id: string }>('select auth.import_signing_key($1, $2, $3, $4, $5) as id', [kid, algorithm, JSON.stringify(publicJwk), JSON.stringify(privateJwk), masterKey]);
+      const { algorithm, publicJwk, signingJwk, kid } = await checkedPrivateKey(privateJwk);
+      const { rows: [made] } = await db.query<{ id: string }>('select auth.import_signing_key($1, $2, $3, $4, $5) as id', [kid, algorithm, JSON.stringify(publicJwk), JSON.stringify(signingJwk), masterKey]);
       return one(made!.id);
     },
     /** `in_use` (the key in use becomes previously used) or `revoked`. */

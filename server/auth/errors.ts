@@ -55,6 +55,7 @@ export const authErrors = {
     apiError(422, 'weak_password', `Password should be at least ${min} characters.`, { details: { weak_password: { reasons: ['length'] } } }),
   passwordTooLong: () => apiError(422, 'weak_password', 'Password cannot be longer than 72 characters', { details: { weak_password: { reasons: ['length'] } } }),
   phoneProviderDisabled: () => apiError(400, 'phone_provider_disabled', 'Unsupported phone provider'),
+  idTokenIssuerDisabled: (issuer: string) => apiError(400, 'provider_disabled', `Provider (issuer "${issuer}") is not enabled`),
   idTokenProviderDisabled: (provider: string) => apiError(400, 'provider_disabled', `Custom OIDC provider "${provider}" not allowed`),
   badIdToken: (reason: string) => apiError(400, 'bad_jwt', `Bad ID token: ${reason}`),
   web3Disabled: (chain: string) => apiError(422, 'web3_provider_disabled', `${chain}Web3 provider is disabled`),

@@ -11,7 +11,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Config, OAuthProviderId } from '../config.ts';
 import { OAUTH_PROVIDERS } from '../config.ts';
 import { authErrors } from './errors.ts';
-import { mapProfile, resolveProvider, type Profile } from './providers.ts';
+import { mapProfile, PROVIDER_DEFAULTS, resolveProvider, type Profile } from './providers.ts';
 
 /** Published keys of the providers whose tokens apps hand over most, when none is configured. */
 const DEFAULT_JWKS: Partial<Record<OAuthProviderId, string>> = {
@@ -24,6 +24,8 @@ const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 export async function verifyIdToken(config: Config, provider: string, token: string, nonce: string | null): Promise<{ provider: OAuthProviderId; profile: Profile; claims: JWTPayload }> {
   const id = OAUTH_PROVIDERS.find((p) => p === provider);
   const configured = id ? config.oauth[id] : undefined;
+  // A known provider that is off: GoTrue names its issuer ("Provider (issuer "…") is not enabled").
+  if (id && !configured) throw authErrors.idTokenIssuerDisabled(PROVIDER_DEFAULTS[id].issuer || id);
   if (!id || !configured) throw authErrors.idTokenProviderDisabled(provider);
   const spec = resolveProvider(id, configured);
   const jwksUrl = configured.jwksUrl ?? DEFAULT_JWKS[id];

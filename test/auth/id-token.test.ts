@@ -77,6 +77,8 @@ describe('identity: signInWithIdToken', () => {
     assert.match((await refused(await sign({ sub: 'x', nonce: hashed('one') }), 'two')).message, /Nonces mismatch/);
     assert.match((await refused(await sign({ sub: 'x', nonce: hashed('one') }))).message, /should either both exist or not/);
     const apple = await refused(await sign({ sub: 'x' }), undefined, 'apple');
-    assert.deepEqual([apple.status, apple.code], [400, 'provider_disabled']);
+    assert.deepEqual([apple.status, apple.code, apple.message], [400, 'provider_disabled', 'Provider (issuer "https://appleid.apple.com") is not enabled']);
+    const custom = await refused(await sign({ sub: 'x' }), undefined, 'my-oidc');
+    assert.deepEqual([custom.status, custom.code, custom.message], [400, 'provider_disabled', 'Custom OIDC provider "my-oidc" not allowed']);
   });
 });

@@ -190,7 +190,7 @@ describe('signing keys: ES256 tokens, JWKS, rotation and revocation', () => {
     // The auth-js suite's way: an RSA key made outside, its kid a UUID, signing a publishable (anon) key and an admin token itself.
     const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
     const kid = randomUUID();
-    const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256' };
+    const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', key_ops: ['sign', 'verify'] };
     await ops.json(keysPath(), 400, { method: 'POST', body: { private_jwk: { ...jwk, d: undefined } } });
     const imported = await ops.json<Key>(keysPath(), 201, { method: 'POST', body: { private_jwk: jwk } });
     assert.deepEqual([imported.id, imported.algorithm, imported.status], [kid, 'RS256', 'standby']);
