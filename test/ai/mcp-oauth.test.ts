@@ -9,35 +9,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { aiApi, signUp } from '../helpers/ai-api.ts';
 import { freePort } from '../helpers/cluster.ts';
+import { TestOAuthProvider } from '../helpers/mcp-oauth-provider.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/mcp-callback';
-
-/** What an MCP client keeps: its registration, the verifier of its challenge, the tokens; the URL it would open in a browser. */
-class RememberingProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  get redirectUrl() { return REDIRECT; }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() { return this.info; }
-  saveClientInformation(info: OAuthClientInformationMixed) { this.info = info; }
-  tokens() { return this.saved; }
-  saveTokens(tokens: OAuthTokens) { this.saved = tokens; }
-  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
-  saveCodeVerifier(verifier: string) { this.verifier = verifier; }
-  codeVerifier() { return this.verifier; }
-}
 
 describe('MCP clients sign in through the OAuth server', () => {
   let p: TestPlatform;
@@ -72,11 +53,11 @@ describe('MCP clients sign in through the OAuth server', () => {
   });
 
   it('the SDK client discovers, registers, is approved by the user and lists tools as that user', async () => {
-    const provider = new RememberingProvider();
+    const provider = new TestOAuthProvider(() => REDIRECT);
     const first = new Client({ name: 'oauth-test', version: '1.0.0' });
     await assert.rejects(first.connect(new StreamableHTTPClientTransport(new URL(mcpUrl()), { authProvider: provider })), UnauthorizedError);
     assert.ok(provider.info?.client_id, 'it registered itself');
-    const authorize = provider.authorizationUrl!;
+    const authorize = provider.opened!;
     assert.equal(`${authorize.origin}${authorize.pathname}`, `${p.url}/auth/v1/oauth/authorize`);
     assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
     assert.equal(authorize.searchParams.get('resource'), mcpUrl());

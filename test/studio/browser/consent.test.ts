@@ -12,12 +12,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { aiApi, signUp } from '../../helpers/ai-api.ts';
 import { openBrowser, type StudioPage } from '../../helpers/chromium.ts';
 import { freePort } from '../../helpers/cluster.ts';
+import { TestOAuthProvider } from '../../helpers/mcp-oauth-provider.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../../helpers/platform.ts';
 
 describe('the OAuth consent page in Chromium', () => {
@@ -28,29 +28,10 @@ describe('the OAuth consent page in Chromium', () => {
   const redirect = () => `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   const { json, post, put } = aiApi(() => p);
 
-  /** An MCP client that "opens the browser" by handing the URL to the test. */
-  class BrowserProvider implements OAuthClientProvider {
-    info: OAuthClientInformationMixed | undefined;
-    saved: OAuthTokens | undefined;
-    verifier = '';
-    opened: URL | undefined;
-    get redirectUrl() { return redirect(); }
-    get clientMetadata(): OAuthClientMetadata {
-      // A hostile name: shown as text on the page, never as markup.
-      return { client_name: '<img src=x onerror=alert(1)> Notes', redirect_uris: [redirect()], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    }
-    clientInformation() { return this.info; }
-    saveClientInformation(info: OAuthClientInformationMixed) { this.info = info; }
-    tokens() { return this.saved; }
-    saveTokens(tokens: OAuthTokens) { this.saved = tokens; }
-    redirectToAuthorization(url: URL) { this.opened = url; }
-    saveCodeVerifier(verifier: string) { this.verifier = verifier; }
-    codeVerifier() { return this.verifier; }
-  }
-
   /** The MCP client's first attempt: refused, it registers and hands over the URL to open. */
-  async function startSignIn(): Promise<BrowserProvider> {
-    const provider = new BrowserProvider();
+  async function startSignIn(): Promise<TestOAuthProvider> {
+    // A hostile name: shown as text on the page, never as markup.
+    const provider = new TestOAuthProvider(redirect, '<img src=x onerror=alert(1)> Notes');
     await assert.rejects(new Client({ name: 'consent-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${p.url}/api/mcp`), { authProvider: provider })), UnauthorizedError);
     assert.ok(provider.opened);
     return provider;
