@@ -26,8 +26,7 @@ export function parseBanDuration(value: string | null | undefined): number | nul
 
 export function requireAdmin(req: Request): void {
   if (req.auth?.bearerRefused) throw authErrors.badJwt(req.auth.bearerRefused, req.auth.bearer ?? '');
-  // GoTrue's default admin roles (GOTRUE_JWT_ADMIN_ROLES): the service role, and supabase_admin as Supabase's own tools sign it.
-  if (req.auth?.role !== 'service_role' && req.auth?.role !== 'supabase_admin') throw authErrors.notAdmin();
+  if (req.auth?.role !== 'service_role') throw authErrors.notAdmin();
 }
 
 const uuid = z.string().uuid();

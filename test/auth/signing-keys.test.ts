@@ -187,7 +187,7 @@ describe('signing keys: ES256 tokens, JWKS, rotation and revocation', () => {
   });
 
   it('imports an existing private key keeping its kid, as a test stack\'s keys are: tokens signed elsewhere with it are project keys and sessions', async () => {
-    // The auth-js suite's way: an RSA key made outside, its kid a UUID, signing a publishable (anon) key and an admin token itself.
+    // The auth-js suite's way: an RSA key made outside, its kid a UUID, signing its anon and service-role keys itself.
     const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
     const kid = randomUUID();
     const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', key_ops: ['sign', 'verify'] };
@@ -199,13 +199,13 @@ describe('signing keys: ES256 tokens, JWKS, rotation and revocation', () => {
     assert.ok((await jwks()).keys.some((k) => k.kid === kid), 'published as standby');
     const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
     const anonKey = await sign({ iss: 'supabase-demo', role: 'anon' });
-    const adminToken = await sign({ sub: '1234567890', role: 'supabase_admin' });
+    const adminToken = await sign({ iss: 'supabase-demo', role: 'service_role' });
     const asAnon = createClient(p.url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
     const { data, error } = await asAnon.auth.signUp({ email: 'imported-key@example.com', password: 'a-good-password' });
     assert.equal(error, null, 'a standby key verifies already');
     assert.ok(data.session);
     const admin = await fetch(`${p.url}/auth/v1/admin/users?per_page=1`, { headers: { apikey: anonKey, authorization: `Bearer ${adminToken}` } });
-    assert.equal(admin.status, 200, 'supabase_admin is an admin role, as GoTrue\'s default');
+    assert.equal(admin.status, 200, 'a service-role token it signed is the admin');
     await ops.json(`${keysPath()}/${kid}`, 200, { method: 'PATCH', body: { status: 'in_use' } });
     const again = await asAnon.auth.signInWithPassword({ email: 'imported-key@example.com', password: 'a-good-password' });
     assert.equal(decodeProtectedHeader(again.data.session!.access_token).kid, kid, 'and in use it signs the sessions');
