@@ -10,6 +10,8 @@ export type PoolOptions = {
   connectTimeoutMs: number;
   name: string;
   log: Logger;
+  /** Settings every session of the pool starts with (startup options: no query, never in pg_stat_activity's query text). Values must hold no spaces. */
+  settings?: Record<string, string>;
 };
 
 // Return timestamps, bigints and numerics as Postgres prints them: JSON
@@ -17,7 +19,7 @@ export type PoolOptions = {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
-export function createPool({ connectionString, max, connectTimeoutMs, name, log }: PoolOptions): pg.Pool {
+export function createPool({ connectionString, max, connectTimeoutMs, name, log, settings }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -27,6 +29,7 @@ export function createPool({ connectionString, max, connectTimeoutMs, name, log 
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     application_name: `pgbase:${name}`,
+    ...(settings ? { options: Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' ') } : {}),
   });
   // An idle client losing its connection emits 'error' on the pool; without a
   // listener that would crash the process when Postgres restarts.

@@ -15,6 +15,7 @@ import { createPool } from '../db/pool.ts';
 import { installWorkerSchema, startWorker, type WorkerHandle } from '../worker/index.ts';
 import { createApp, type Surface } from './app.ts';
 import { mcpResourceMetadataUrl, wellKnownRoutes } from './well-known.ts';
+import { vaultKey } from './vault-key.ts';
 import { authRoutes } from './auth/routes.ts';
 import express from 'express';
 import { databaseProxyRoutes } from './database-proxy/routes.ts';
@@ -116,7 +117,9 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     log.info({ applied: result.applied.length, alreadyApplied: result.skipped }, 'migrations up to date');
 
     // The admin pool serves the worker and the identity service (GoTrue's own login on Supabase).
-    const adminPool = createPool({ connectionString: target.adminUrl, max: config.DB_POOL_MAX + config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log });
+    // Every session of pgbase's carries the Vault's key (sql/0118), never stored in the database.
+    const sessionSettings = { 'pgbase.vault_key': vaultKey(config, secrets.aiMasterKey) };
+    const adminPool = createPool({ connectionString: target.adminUrl, max: config.DB_POOL_MAX + config.WORKER_CONCURRENCY + 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'admin', log, settings: sessionSettings });
     cleanups.push(() => adminPool.end());
     const unwatchAdmin = watchPool('admin', adminPool);
     cleanups.push(async () => unwatchAdmin());
@@ -140,7 +143,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
     const requestUrl = config.DB_AUTHENTICATOR_URL ?? (opts.serve === false
       ? await existingAuthenticator(adminPool, target.adminUrl, keys.jwtSecret)
       : await enableAuthenticator(adminPool, target.adminUrl, keys.jwtSecret));
-    const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log });
+    const requestPool = createPool({ connectionString: requestUrl, max: config.DB_POOL_MAX, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, name: 'request', log, settings: sessionSettings });
     cleanups.push(() => requestPool.end());
     const unwatchRequest = watchPool('request', requestPool);
     cleanups.push(async () => unwatchRequest());

@@ -103,6 +103,7 @@ export const variables = z.object({
   REALTIME_MESSAGE_RETENTION_SECONDS: z.coerce.number().int().min(60).default(3 * 86_400).describe('how long rows stay in realtime.messages'),
 
   AI_MASTER_KEY: z.string().min(32, 'at least 32 characters').optional().describe('encrypts provider keys and secret settings at rest (generated into DATA_DIR when unset)'),
+  VAULT_KEY: z.string().min(32, 'at least 32 characters').optional().describe('the Vault\'s key material (sql/0118); default: derived from AI_MASTER_KEY. Changing it leaves existing secrets unreadable'),
   OPENAI_BASE_URL: url.default('https://api.openai.com/v1'),
   ANTHROPIC_BASE_URL: url.default('https://api.anthropic.com/v1'),
   GEMINI_BASE_URL: url.default('https://generativelanguage.googleapis.com/v1beta'),
