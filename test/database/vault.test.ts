@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createClient } from '@supabase/supabase-js';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestPlatform, stopTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 describe('Vault', () => {
@@ -27,7 +28,8 @@ describe('Vault', () => {
 
   it('reads a secret through a function the service role may call, over supabase-js', async () => {
     const service = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false } });
-    const { data, error } = await service.rpc('stripe_key');
+    // The schema cache hears of the new function by NOTIFY pgrst.
+    const { data, error } = await eventually('the function in the schema cache', async () => await service.rpc('stripe_key'), (r) => r.error?.code !== 'PGRST202');
     assert.equal(error, null);
     assert.equal(data, 'sk_test_4eC39HqLyjWDarjtT1zdp7dc');
     const anon = createClient(p.url, p.keys.anonKey, { auth: { persistSession: false } });
