@@ -37,9 +37,9 @@ export const authErrors = {
   factorNotEnabled: (type: unknown) => type === 'phone'
     ? apiError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone')
     : type === 'webauthn'
-      ? apiError(422, 'mfa_web_authn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn')
+      ? apiError(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn')
       : apiError(400, 'validation_failed', 'factor_type needs to be totp, phone or webauthn'),
-  webauthnVerifyDisabled: () => apiError(422, 'mfa_web_authn_verify_not_enabled', 'MFA verification is disabled for WebAuthn'),
+  webauthnVerifyDisabled: () => apiError(422, 'mfa_webauthn_verify_not_enabled', 'MFA verification is disabled for WebAuthn'),
   samlDisabled: () => apiError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled'),
   factorNotFound: () => apiError(404, 'mfa_factor_not_found', 'Factor not found'),
   challengeCodeRequired: () => validation('challenge_id and a 6-digit code are required'),

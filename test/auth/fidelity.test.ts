@@ -19,7 +19,8 @@ describe('identity: GoTrue fidelity', () => {
   const client = (pl: TestPlatform, key = pl.keys.anonKey) => createClient(pl.url, key, { auth: { persistSession: false, autoRefreshToken: false } });
 
   before(async () => {
-    off = await startTestPlatform({ WORKER: 'off' });
+    // GoTrue's defaults for what pgbase turns on: the OAuth server, WebAuthn MFA and passkeys off.
+    off = await startTestPlatform({ WORKER: 'off', AUTH_OAUTH_SERVER_ENABLED: 'false', AUTH_MFA_WEBAUTHN_ENABLED: 'false', AUTH_PASSKEY_ENABLED: 'false' });
     on = await startTestPlatform({ WORKER: 'off', AUTH_ANONYMOUS_USERS: 'true' });
   });
   after(async () => {
@@ -167,11 +168,20 @@ describe('identity: GoTrue fidelity', () => {
     }
   });
 
-  it('answers features that are off with GoTrue\'s codes: phone factors, SAML SSO', async () => {
+  it('answers features that are off with GoTrue\'s codes: phone and WebAuthn factors, passkeys, the OAuth server, SAML SSO', async () => {
     const user = client(off);
     await user.auth.signUp({ email: 'codes@example.com', password: 'a-good-password' });
     const phone = await user.auth.mfa.enroll({ factorType: 'phone', phone: '+15555550100' });
     assert.deepEqual([phone.error?.status, phone.error?.code], [422, 'mfa_phone_enroll_not_enabled']);
+    const webauthn = await user.auth.mfa.enroll({ factorType: 'webauthn', friendlyName: 'key' });
+    assert.deepEqual([webauthn.error?.status, webauthn.error?.code, webauthn.error?.message], [422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn']);
+    const passkeys = createClient(off.url, off.keys.anonKey, { auth: { persistSession: false, autoRefreshToken: false, experimental: { passkey: true } } });
+    assert.deepEqual(((e) => [e?.status, e?.code])((await passkeys.auth.passkey.startAuthentication()).error), [422, 'passkey_disabled']);
+    // The OAuth server off: no metadata, no endpoints, and /api/mcp's 401 points nowhere.
+    assert.equal((await fetch(`${off.url}/.well-known/oauth-authorization-server/auth/v1`)).status, 404);
+    assert.equal((await fetch(`${off.url}/auth/v1/oauth/authorize?client_id=x`, { redirect: 'manual' })).status, 401, 'behind the key gate like any unknown path');
+    const mcp = await fetch(`${off.url}/api/mcp`, { method: 'POST' });
+    assert.deepEqual([mcp.status, mcp.headers.get('www-authenticate')], [401, null]);
     const sso = await client(off).auth.signInWithSSO({ domain: 'example.com' });
     assert.deepEqual([sso.error?.status, sso.error?.code], [404, 'saml_provider_disabled']);
   });
