@@ -90,6 +90,28 @@ as $$
     'scope', array_to_string(auth.oauth_scopes(), ' '), 'created_at', c.created_at, 'updated_at', c.updated_at))
 $$;
 
+-- Every client, newest first (the admin API's list and the Studio's).
+create or replace function auth.oauth_client_list() returns jsonb
+language sql stable
+set search_path = ''
+as $$ select coalesce(jsonb_agg(auth.oauth_client_json(c) order by c.created_at desc), '[]') from auth.oauth_clients c $$;
+
+-- One client, or GoTrue's 404.
+create or replace function auth.oauth_client_get(p_id uuid) returns jsonb
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  v auth.oauth_clients;
+begin
+  select * into v from auth.oauth_clients c where c.id = p_id;
+  if v.id is null then
+    perform auth.raise_error(404, 'oauth_client_not_found', 'OAuth client not found');
+  end if;
+  return auth.oauth_client_json(v);
+end
+$$;
+
 -- Registration, by an operator (manual) or by the client itself (dynamic). The
 -- method decides the type: 'none' is a public client, the others confidential
 -- (RFC 7591's default is client_secret_basic). The secret is answered once.
@@ -438,7 +460,7 @@ begin
 end
 $$;
 
-revoke all on function auth.oauth_scopes(), auth.oauth_client_json(auth.oauth_clients), auth.oauth_register_client(jsonb, text),
+revoke all on function auth.oauth_scopes(), auth.oauth_client_json(auth.oauth_clients), auth.oauth_client_list(), auth.oauth_client_get(uuid), auth.oauth_register_client(jsonb, text),
   auth.oauth_update_client(uuid, jsonb), auth.oauth_regenerate_client_secret(uuid), auth.oauth_delete_client(uuid),
   auth.oauth_authenticate_client(text, text), auth.oauth_begin_authorization(text, text, text, text, text, text, text, text, interval),
   auth.oauth_pending_authorization(text), auth.oauth_settle_authorization(text, uuid, boolean), auth.oauth_authorization_details(text, uuid),

@@ -79,8 +79,50 @@ begin
 end
 $$;
 
--- The expected ceremony of an unspent challenge under 300 s old, and the
--- factor's credential, for the server to check a response against.
+-- A challenge of this factor that may still be answered: there, unspent,
+-- under 300 s old. The one place these rules live, for codes and passkeys.
+create or replace function auth.mfa_open_challenge(p_factor_id uuid, p_challenge_id uuid) returns auth.mfa_challenges
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  v auth.mfa_challenges;
+begin
+  select * into v from auth.mfa_challenges c where c.id = p_challenge_id and c.factor_id = p_factor_id;
+  if v.id is null then
+    perform auth.raise_error(404, 'mfa_challenge_not_found', 'Challenge not found');
+  end if;
+  if v.verified_at is not null then
+    perform auth.raise_error(422, 'mfa_challenge_expired', 'Challenge has already been used');
+  end if;
+  if v.created_at < now() - interval '300 seconds' then
+    perform auth.raise_error(422, 'mfa_challenge_expired', 'MFA challenge ' || p_challenge_id || ' has expired, verify against another challenge or create a new challenge.');
+  end if;
+  return v;
+end
+$$;
+
+-- Restated from 0009: the factor's secret, for the server to check a code
+-- against, if the challenge is open (the rules are mfa_open_challenge's).
+create or replace function auth.mfa_secret_for_challenge(p_user_id uuid, p_factor_id uuid, p_challenge_id uuid)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_secret text;
+begin
+  select f.secret into v_secret from auth.mfa_factors f where f.id = p_factor_id and f.user_id = p_user_id;
+  if v_secret is null then
+    perform auth.raise_error(404, 'mfa_factor_not_found', 'Factor not found');
+  end if;
+  perform auth.mfa_open_challenge(p_factor_id, p_challenge_id);
+  return v_secret;
+end
+$$;
+
+-- The expected ceremony of an open challenge and the factor's credential,
+-- for the server to check a passkey's response against.
 create or replace function auth.mfa_webauthn_for_challenge(p_user_id uuid, p_factor_id uuid, p_challenge_id uuid)
 returns table (session_data jsonb, credential jsonb)
 language plpgsql
@@ -94,15 +136,9 @@ begin
   if v_factor.id is null then
     perform auth.raise_error(404, 'mfa_factor_not_found', 'Factor not found');
   end if;
-  select * into v_challenge from auth.mfa_challenges c where c.id = p_challenge_id and c.factor_id = p_factor_id;
-  if v_challenge.id is null or v_challenge.web_authn_session_data is null then
+  v_challenge := auth.mfa_open_challenge(p_factor_id, p_challenge_id);
+  if v_challenge.web_authn_session_data is null then
     perform auth.raise_error(404, 'mfa_challenge_not_found', 'Challenge not found');
-  end if;
-  if v_challenge.verified_at is not null then
-    perform auth.raise_error(422, 'mfa_challenge_expired', 'Challenge has already been used');
-  end if;
-  if v_challenge.created_at < now() - interval '300 seconds' then
-    perform auth.raise_error(422, 'mfa_challenge_expired', 'MFA challenge ' || p_challenge_id || ' has expired, verify against another challenge or create a new challenge.');
   end if;
   return query select v_challenge.web_authn_session_data, v_factor.web_authn_credential;
 end
@@ -169,5 +205,5 @@ end
 $$;
 
 revoke all on function auth.mfa_enroll(uuid, text, text, auth.factor_type), auth.mfa_factor_for_challenge(uuid, uuid), auth.mfa_webauthn_challenge(uuid, uuid, text, jsonb),
-  auth.mfa_webauthn_for_challenge(uuid, uuid, uuid), auth.mfa_webauthn_verified(uuid, uuid, uuid, uuid, jsonb, uuid), auth.mfa_verified(uuid, uuid, uuid, uuid)
+  auth.mfa_open_challenge(uuid, uuid), auth.mfa_secret_for_challenge(uuid, uuid, uuid), auth.mfa_webauthn_for_challenge(uuid, uuid, uuid), auth.mfa_webauthn_verified(uuid, uuid, uuid, uuid, jsonb, uuid), auth.mfa_verified(uuid, uuid, uuid, uuid)
   from public, anon, authenticated, service_role;

@@ -121,8 +121,10 @@ exception when unique_violation then
 end
 $$;
 
--- The credential an assertion names, for the server to check its signature with.
-create or replace function auth.passkey_credential(p_credential_id text) returns jsonb
+-- The credential an assertion names, for the server to check its signature
+-- with. A discoverable credential answers with its user handle too (the
+-- user id, as registration set it): it must be the credential's own user.
+create or replace function auth.passkey_credential(p_credential_id text, p_user_handle text default null) returns jsonb
 language plpgsql stable
 set search_path = ''
 as $$
@@ -133,7 +135,11 @@ begin
   if v.id is null then
     perform auth.raise_error(400, 'webauthn_verification_failed', 'WebAuthn verification failed: this passkey is not registered');
   end if;
-  return jsonb_build_object('id', v.credential_id, 'public_key', v.public_key, 'counter', v.sign_count, 'transports', to_jsonb(v.transports), 'user_id', v.user_id);
+  if nullif(p_user_handle, '') is not null
+     and p_user_handle <> rtrim(translate(encode(convert_to(v.user_id::text, 'utf8'), 'base64'), '+/', '-_'), '=') then
+    perform auth.raise_error(400, 'webauthn_verification_failed', 'WebAuthn verification failed: the user handle is not the passkey''s user');
+  end if;
+  return jsonb_build_object('id', v.credential_id, 'public_key', v.public_key, 'counter', v.sign_count, 'transports', to_jsonb(v.transports));
 end
 $$;
 
@@ -203,6 +209,6 @@ end
 $$;
 
 revoke all on function auth.passkey_json(auth.webauthn_credentials), auth.passkey_registrant(uuid), auth.passkey_challenge(uuid, text, jsonb, interval),
-  auth.passkey_take_challenge(uuid, text, uuid), auth.passkey_register(uuid, jsonb, uuid), auth.passkey_credential(text),
+  auth.passkey_take_challenge(uuid, text, uuid), auth.passkey_register(uuid, jsonb, uuid), auth.passkey_credential(text, text),
   auth.passkey_signed_in(text, bigint, text, text), auth.passkey_list(uuid), auth.passkey_rename(uuid, uuid, text), auth.passkey_delete(uuid, uuid)
   from public, anon, authenticated, service_role;

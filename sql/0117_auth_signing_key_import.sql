@@ -12,7 +12,7 @@ declare
   made uuid;
 begin
   if p_algorithm not in ('ES256', 'RS256') then
-    perform auth.raise_error(400, 'validation_failed', 'An imported signing key is ES256 (EC P-256) or RS256 (RSA, 2048 bits or more)');
+    perform auth.raise_error(400, 'validation_failed', 'A new signing key is ES256 or RS256 (the legacy HS256 secret is JWT_SECRET)');
   end if;
   insert into auth.signing_keys (id, algorithm, status, public_jwk, private_key)
   values (coalesce(p_id, gen_random_uuid()), p_algorithm, 'standby',
@@ -26,4 +26,11 @@ exception when unique_violation then
 end
 $$;
 
-revoke all on function auth.import_signing_key(uuid, text, jsonb, text, text) from public, anon, authenticated, service_role;
+-- Restated from 0111: a key made here is a key brought in with a new kid (one insert for both).
+create or replace function auth.add_signing_key(p_algorithm text, p_public_jwk jsonb, p_private_jwk text, p_master_key text)
+returns uuid
+language sql
+set search_path = ''
+as $$ select auth.import_signing_key(null, p_algorithm, p_public_jwk, p_private_jwk, p_master_key) $$;
+
+revoke all on function auth.import_signing_key(uuid, text, jsonb, text, text), auth.add_signing_key(text, jsonb, text, text) from public, anon, authenticated, service_role;

@@ -95,7 +95,7 @@ export function oauthClientRoutes({ config, pool }: AuthDeps, registerLimit: exp
 
   router.get('/admin/oauth/clients', route(async (req, res) => {
     requireAdmin(req);
-    const { rows } = await pool.query<{ clients: unknown }>('select coalesce(jsonb_agg(auth.oauth_client_json(c) order by c.created_at desc), \'[]\') as clients from auth.oauth_clients c');
+    const { rows } = await pool.query<{ clients: unknown }>('select auth.oauth_client_list() as clients');
     const clients = rows[0]!.clients as unknown[];
     res.setHeader('X-Total-Count', String(clients.length));
     res.json({ clients, aud: 'authenticated' });
@@ -106,8 +106,7 @@ export function oauthClientRoutes({ config, pool }: AuthDeps, registerLimit: exp
   }));
   router.get('/admin/oauth/clients/:id', route(async (req, res) => {
     requireAdmin(req);
-    const { rows } = await pool.query<{ client: unknown }>('select auth.oauth_client_json(c) as client from auth.oauth_clients c where c.id = $1', [clientId(req.params.id)]);
-    if (rows.length === 0) throw apiError(404, 'oauth_client_not_found', 'OAuth client not found');
+    const { rows } = await pool.query<{ client: unknown }>('select auth.oauth_client_get($1) as client', [clientId(req.params.id)]);
     res.json(rows[0]!.client);
   }));
   router.put('/admin/oauth/clients/:id', route(async (req, res) => {

@@ -55,13 +55,9 @@ export function passkeyRoutes({ config, keys, pool }: AuthDeps, limits: { signIn
     const body = parse(ceremony, req.body);
     const { rows: [taken] } = await pool.query<{ session: CeremonySession }>(`select auth.passkey_take_challenge($1, 'authentication', null) as session`, [challengeId(body.challenge_id)]);
     const named = typeof body.credential.id === 'string' ? body.credential.id.slice(0, 1400) : '';
-    const { rows: [found] } = await pool.query<{ credential: StoredCredential & { user_id: string } }>('select auth.passkey_credential($1) as credential', [named]);
-    const stored = found!.credential;
-    // A discoverable credential answers with its user handle: it must be the user the credential was registered to.
     const handle = (body.credential.response as { userHandle?: unknown } | undefined)?.userHandle;
-    if (typeof handle === 'string' && handle !== '' && Buffer.from(handle, 'base64url').toString('utf8') !== stored.user_id) {
-      throw apiError(400, 'webauthn_verification_failed', 'WebAuthn verification failed: the user handle is not the passkey\'s user');
-    }
+    const { rows: [found] } = await pool.query<{ credential: StoredCredential }>('select auth.passkey_credential($1, $2) as credential', [named, typeof handle === 'string' ? handle.slice(0, 512) : null]);
+    const stored = found!.credential;
     const checked = await verifyCeremony(rp(), taken!.session, stored, 'request', body.credential, 'webauthn_verification_failed');
     const { rows: [row] } = await pool.query<SessionRow>('select * from auth.passkey_signed_in($1, $2, $3, $4)', [stored.id, checked.credential.counter, userAgent(req), clientIp(req)]);
     res.json(await sessionBody(row!, config, keys));

@@ -19,8 +19,8 @@ export function oauthClientRoutes(opts: { pool: pg.Pool }): Router {
   const r = express.Router({ mergeParams: true });
 
   r.get('/oauth-clients', route(async (_req, res) => {
-    const { rows } = await pool.query<{ client: unknown }>('select auth.oauth_client_json(c) as client from auth.oauth_clients c order by c.created_at desc');
-    res.json(rows.map((row) => row.client));
+    const { rows: [list] } = await pool.query<{ clients: unknown }>('select auth.oauth_client_list() as clients');
+    res.json(list!.clients);
   }));
 
   r.post('/oauth-clients', route(async (req, res) => {
