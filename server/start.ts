@@ -45,7 +45,7 @@ import { apiKeyRing } from './api-keys.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createPlatformApp } from './platform.ts';
 import { controlPlane, STUDIO_DIST } from './studio/index.ts';
-import { consentPage } from './studio/consent-page.ts';
+import { consentOpen, consentPage } from './studio/consent-page.ts';
 import { announceStudio } from './studio/announce.ts';
 import type { EmbeddedPostgres } from '../db/embedded.ts';
 import { mountedRoutes, type MountedRoute } from './openapi/mounted.ts';
@@ -203,7 +203,7 @@ export async function startPlatform(config: Config, opts: StartOptions = {}): Pr
       { prefix: '/graphql/v1', router: graphqlRouter, errorShape: graphqlShape },
       { prefix: '/auth/v1', router: auth.router, open: auth.open, errorShape: authShape, bearerToRoutes: true },
       // The OAuth server's own consent page, built with the Studio (an app's replaces it: AUTH_OAUTH_SERVER_CONSENT_URL).
-      ...(config.AUTH_OAUTH_SERVER_ENABLED && config.STUDIO ? [{ prefix: '/auth/v1', router: consentPage(path.resolve(STUDIO_DIST), keys) }] : []),
+      ...(config.AUTH_OAUTH_SERVER_ENABLED && config.STUDIO ? [{ prefix: '/auth/v1', router: consentPage(path.resolve(STUDIO_DIST), keys), open: [consentOpen] }] : []),
       { prefix: '/rest/v1', router: restRoutes({ pool: requestPool, cache: schemaCache, publicUrl: config.apiUrl, settings: () => restConfig.current }), errorShape: restShape },
       { prefix: '/storage/v1', router: storage.router, open: storage.open, errorShape: storageShape },
       { prefix: '/realtime/v1', router: realtime.router, errorShape: realtimeShape },

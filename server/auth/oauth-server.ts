@@ -11,6 +11,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { ApiError, route, toApiError } from '../errors.ts';
+import type { OpenRoute } from '../gateway.ts';
 import type { AuthDeps } from './deps.ts';
 import { parse } from './parse.ts';
 import { clientIp, userAgent } from './request.ts';
@@ -108,7 +109,10 @@ const tokenRequest = z.object({
 
 type GrantRow = SessionRow & { scope: string | null; nonce?: string | null; auth_time?: string | null };
 
-export function oauthServerRoutes({ config, keys, pool }: AuthDeps): Router {
+/** The endpoints an OAuth client (or the user's browser) reaches without a project key, as Supabase opens them. */
+const OPEN_PATHS = new Set(['/oauth/authorize', '/oauth/token', '/oauth/register', '/oauth/userinfo', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
+
+export function oauthServerRoutes({ config, keys, pool }: AuthDeps): { router: Router; open: OpenRoute } {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '20kb', parameterLimit: 20 });
 
@@ -206,5 +210,5 @@ export function oauthServerRoutes({ config, keys, pool }: AuthDeps): Router {
     }
     res.json(userClaims(found.user, found.scope ?? 'openid email profile phone'));
   }));
-  return router;
+  return { router, open: (req) => OPEN_PATHS.has(req.path) };
 }

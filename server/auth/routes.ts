@@ -90,9 +90,15 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
   // SAML SSO is not built: GoTrue's answer when it is off, not a bare 404.
   router.all(['/sso', '/sso/*rest', '/admin/sso/*rest'], (_req, _res, next) => next(authErrors.samlDisabled()));
 
+  // Opened from e-mail, without the project key.
+  // The JWKS is public, as Supabase's is: a service verifying tokens holds no project key.
+  const open: OpenRoute[] = [(req) => req.method === 'GET' && (req.path === '/verify' || req.path === '/.well-known/jwks.json')];
+
   // pgbase as an OAuth 2.1 provider (sql/0114): before the admin routes, whose /admin prefix would answer its clients' paths.
   if (config.AUTH_OAUTH_SERVER_ENABLED) {
-    router.use(oauthServerRoutes(deps));
+    const provider = oauthServerRoutes(deps);
+    router.use(provider.router);
+    open.push(provider.open);
     router.use(oauthClientRoutes(deps, limits.signUp));
   }
   router.use(passkeyRoutes(deps, { signIn: limits.signIn, captcha }));
@@ -100,15 +106,6 @@ export function authRoutes(deps: AuthDeps): { router: Router; open: OpenRoute[] 
   router.use(mfaRoutes({ config, keys, pool }));
   const external = oauthRoutes({ config, keys, pool });
   router.use(external.router);
-
-  // Opened from e-mail, without the project key.
-  // The JWKS is public, as Supabase's is: a service verifying tokens holds no project key.
-  // An OAuth client holds no project key: its endpoints (and the browser's authorize and consent page) are open, as Supabase's are.
-  const oauthOpen = new Set(['/oauth/authorize', '/oauth/token', '/oauth/register', '/oauth/userinfo', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
-  const open: OpenRoute[] = [
-    (req) => req.method === 'GET' && (req.path === '/verify' || req.path === '/.well-known/jwks.json'),
-    (req) => config.AUTH_OAUTH_SERVER_ENABLED && (oauthOpen.has(req.path) || req.path === '/oauth/consent' || req.path.startsWith('/oauth/consent/')),
-    ...external.open,
-  ];
+  open.push(...external.open);
   return { router, open };
 }

@@ -9,10 +9,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import type { OpenRoute } from '../gateway.ts';
 import type { Keys } from '../keys.ts';
 import { securityHeaders, sendBuilt } from './static.ts';
 
 export const CONSENT_PATH = '/oauth/consent';
+
+/** The page and its assets, opened by a browser without a project key. */
+export const consentOpen: OpenRoute = (req) => req.path === CONSENT_PATH || req.path.startsWith(`${CONSENT_PATH}/`);
 
 export function consentPage(dist: string, keys: Pick<Keys, 'sign'>): Router {
   const router = express.Router();
