@@ -217,3 +217,33 @@ describe('the OAuth 2.1 server', () => {
     assert.equal((await user.auth.admin.oauth.listClients()).error?.status, 403);
   });
 });
+
+describe('the OAuth 2.1 server, as an operator sets it', () => {
+  let p: TestPlatform;
+  before(async () => {
+    const port = await freePort();
+    p = await startTestPlatform({
+      WORKER: 'off', JWT_SIGNING_ALGORITHM: 'ES256', PORT: String(port), API_EXTERNAL_URL: `http://localhost:${port}`,
+      AUTH_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: 'false', AUTH_OAUTH_SERVER_CONSENT_URL: 'https://app.example/oauth/consent',
+    });
+  });
+  after(() => stopTestPlatform(p));
+
+  it('refuses dynamic registration when it is off, and sends the browser to the app\'s own consent page', async () => {
+    const meta = await (await fetch(`${p.url}/.well-known/oauth-authorization-server/auth/v1`)).json() as Record<string, unknown>;
+    assert.equal(meta.registration_endpoint, undefined, 'the metadata offers no registration');
+    const refused = await fetch(`${p.url}/auth/v1/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) });
+    assert.equal(refused.status, 403);
+    assert.equal((await refused.json() as { error_code: string }).error_code, 'oauth_dynamic_client_registration_disabled');
+
+    const admin = createClient(p.url, p.keys.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }).auth.admin.oauth;
+    const { data: client } = await admin.createClient({ client_name: 'Made by the operator', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const url = new URL(`${p.url}/auth/v1/oauth/authorize`);
+    for (const [k, v] of Object.entries({ client_id: client!.client_id, redirect_uri: REDIRECT, code_challenge: b64url(createHash('sha256').update('v'.repeat(43)).digest()), code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+    const res = await fetch(url, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const to = new URL(res.headers.get('location')!);
+    assert.equal(`${to.origin}${to.pathname}`, 'https://app.example/oauth/consent');
+    assert.ok(to.searchParams.get('authorization_id'));
+  });
+});

@@ -113,4 +113,19 @@ describe('identity: passkeys (WebAuthn) as an MFA factor', () => {
     assert.equal((await admin.deleteFactor({ userId: user.user!.id, id: factorId })).error, null);
     assert.deepEqual((await admin.listFactors({ userId: user.user!.id })).data?.factors, []);
   });
+
+  it('keeps to the server\'s relying party, whatever the request claims', async () => {
+    await client().auth.signUp({ email: 'rp@example.com', password: 'passkey-secret' });
+    const c = await signedIn('rp@example.com');
+    const { data: factor } = await c.auth.mfa.enroll({ factorType: 'webauthn', friendlyName: 'key' });
+    const claimed = { rpId: 'evil.example', rpOrigins: ['https://evil.example'] };
+    const { data: challenge } = await c.auth.mfa.challenge({ factorId: factor!.id, webauthn: claimed });
+    assert.ok(challenge && 'webauthn' in challenge && challenge.webauthn);
+    const publicKey = challenge.webauthn.credential_options.publicKey as unknown as { challenge: ArrayBuffer; rp: { id: string } };
+    assert.equal(publicKey.rp.id, 'app.example.com', 'the options name the server\'s relying party');
+    // A credential made for the claimed party, from its origin, is refused.
+    const credential = softwarePasskey().create({ ...publicKey, rp: { id: 'evil.example' } }, 'https://evil.example');
+    const result = await c.auth.mfa.verify({ factorId: factor!.id, challengeId: challenge.id, webauthn: { type: 'create', ...claimed, credential_response: credential as never } });
+    assert.deepEqual([result.error?.status, result.error?.code], [422, 'mfa_verification_failed']);
+  });
 });
