@@ -1,0 +1,359 @@
+-- Queues (issue 50, item 2) in pgmq's API, without the extension: each queue
+-- is two tables, pgmq.q_<name> (messages waiting or being read) and
+-- pgmq.a_<name> (archived), with pgmq's columns and record shapes, so SQL
+-- written for pgmq (and Supabase Queues) runs unchanged. A read hides a
+-- message for its visibility timeout; a reader that dies lets it show again
+-- when the timeout ends, never lost. One statement per state change, rows
+-- claimed with SKIP LOCKED so readers never wait on each other.
+--
+-- Who may do what: creating and dropping a queue is for the owner and
+-- service_role (security definer, as Supabase grants pgmq.meta to
+-- service_role); everything a message goes through runs as the caller, so
+-- the queue tables' grants and RLS policies decide, which is how Supabase
+-- lets clients use pgmq_public through the Data API.
+
+create schema if not exists pgmq;
+revoke all on schema pgmq from public;
+grant usage on schema pgmq to anon, authenticated, service_role;
+
+create table pgmq.meta (
+  queue_name varchar unique not null,
+  is_partitioned boolean not null default false,
+  is_unlogged boolean not null default false,
+  created_at timestamptz not null default now()
+);
+comment on table pgmq.meta is 'One row per queue, as pgmq keeps it';
+alter table pgmq.meta enable row level security;
+revoke all on pgmq.meta from public, anon, authenticated, service_role;
+grant select on pgmq.meta to service_role;
+create policy meta_read on pgmq.meta for select to service_role using (true);
+
+create type pgmq.message_record as (
+  msg_id bigint,
+  read_ct integer,
+  enqueued_at timestamptz,
+  vt timestamptz,
+  message jsonb,
+  headers jsonb
+);
+
+create type pgmq.queue_record as (
+  queue_name varchar,
+  is_partitioned boolean,
+  is_unlogged boolean,
+  created_at timestamptz
+);
+
+create type pgmq.metrics_result as (
+  queue_name text,
+  queue_length bigint,
+  newest_msg_age_sec integer,
+  oldest_msg_age_sec integer,
+  total_messages bigint,
+  scrape_time timestamptz,
+  queue_visible_length bigint
+);
+
+-- A queue's table name, quoted; pgmq's own checks and words.
+create or replace function pgmq.format_table_name(queue_name text, prefix text) returns text
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  if queue_name is null or queue_name = '' then
+    raise exception 'queue name must not be empty' using errcode = '22023';
+  end if;
+  if queue_name ~ '\$|;|--|''' then
+    raise exception 'queue name contains invalid characters: $, ;, --, or \''' using errcode = '22023';
+  end if;
+  if length(queue_name) > 47 then
+    raise exception 'queue name is too long, maximum length is 47 characters' using errcode = '22023';
+  end if;
+  return lower(prefix || '_' || queue_name);
+end
+$$;
+
+create or replace function pgmq._q(queue_name text) returns text
+language sql immutable set search_path = ''
+as $$ select 'pgmq.' || quote_ident(pgmq.format_table_name(queue_name, 'q')) $$;
+
+create or replace function pgmq._a(queue_name text) returns text
+language sql immutable set search_path = ''
+as $$ select 'pgmq.' || quote_ident(pgmq.format_table_name(queue_name, 'a')) $$;
+
+create or replace function pgmq._create(queue_name text, unlogged boolean) returns void
+language plpgsql volatile
+security definer
+set search_path = ''
+as $$
+declare
+  q text := pgmq._q(queue_name);
+  a text := pgmq._a(queue_name);
+begin
+  execute format('create %s table if not exists %s (
+      msg_id bigint primary key generated always as identity,
+      read_ct integer not null default 0,
+      enqueued_at timestamptz not null default now(),
+      vt timestamptz not null,
+      message jsonb,
+      headers jsonb)', case when unlogged then 'unlogged' else '' end, q);
+  execute format('create index if not exists %I on %s (vt)', pgmq.format_table_name(queue_name, 'q') || '_vt_idx', q);
+  execute format('create table if not exists %s (
+      msg_id bigint primary key,
+      read_ct integer not null default 0,
+      enqueued_at timestamptz not null default now(),
+      archived_at timestamptz not null default now(),
+      vt timestamptz not null,
+      message jsonb,
+      headers jsonb)', a);
+  execute format('create index if not exists %I on %s (archived_at)', 'archived_at_idx_' || lower(queue_name), a);
+  -- The server's own role uses every queue; the Data API's roles only what a DBA grants them.
+  execute format('grant all on %s, %s to service_role', q, a);
+  insert into pgmq.meta (queue_name, is_partitioned, is_unlogged)
+  values (lower(queue_name), false, unlogged)
+  on conflict on constraint meta_queue_name_key do nothing;
+end
+$$;
+
+create or replace function pgmq."create"(queue_name text) returns void
+language sql volatile set search_path = ''
+as $$ select pgmq._create(queue_name, false) $$;
+
+create or replace function pgmq.create_non_partitioned(queue_name text) returns void
+language sql volatile set search_path = ''
+as $$ select pgmq._create(queue_name, false) $$;
+
+create or replace function pgmq.create_unlogged(queue_name text) returns void
+language sql volatile set search_path = ''
+as $$ select pgmq._create(queue_name, true) $$;
+
+create or replace function pgmq.drop_queue(queue_name text) returns boolean
+language plpgsql volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from pgmq.meta m where m.queue_name = lower(drop_queue.queue_name)) then
+    raise notice 'pgmq queue `%` does not exist', queue_name;
+    return false;
+  end if;
+  execute format('drop table if exists %s, %s', pgmq._q(queue_name), pgmq._a(queue_name));
+  delete from pgmq.meta m where m.queue_name = lower(drop_queue.queue_name);
+  return true;
+end
+$$;
+
+create or replace function pgmq.list_queues() returns setof pgmq.queue_record
+language sql stable security definer set search_path = ''
+as $$ select queue_name, is_partitioned, is_unlogged, created_at from pgmq.meta order by created_at, queue_name $$;
+
+-- Sending: the message is visible after `delay` (seconds, or a time).
+create or replace function pgmq.send(queue_name text, msg jsonb, headers jsonb, delay timestamptz) returns setof bigint
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  return query execute format('insert into %s (vt, message, headers) values ($1, $2, $3) returning msg_id', pgmq._q(queue_name))
+    using delay, msg, headers;
+end
+$$;
+
+create or replace function pgmq.send(queue_name text, msg jsonb, headers jsonb, delay integer default 0) returns setof bigint
+language sql volatile set search_path = ''
+as $$ select pgmq.send(queue_name, msg, headers, clock_timestamp() + make_interval(secs => delay)) $$;
+
+create or replace function pgmq.send(queue_name text, msg jsonb, delay timestamptz) returns setof bigint
+language sql volatile set search_path = ''
+as $$ select pgmq.send(queue_name, msg, null::jsonb, delay) $$;
+
+create or replace function pgmq.send(queue_name text, msg jsonb, delay integer default 0) returns setof bigint
+language sql volatile set search_path = ''
+as $$ select pgmq.send(queue_name, msg, null::jsonb, clock_timestamp() + make_interval(secs => delay)) $$;
+
+create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], headers jsonb[], delay timestamptz) returns setof bigint
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  if headers is not null and cardinality(headers) <> cardinality(msgs) then
+    raise exception 'headers array must have the same length as msgs array' using errcode = '22023';
+  end if;
+  return query execute format('insert into %s (vt, message, headers)
+      select $1, m.message, ($3)[m.n] from unnest($2) with ordinality as m(message, n) order by m.n
+      returning msg_id', pgmq._q(queue_name))
+    using delay, msgs, headers;
+end
+$$;
+
+create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], headers jsonb[], delay integer default 0) returns setof bigint
+language sql volatile set search_path = ''
+as $$ select pgmq.send_batch(queue_name, msgs, headers, clock_timestamp() + make_interval(secs => delay)) $$;
+
+create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], delay timestamptz) returns setof bigint
+language sql volatile set search_path = ''
+as $$ select pgmq.send_batch(queue_name, msgs, null::jsonb[], delay) $$;
+
+create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], delay integer default 0) returns setof bigint
+language sql volatile set search_path = ''
+as $$ select pgmq.send_batch(queue_name, msgs, null::jsonb[], clock_timestamp() + make_interval(secs => delay)) $$;
+
+-- Reading: up to `qty` visible messages, oldest first, hidden for `vt` seconds.
+create or replace function pgmq.read(queue_name text, vt integer, qty integer, conditional jsonb default '{}') returns setof pgmq.message_record
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  return query execute format('with next as (
+        select msg_id from %1$s
+        where vt <= clock_timestamp() and message @> $3
+        order by msg_id limit $1
+        for update skip locked)
+      update %1$s m set vt = clock_timestamp() + make_interval(secs => $2), read_ct = m.read_ct + 1
+      from next where m.msg_id = next.msg_id
+      returning m.msg_id, m.read_ct, m.enqueued_at, m.vt, m.message, m.headers', pgmq._q(queue_name))
+    using qty, vt, coalesce(conditional, '{}');
+end
+$$;
+
+create or replace function pgmq.read_with_poll(queue_name text, vt integer, qty integer, max_poll_seconds integer default 5, poll_interval_ms integer default 100, conditional jsonb default '{}') returns setof pgmq.message_record
+language plpgsql volatile set search_path = ''
+as $$
+declare
+  stop_at timestamptz := clock_timestamp() + make_interval(secs => least(greatest(max_poll_seconds, 0), 60));
+  found_any boolean;
+  r pgmq.message_record;
+begin
+  loop
+    found_any := false;
+    for r in select * from pgmq.read(queue_name, vt, qty, conditional) loop
+      found_any := true;
+      return next r;
+    end loop;
+    exit when found_any or clock_timestamp() >= stop_at;
+    perform pg_sleep(greatest(poll_interval_ms, 10) / 1000.0);
+  end loop;
+end
+$$;
+
+create or replace function pgmq.pop(queue_name text, qty integer default 1) returns setof pgmq.message_record
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  return query execute format('with next as (
+        select msg_id from %1$s where vt <= clock_timestamp()
+        order by msg_id limit $1
+        for update skip locked)
+      delete from %1$s m using next where m.msg_id = next.msg_id
+      returning m.msg_id, m.read_ct, m.enqueued_at, m.vt, m.message, m.headers', pgmq._q(queue_name))
+    using qty;
+end
+$$;
+
+create or replace function pgmq.set_vt(queue_name text, msg_id bigint, vt integer) returns setof pgmq.message_record
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  return query execute format('update %s set vt = clock_timestamp() + make_interval(secs => $2) where msg_id = $1
+      returning msg_id, read_ct, enqueued_at, vt, message, headers', pgmq._q(queue_name))
+    using msg_id, vt;
+end
+$$;
+
+create or replace function pgmq.delete(queue_name text, msg_ids bigint[]) returns setof bigint
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  return query execute format('delete from %s where msg_id = any($1) returning msg_id', pgmq._q(queue_name)) using msg_ids;
+end
+$$;
+
+create or replace function pgmq.delete(queue_name text, msg_id bigint) returns boolean
+language sql volatile set search_path = ''
+as $$ select exists (select from pgmq.delete(queue_name, array[msg_id])) $$;
+
+create or replace function pgmq.archive(queue_name text, msg_ids bigint[]) returns setof bigint
+language plpgsql volatile set search_path = ''
+as $$
+begin
+  return query execute format('with gone as (delete from %s where msg_id = any($1)
+        returning msg_id, read_ct, enqueued_at, vt, message, headers)
+      insert into %s (msg_id, read_ct, enqueued_at, vt, message, headers)
+      select msg_id, read_ct, enqueued_at, vt, message, headers from gone
+      returning msg_id', pgmq._q(queue_name), pgmq._a(queue_name)) using msg_ids;
+end
+$$;
+
+create or replace function pgmq.archive(queue_name text, msg_id bigint) returns boolean
+language sql volatile set search_path = ''
+as $$ select exists (select from pgmq.archive(queue_name, array[msg_id])) $$;
+
+create or replace function pgmq.purge_queue(queue_name text) returns bigint
+language plpgsql volatile set search_path = ''
+as $$
+declare
+  n bigint;
+begin
+  execute format('with gone as (delete from %s returning 1) select count(*) from gone', pgmq._q(queue_name)) into n;
+  return n;
+end
+$$;
+
+create or replace function pgmq.metrics(queue_name text) returns pgmq.metrics_result
+language plpgsql volatile set search_path = ''
+as $$
+declare
+  result pgmq.metrics_result;
+begin
+  execute format('select $1::text, count(*), extract(epoch from now() - max(enqueued_at))::int,
+        extract(epoch from now() - min(enqueued_at))::int,
+        (select case when s.is_called then s.last_value else 0 end from %s s),
+        now(), count(*) filter (where vt <= now())
+      from %s', pg_get_serial_sequence(pgmq._q(queue_name), 'msg_id'), pgmq._q(queue_name))
+    into result using lower(queue_name);
+  return result;
+end
+$$;
+
+create or replace function pgmq.metrics_all() returns setof pgmq.metrics_result
+language sql volatile set search_path = ''
+as $$ select (pgmq.metrics(m.queue_name)).* from pgmq.list_queues() m $$;
+
+-- Creating and dropping queues, and listing them, is for the owner and service_role.
+revoke all on function pgmq._create(text, boolean), pgmq."create"(text), pgmq.create_non_partitioned(text),
+  pgmq.create_unlogged(text), pgmq.drop_queue(text), pgmq.list_queues(), pgmq.metrics_all() from public;
+grant execute on function pgmq._create(text, boolean), pgmq."create"(text), pgmq.create_non_partitioned(text),
+  pgmq.create_unlogged(text), pgmq.drop_queue(text), pgmq.list_queues(), pgmq.metrics_all() to service_role;
+
+-- pgmq_public: Supabase's wrappers for clients through /rest/v1 (exposed by
+-- adding the schema to REST_SCHEMAS or pgrst.db_schemas, as Supabase's
+-- self-hosted stack does). They run as the caller: the queue tables' grants
+-- and RLS policies decide what each role may do.
+create schema if not exists pgmq_public;
+grant usage on schema pgmq_public to anon, authenticated, service_role;
+
+create or replace function pgmq_public.pop(queue_name text) returns setof pgmq.message_record
+language plpgsql set search_path = ''
+as $$ begin return query select * from pgmq.pop(queue_name := queue_name); end $$;
+comment on function pgmq_public.pop(text) is 'Retrieves and locks the next message from the specified queue.';
+
+create or replace function pgmq_public.send(queue_name text, message jsonb, sleep_seconds integer default 0) returns setof bigint
+language plpgsql set search_path = ''
+as $$ begin return query select * from pgmq.send(queue_name := queue_name, msg := message, delay := sleep_seconds); end $$;
+comment on function pgmq_public.send(text, jsonb, integer) is 'Sends a message to the specified queue, optionally delaying its availability by a number of seconds.';
+
+create or replace function pgmq_public.send_batch(queue_name text, messages jsonb[], sleep_seconds integer default 0) returns setof bigint
+language plpgsql set search_path = ''
+as $$ begin return query select * from pgmq.send_batch(queue_name := queue_name, msgs := messages, delay := sleep_seconds); end $$;
+comment on function pgmq_public.send_batch(text, jsonb[], integer) is 'Sends a batch of messages to the specified queue, optionally delaying their availability by a number of seconds.';
+
+create or replace function pgmq_public.archive(queue_name text, message_id bigint) returns boolean
+language plpgsql set search_path = ''
+as $$ begin return pgmq.archive(queue_name := queue_name, msg_id := message_id); end $$;
+comment on function pgmq_public.archive(text, bigint) is 'Archives a message by moving it from the queue to a permanent archive.';
+
+create or replace function pgmq_public.delete(queue_name text, message_id bigint) returns boolean
+language plpgsql set search_path = ''
+as $$ begin return pgmq.delete(queue_name := queue_name, msg_id := message_id); end $$;
+comment on function pgmq_public.delete(text, bigint) is 'Permanently deletes a message from the specified queue.';
+
+create or replace function pgmq_public.read(queue_name text, sleep_seconds integer, n integer) returns setof pgmq.message_record
+language plpgsql set search_path = ''
+as $$ begin return query select * from pgmq.read(queue_name := queue_name, vt := sleep_seconds, qty := n); end $$;
+comment on function pgmq_public.read(text, integer, integer) is 'Reads up to "n" messages from the specified queue with an optional "sleep_seconds" (visibility timeout).';
