@@ -12,6 +12,17 @@
 -- the queue tables' grants and RLS policies decide, which is how Supabase
 -- lets clients use pgmq_public through the Data API.
 
+-- A database with the real extension keeps it: pgbase refuses to start there
+-- rather than mix two pgmq's in one schema (docs/database.md).
+do $$
+begin
+  if exists (select from pg_extension where extname = 'pgmq') then
+    raise exception 'The pgmq extension is installed in this database, and pgbase provides pgmq''s API itself'
+      using errcode = '55000', hint = 'Move the queues'' messages out, then drop extension pgmq cascade; or point pgbase at another database.';
+  end if;
+end
+$$;
+
 create schema if not exists pgmq;
 revoke all on schema pgmq from public;
 grant usage on schema pgmq to anon, authenticated, service_role;

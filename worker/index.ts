@@ -9,6 +9,7 @@ import type { AiJobs } from '../server/ai/index.ts';
 import type { Config } from '../server/config.ts';
 import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
 import { asJob } from '../db/statement-limits.ts';
+import { startCronTicker } from './cron.ts';
 import { metrics } from '../server/telemetry/metrics.ts';
 import { contextFrom, inSpan, SpanKind } from '../server/telemetry/spans.ts';
 
@@ -86,6 +87,8 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
       .catch((err: Error) => log.warn({ error: err.message }, 'reclaiming dead workers\' jobs failed'));
   }, opts.config.WORKER_RECLAIM_INTERVAL_MS);
   reclaim.unref();
+  // Cron jobs (sql/0120) tick wherever a worker runs: processes share the ticks.
+  const cron = startCronTicker({ pool: opts.pool, log, parallel: opts.concurrency });
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {
     runner,
@@ -94,7 +97,7 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
       if (stopped) return;
       stopped = true;
       clearInterval(reclaim);
-      await runner.stop();
+      await Promise.all([cron.stop(), runner.stop()]);
     },
   };
 }

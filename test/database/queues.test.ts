@@ -82,8 +82,8 @@ describe('Queues', () => {
 
     const refused = await anon.schema('pgmq_public').rpc('send', { queue_name: 'foo', message: { from: 'anon' } });
     assert.equal(refused.error?.code, '42501', 'anon holds no grant on the queue');
-    const { rows: [{ n }] } = await p.adminPool.query<{ n: number }>(`select count(*)::int as n from pgmq.q_foo where message ->> 'from' = 'anon'`);
-    assert.equal(n, 0);
+    const { rows: [anonRows] } = await p.adminPool.query<{ n: number }>(`select count(*)::int as n from pgmq.q_foo where message ->> 'from' = 'anon'`);
+    assert.equal(anonRows!.n, 0);
   });
 
   it('shows a message again once its visibility timeout ends when the reader never archived it', async () => {
