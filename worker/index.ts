@@ -10,6 +10,7 @@ import type { Config } from '../server/config.ts';
 import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
 import { asJob } from '../db/statement-limits.ts';
 import { startCronTicker } from './cron.ts';
+import { startNetSenders } from './net.ts';
 import { metrics } from '../server/telemetry/metrics.ts';
 import { contextFrom, inSpan, SpanKind } from '../server/telemetry/spans.ts';
 
@@ -89,6 +90,8 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
   reclaim.unref();
   // Cron jobs (sql/0120) tick wherever a worker runs: processes share the ticks.
   const cron = startCronTicker({ pool: opts.pool, log, parallel: opts.concurrency });
+  // So do the senders of HTTP requests queued by SQL (sql/0121).
+  const net = startNetSenders({ pool: opts.pool, log, allowPrivateNetworks: opts.config.HTTP_ALLOW_PRIVATE_NETWORKS, parallel: 32 });
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {
     runner,
@@ -97,7 +100,7 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
       if (stopped) return;
       stopped = true;
       clearInterval(reclaim);
-      await Promise.all([cron.stop(), runner.stop()]);
+      await Promise.all([cron.stop(), net.stop(), runner.stop()]);
     },
   };
 }
