@@ -11,6 +11,7 @@ import { PLATFORM_CRON, platformTasks } from './tasks/index.ts';
 import { asJob } from '../db/statement-limits.ts';
 import { startCronTicker } from './cron.ts';
 import { startNetSenders } from './net.ts';
+import { startQueueRuns } from './queue-runs.ts';
 import { metrics } from '../server/telemetry/metrics.ts';
 import { contextFrom, inSpan, SpanKind } from '../server/telemetry/spans.ts';
 
@@ -92,6 +93,8 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
   const cron = startCronTicker({ pool: opts.pool, log, parallel: opts.concurrency });
   // So do the senders of HTTP requests queued by SQL (sql/0121).
   const net = startNetSenders({ pool: opts.pool, log, allowPrivateNetworks: opts.config.HTTP_ALLOW_PRIVATE_NETWORKS, parallel: 32 });
+  // And the workflows' queue triggers (sql/0122).
+  const queueRuns = startQueueRuns({ pool: opts.pool, log });
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {
     runner,
@@ -100,7 +103,7 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
       if (stopped) return;
       stopped = true;
       clearInterval(reclaim);
-      await Promise.all([cron.stop(), net.stop(), runner.stop()]);
+      await Promise.all([cron.stop(), net.stop(), queueRuns.stop(), runner.stop()]);
     },
   };
 }

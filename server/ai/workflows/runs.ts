@@ -18,6 +18,9 @@ import { webhookTriggers } from './triggered.ts';
 export { runFailure, type RunResult } from './execution.ts';
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
+/** The triggers that start runs by themselves, in SQL (sql/0122). */
+const SELF_STARTED = new Set(['schedule', 'row_change', 'queue']);
+
 export function workflowRuns(opts: ExecutionServices & { limiter: RunLimiter }) {
   const { calls } = opts;
   const run = executionCarrier(opts);
@@ -77,6 +80,15 @@ export function workflowRuns(opts: ExecutionServices & { limiter: RunLimiter }) 
       const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string; trigger: string }>(
         'select id, workflow_id, graph, version, variables, user_id, acts_as, status, trigger, traceparent from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
+      // A run a schedule, a row change or a queue started draws from its owner's triggered window (sql/0122).
+      if (SELF_STARTED.has(row.trigger)) {
+        try {
+          opts.limiter.take('triggered', storedActor(row));
+        } catch (err) {
+          await calls.asService('select ai.refuse_triggered_run($1, $2)', [row.id, (err as Error).message]);
+          return;
+        }
+      }
       // The job never fails (a retry would run it twice): the failure is the run's record and its last event.
       // A webhook's run starts at its webhook block (queued by the webhook route when runs are the workers').
       await run(row, row.variables, entryOf(row.trigger), storedActor(row), signal, emit).catch((err: unknown) => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CreateWorkflow, UpdateWorkflow, WorkflowPage } from '../../ai/workflows/routes/crud.ts';
 import { ExecuteBody, RunEventBody } from '../../ai/workflows/routes/execute.ts';
 import { GraphBody } from '../../ai/workflows/routes/graph.ts';
+import { AddTrigger } from '../../ai/workflows/routes/triggers.ts';
 import { events, family, json, type Operation } from '../operation.ts';
 import { EventsQuery } from '../../ai/runs/follow.ts';
 import { BlockLog, BlockType, Deleted, Execution, ExecutionDetail, ExecutionResult, Graph, Page, Timestamp, Workflow, WorkflowEvent, WorkflowWithGraph } from '../schemas.ts';
@@ -11,6 +12,8 @@ const workflows = family({ tag: 'Workflows', errorBody: 'ai', access: 'project' 
 const coded = family({ tag: 'Workflows', errorBody: 'ai_coded', access: 'project' });
 /** An event sent to a run: how many of its waits it ended. */
 const EventDelivered = z.object({ execution_id: z.string(), event: z.string(), delivered: z.number().int() });
+/** A trigger beyond the webhook (sql/0122). */
+const Trigger = z.looseObject({ id: z.string(), workflow_id: z.string(), type: z.enum(['schedule', 'row_change', 'queue']), config: z.record(z.string(), z.unknown()), created_at: Timestamp });
 const limited = 'At most WORKFLOW_EXECUTIONS_PER_MINUTE (20) executions a minute per caller: 429 beyond.';
 
 export const workflowOperations: Operation[] = [
@@ -29,6 +32,13 @@ export const workflowOperations: Operation[] = [
   }),
   workflows.post('/api/workflows/{id}/deploy', 'Deploy the current graph as a new version', { operationId: 'deployWorkflow', answers: [json(200, 'Deployed', z.object({ deployed: z.literal(true), version: z.number().int(), active_version: z.number().int() }))], errors: [400, 404] }),
   workflows.post('/api/workflows/{id}/undeploy', 'Stop webhook triggering', { operationId: 'undeployWorkflow', answers: [json(200, 'Undeployed', z.object({ deployed: z.literal(false) }))], errors: [404] }),
+  workflows.get('/api/workflows/{id}/triggers', 'List the workflow\'s schedule, row-change and queue triggers', { operationId: 'listWorkflowTriggers', answers: [json(200, 'Triggers, oldest first', z.array(Trigger))], errors: [404] }),
+  workflows.post('/api/workflows/{id}/triggers', 'Start the workflow on a schedule, a row change or a queue message', {
+    operationId: 'addWorkflowTrigger',
+    description: 'Runs start only while the workflow is deployed, with its active version, acting as its owner. A schedule is cron syntax in UTC or \'N seconds\' (the workflow\'s owner may add one); row_change (input: {type, table, schema, record, old_record}; condition: a JSON object the change must contain) and queue (a pgmq queue: one run per message, archived when it succeeds, visible again when it fails, dead-lettered after max_attempts) take the service-role key. Each run draws from WORKFLOW_TRIGGERED_RUNS_PER_MINUTE.',
+    body: AddTrigger, answers: [json(201, 'The trigger', Trigger)], errors: [400, 403, 404],
+  }),
+  workflows.delete('/api/workflows/{id}/triggers/{triggerId}', 'Remove a trigger', { operationId: 'removeWorkflowTrigger', pathText: { triggerId: 'The trigger\'s id' }, answers: [json(200, 'Deleted', Deleted)], errors: [404] }),
   workflows.post('/api/workflows/{id}/arm', 'Let the webhook run the draft once, for a short window', { operationId: 'armWorkflow', answers: [json(200, 'Armed', z.object({ ok: z.literal(true), armed_until: Timestamp }))], errors: [400, 404] }),
   workflows.get('/api/workflows/{id}/versions', 'List deployed versions', { operationId: 'listWorkflowVersions', answers: [json(200, 'Versions, newest first', z.array(z.looseObject({ version: z.number().int(), created_at: Timestamp, created_by: z.string().nullable(), blocks: z.number().int(), active: z.boolean() })))], errors: [404] }),
   workflows.get('/api/workflows/{id}/versions/{version}', 'Read a deployed version\'s graph', { operationId: 'getWorkflowVersion', pathText: { version: 'A version number' }, answers: [json(200, 'The version', z.looseObject({ version: z.number().int(), created_at: Timestamp, created_by: z.string().nullable(), active: z.boolean(), graph: Graph }))], errors: [400, 404] }),

@@ -8,6 +8,7 @@ import { crudRoutes } from './crud.ts';
 import { deployRoutes } from './deploy.ts';
 import { graphRoutes } from './graph.ts';
 import { executeRoutes } from './execute.ts';
+import { triggerRoutes } from './triggers.ts';
 import type { WorkflowRuns } from '../runs.ts';
 
 /** `json` parses a body; each route places it after the error shape it declares. */
@@ -17,6 +18,7 @@ export function workflowRoutes(deps: { calls: AiCalls; json: RequestHandler; run
   crudRoutes(r, workflows, deps.json);
   graphRoutes(r, workflows, deps.json);
   deployRoutes(r, workflows);
+  triggerRoutes(r, deps.calls, deps.json);
   executeRoutes(r, { runs: deps.runs, store: workflows, json: deps.json, events: deps.events });
   return r;
 }

@@ -15,6 +15,7 @@ import type * as schemas_sources from './schemas-sources.ts';
 import type * as schemas_tools from './schemas-tools.ts';
 import type * as schemas_webhooks from './schemas-webhooks.ts';
 import type * as schemas_workflows from './schemas-workflows.ts';
+import type * as schemas_workflows_2 from './schemas-workflows-2.ts';
 import type * as responses_agents from './responses-agents.ts';
 import type * as responses_shared from './responses-shared.ts';
 import type * as responses_sources from './responses-sources.ts';
@@ -22,7 +23,7 @@ import type * as responses_webhooks from './responses-webhooks.ts';
 import type * as responses_workflows from './responses-workflows.ts';
 
 export interface components {
-  schemas: schemas_agents.Schemas & schemas_agents_2.Schemas & schemas_ai_provider_keys.Schemas & schemas_config.Schemas & schemas_context_handlers.Schemas & schemas_copilot.Schemas & schemas_knowledge_bases.Schemas & schemas_orchestrations.Schemas & schemas_sessions.Schemas & schemas_settings.Schemas & schemas_shared.Schemas & schemas_shared_2.Schemas & schemas_sources.Schemas & schemas_tools.Schemas & schemas_webhooks.Schemas & schemas_workflows.Schemas;
+  schemas: schemas_agents.Schemas & schemas_agents_2.Schemas & schemas_ai_provider_keys.Schemas & schemas_config.Schemas & schemas_context_handlers.Schemas & schemas_copilot.Schemas & schemas_knowledge_bases.Schemas & schemas_orchestrations.Schemas & schemas_sessions.Schemas & schemas_settings.Schemas & schemas_shared.Schemas & schemas_shared_2.Schemas & schemas_sources.Schemas & schemas_tools.Schemas & schemas_webhooks.Schemas & schemas_workflows.Schemas & schemas_workflows_2.Schemas;
   responses: responses_agents.Responses & responses_shared.Responses & responses_sources.Responses & responses_webhooks.Responses & responses_workflows.Responses;
   parameters: never;
   requestBodies: never;

@@ -20,8 +20,8 @@ import type * as tools from './tools.ts';
 import type * as usage from './usage.ts';
 import type * as webhooks from './webhooks.ts';
 import type * as workflows from './workflows.ts';
-import type * as workflows_versions from './workflows-versions.ts';
+import type * as workflows_triggers from './workflows-triggers.ts';
 import type * as workflows_executions from './workflows-executions.ts';
 
-export type paths = agents.paths & agents_run.paths & agents_mcp_servers.paths & agents_hooks.paths & ai_provider_keys.paths & config.paths & context_handlers.paths & copilot.paths & knowledge_bases.paths & knowledge_bases_build_bm25.paths & knowledge_bases_enrichment.paths & orchestrations.paths & orchestrations_run.paths & sessions.paths & settings.paths & sources.paths & sources_download.paths & tools.paths & usage.paths & webhooks.paths & workflows.paths & workflows_versions.paths & workflows_executions.paths;
+export type paths = agents.paths & agents_run.paths & agents_mcp_servers.paths & agents_hooks.paths & ai_provider_keys.paths & config.paths & context_handlers.paths & copilot.paths & knowledge_bases.paths & knowledge_bases_build_bm25.paths & knowledge_bases_enrichment.paths & orchestrations.paths & orchestrations_run.paths & sessions.paths & settings.paths & sources.paths & sources_download.paths & tools.paths & usage.paths & webhooks.paths & workflows.paths & workflows_triggers.paths & workflows_executions.paths;
 export type { components } from './components.ts';

@@ -155,6 +155,19 @@ export interface Schemas {
     /** @constant */
     deployed: false;
   };
+  ListWorkflowTriggers200: components["schemas"]["AddWorkflowTrigger201"][];
+  AddWorkflowTrigger201: {
+    id: string;
+    workflow_id: string;
+    /** @enum {string} */
+    type: "schedule" | "row_change" | "queue";
+    config: {
+      [key: string]: unknown;
+    };
+    /** Format: date-time */
+    created_at: string;
+    [key: string]: unknown;
+  };
   ArmWorkflow200: {
     /** @constant */
     ok: true;
@@ -232,14 +245,25 @@ export interface Schemas {
     blocks: unknown;
     edges?: unknown;
   };
-  ExecuteWorkflowBody: {
-    variables?: {
+  AddWorkflowTriggerBody: {
+    /** @constant */
+    type: "schedule";
+    schedule: string;
+  } | ({
+    /** @constant */
+    type: "row_change";
+    schema?: string;
+    table: string;
+    events?: ("INSERT" | "UPDATE" | "DELETE")[];
+    condition?: {
       [key: string]: unknown;
-    };
-    input?: {
-      [key: string]: unknown;
-    };
-    /** @enum {string} */
-    mode?: "sync" | "async";
+    } | null;
+  }) | {
+    /** @constant */
+    type: "queue";
+    queue: string;
+    max_attempts?: number;
+    visibility_timeout?: number;
+    dead_letter_queue?: string;
   };
 }

@@ -38,10 +38,6 @@ export interface paths {
     /** Stop webhook triggering */
     post: operations["undeployWorkflow"];
   };
-  "/api/workflows/{id}/arm": {
-    /** Let the webhook run the draft once, for a short window */
-    post: operations["armWorkflow"];
-  };
 }
 
 export interface operations {
@@ -233,27 +229,6 @@ export interface operations {
           "application/json": components["schemas"]["UndeployWorkflow200"];
         };
       };
-      401: components["responses"]["Error401"];
-      403: components["responses"]["Error403"];
-      404: components["responses"]["Error404"];
-      500: components["responses"]["Error500"];
-    };
-  };
-  /** Let the webhook run the draft once, for a short window */
-  armWorkflow: {
-    parameters: {
-      path: {
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Armed */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ArmWorkflow200"];
-        };
-      };
-      400: components["responses"]["Error400"];
       401: components["responses"]["Error401"];
       403: components["responses"]["Error403"];
       404: components["responses"]["Error404"];

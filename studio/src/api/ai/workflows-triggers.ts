@@ -2,6 +2,23 @@
 import type { components } from './components.ts';
 
 export interface paths {
+  "/api/workflows/{id}/triggers": {
+    /** List the workflow's schedule, row-change and queue triggers */
+    get: operations["listWorkflowTriggers"];
+    /**
+     * Start the workflow on a schedule, a row change or a queue message
+     * @description Runs start only while the workflow is deployed, with its active version, acting as its owner. A schedule is cron syntax in UTC or 'N seconds' (the workflow's owner may add one); row_change (input: {type, table, schema, record, old_record}; condition: a JSON object the change must contain) and queue (a pgmq queue: one run per message, archived when it succeeds, visible again when it fails, dead-lettered after max_attempts) take the service-role key. Each run draws from WORKFLOW_TRIGGERED_RUNS_PER_MINUTE.
+     */
+    post: operations["addWorkflowTrigger"];
+  };
+  "/api/workflows/{id}/triggers/{triggerId}": {
+    /** Remove a trigger */
+    delete: operations["removeWorkflowTrigger"];
+  };
+  "/api/workflows/{id}/arm": {
+    /** Let the webhook run the draft once, for a short window */
+    post: operations["armWorkflow"];
+  };
   "/api/workflows/{id}/versions": {
     /** List deployed versions */
     get: operations["listWorkflowVersions"];
@@ -31,6 +48,98 @@ export interface paths {
 }
 
 export interface operations {
+  /** List the workflow's schedule, row-change and queue triggers */
+  listWorkflowTriggers: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Triggers, oldest first */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ListWorkflowTriggers200"];
+        };
+      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /**
+   * Start the workflow on a schedule, a row change or a queue message
+   * @description Runs start only while the workflow is deployed, with its active version, acting as its owner. A schedule is cron syntax in UTC or 'N seconds' (the workflow's owner may add one); row_change (input: {type, table, schema, record, old_record}; condition: a JSON object the change must contain) and queue (a pgmq queue: one run per message, archived when it succeeds, visible again when it fails, dead-lettered after max_attempts) take the service-role key. Each run draws from WORKFLOW_TRIGGERED_RUNS_PER_MINUTE.
+   */
+  addWorkflowTrigger: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AddWorkflowTriggerBody"];
+      };
+    };
+    responses: {
+      /** @description The trigger */
+      201: {
+        content: {
+          "application/json": components["schemas"]["AddWorkflowTrigger201"];
+        };
+      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /** Remove a trigger */
+  removeWorkflowTrigger: {
+    parameters: {
+      path: {
+        id: string;
+        /** @description The trigger's id */
+        triggerId: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Deleted"];
+        };
+      };
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
+  /** Let the webhook run the draft once, for a short window */
+  armWorkflow: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Armed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ArmWorkflow200"];
+        };
+      };
+      400: components["responses"]["Error400"];
+      401: components["responses"]["Error401"];
+      403: components["responses"]["Error403"];
+      404: components["responses"]["Error404"];
+      500: components["responses"]["Error500"];
+    };
+  };
   /** List deployed versions */
   listWorkflowVersions: {
     parameters: {
