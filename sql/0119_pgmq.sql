@@ -118,6 +118,28 @@ begin
       message jsonb,
       headers jsonb)', a);
   execute format('create index if not exists %I on %s (archived_at)', 'archived_at_idx_' || lower(queue_name), a);
+  -- The queue's own send, read and archive, with their statements planned
+  -- once per session: the hot path, where a dynamic statement would be
+  -- planned again at every call. They run as the caller (grants and RLS apply).
+  execute format($f$create or replace function pgmq.%1$I(msg jsonb, headers jsonb, vt timestamptz) returns bigint
+      language plpgsql volatile set search_path = ''
+      as $b$ declare id bigint; begin insert into %2$s (vt, message, headers) values (vt, msg, headers) returning msg_id into id; return id; end $b$ $f$,
+    pgmq.format_table_name(queue_name, 'q') || '_send', q);
+  execute format($f$create or replace function pgmq.%1$I(p_vt integer, p_qty integer) returns setof pgmq.message_record
+      language plpgsql volatile set search_path = ''
+      as $b$ begin return query with next as (
+          select q.msg_id from %2$s q where q.vt <= clock_timestamp() order by q.msg_id limit p_qty for update skip locked)
+        update %2$s m set vt = clock_timestamp() + make_interval(secs => p_vt), read_ct = m.read_ct + 1
+        from next where m.msg_id = next.msg_id
+        returning m.msg_id, m.read_ct, m.enqueued_at, m.vt, m.message, m.headers; end $b$ $f$,
+    pgmq.format_table_name(queue_name, 'q') || '_read', q);
+  execute format($f$create or replace function pgmq.%1$I(msg_ids bigint[]) returns setof bigint
+      language plpgsql volatile set search_path = ''
+      as $b$ begin return query with gone as (delete from %2$s q where q.msg_id = any(msg_ids)
+          returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message, q.headers)
+        insert into %3$s as a (msg_id, read_ct, enqueued_at, vt, message, headers)
+        select * from gone returning a.msg_id; end $b$ $f$,
+    pgmq.format_table_name(queue_name, 'q') || '_archive', q, a);
   -- The server's own role uses every queue; the Data API's roles only what a DBA grants them.
   execute format('grant all on %s, %s to service_role', q, a);
   insert into pgmq.meta (queue_name, is_partitioned, is_unlogged)
@@ -149,6 +171,8 @@ begin
     return false;
   end if;
   execute format('drop table if exists %s, %s', pgmq._q(queue_name), pgmq._a(queue_name));
+  execute format('drop function if exists pgmq.%I(jsonb, jsonb, timestamptz), pgmq.%I(integer, integer), pgmq.%I(bigint[])',
+    pgmq.format_table_name(queue_name, 'q') || '_send', pgmq.format_table_name(queue_name, 'q') || '_read', pgmq.format_table_name(queue_name, 'q') || '_archive');
   delete from pgmq.meta m where m.queue_name = lower(drop_queue.queue_name);
   return true;
 end
@@ -158,29 +182,63 @@ create or replace function pgmq.list_queues() returns setof pgmq.queue_record
 language sql stable security definer set search_path = ''
 as $$ select queue_name, is_partitioned, is_unlogged, created_at from pgmq.meta order by created_at, queue_name $$;
 
--- Sending: the message is visible after `delay` (seconds, or a time).
-create or replace function pgmq.send(queue_name text, msg jsonb, headers jsonb, delay timestamptz) returns setof bigint
-language plpgsql volatile set search_path = ''
+-- Sending: the message is visible after `delay` (seconds, or a time). Every
+-- overload is plpgsql calling pgmq._send (a SQL-language wrapper would be
+-- planned again at each call: a third of a send's time).
+-- A queue's own function (`what`: send, read or archive), quoted; for a
+-- queue that does not exist, pgmq's error. The name checks of
+-- format_table_name were made when the queue was created; here the name is
+-- only quoted.
+create or replace function pgmq._fn(queue_name text, what text, args text) returns text
+language plpgsql stable set search_path = ''
 as $$
+declare
+  fn text := 'pgmq.' || quote_ident('q_' || lower(queue_name) || '_' || what);
 begin
-  return query execute format('insert into %s (vt, message, headers) values ($1, $2, $3) returning msg_id', pgmq._q(queue_name))
-    using delay, msg, headers;
+  if to_regprocedure(fn || args) is null then
+    raise exception 'relation "pgmq.q_%" does not exist', lower(queue_name) using errcode = '42P01';
+  end if;
+  return fn;
 end
 $$;
 
+create or replace function pgmq._send(queue_name text, msg jsonb, headers jsonb, vt timestamptz) returns bigint
+language plpgsql volatile set search_path = ''
+as $$
+declare
+  id bigint;
+begin
+  execute 'select ' || pgmq._fn(queue_name, 'send', '(jsonb, jsonb, timestamptz)') || '($1, $2, $3)' into id using msg, headers, vt;
+  return id;
+end
+$$;
+
+create or replace function pgmq.send(queue_name text, msg jsonb, headers jsonb, delay timestamptz) returns setof bigint
+language plpgsql volatile set search_path = ''
+as $$ begin return next pgmq._send(queue_name, msg, headers, delay); end $$;
+
 create or replace function pgmq.send(queue_name text, msg jsonb, headers jsonb, delay integer default 0) returns setof bigint
-language sql volatile set search_path = ''
-as $$ select pgmq.send(queue_name, msg, headers, clock_timestamp() + make_interval(secs => delay)) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return next pgmq._send(queue_name, msg, headers, clock_timestamp() + make_interval(secs => delay)); end $$;
 
 create or replace function pgmq.send(queue_name text, msg jsonb, delay timestamptz) returns setof bigint
-language sql volatile set search_path = ''
-as $$ select pgmq.send(queue_name, msg, null::jsonb, delay) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return next pgmq._send(queue_name, msg, null, delay); end $$;
 
+-- The common call, written out (one plpgsql call fewer than through pgmq._send).
 create or replace function pgmq.send(queue_name text, msg jsonb, delay integer default 0) returns setof bigint
-language sql volatile set search_path = ''
-as $$ select pgmq.send(queue_name, msg, null::jsonb, clock_timestamp() + make_interval(secs => delay)) $$;
+language plpgsql volatile set search_path = ''
+as $$
+declare
+  id bigint;
+begin
+  execute 'select ' || pgmq._fn(queue_name, 'send', '(jsonb, jsonb, timestamptz)') || '($1, null, $2)' into id
+    using msg, clock_timestamp() + make_interval(secs => delay);
+  return next id;
+end
+$$;
 
-create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], headers jsonb[], delay timestamptz) returns setof bigint
+create or replace function pgmq._send_batch(queue_name text, msgs jsonb[], headers jsonb[], vt timestamptz) returns setof bigint
 language plpgsql volatile set search_path = ''
 as $$
 begin
@@ -190,36 +248,45 @@ begin
   return query execute format('insert into %s (vt, message, headers)
       select $1, m.message, ($3)[m.n] from unnest($2) with ordinality as m(message, n) order by m.n
       returning msg_id', pgmq._q(queue_name))
-    using delay, msgs, headers;
+    using vt, msgs, headers;
 end
 $$;
 
+create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], headers jsonb[], delay timestamptz) returns setof bigint
+language plpgsql volatile set search_path = ''
+as $$ begin return query select pgmq._send_batch(queue_name, msgs, headers, delay); end $$;
+
 create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], headers jsonb[], delay integer default 0) returns setof bigint
-language sql volatile set search_path = ''
-as $$ select pgmq.send_batch(queue_name, msgs, headers, clock_timestamp() + make_interval(secs => delay)) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return query select pgmq._send_batch(queue_name, msgs, headers, clock_timestamp() + make_interval(secs => delay)); end $$;
 
 create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], delay timestamptz) returns setof bigint
-language sql volatile set search_path = ''
-as $$ select pgmq.send_batch(queue_name, msgs, null::jsonb[], delay) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return query select pgmq._send_batch(queue_name, msgs, null, delay); end $$;
 
 create or replace function pgmq.send_batch(queue_name text, msgs jsonb[], delay integer default 0) returns setof bigint
-language sql volatile set search_path = ''
-as $$ select pgmq.send_batch(queue_name, msgs, null::jsonb[], clock_timestamp() + make_interval(secs => delay)) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return query select pgmq._send_batch(queue_name, msgs, null, clock_timestamp() + make_interval(secs => delay)); end $$;
 
 -- Reading: up to `qty` visible messages, oldest first, hidden for `vt` seconds.
 create or replace function pgmq.read(queue_name text, vt integer, qty integer, conditional jsonb default '{}') returns setof pgmq.message_record
 language plpgsql volatile set search_path = ''
 as $$
 begin
+  if conditional is null or conditional = '{}'::jsonb then
+    return query execute 'select * from ' || pgmq._fn(queue_name, 'read', '(integer, integer)') || '($1, $2)' using vt, qty;
+    return;
+  end if;
   return query execute format('with next as (
         select msg_id from %1$s
-        where vt <= clock_timestamp() and message @> $3
+        where vt <= clock_timestamp()%2$s
         order by msg_id limit $1
         for update skip locked)
       update %1$s m set vt = clock_timestamp() + make_interval(secs => $2), read_ct = m.read_ct + 1
       from next where m.msg_id = next.msg_id
-      returning m.msg_id, m.read_ct, m.enqueued_at, m.vt, m.message, m.headers', pgmq._q(queue_name))
-    using qty, vt, coalesce(conditional, '{}');
+      returning m.msg_id, m.read_ct, m.enqueued_at, m.vt, m.message, m.headers', pgmq._q(queue_name),
+      case when conditional is null or conditional = '{}'::jsonb then '' else ' and message @> $3' end)
+    using qty, vt, conditional;
 end
 $$;
 
@@ -276,24 +343,20 @@ end
 $$;
 
 create or replace function pgmq.delete(queue_name text, msg_id bigint) returns boolean
-language sql volatile set search_path = ''
-as $$ select exists (select from pgmq.delete(queue_name, array[msg_id])) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return exists (select from pgmq.delete(queue_name, array[msg_id])); end $$;
 
 create or replace function pgmq.archive(queue_name text, msg_ids bigint[]) returns setof bigint
 language plpgsql volatile set search_path = ''
 as $$
 begin
-  return query execute format('with gone as (delete from %s where msg_id = any($1)
-        returning msg_id, read_ct, enqueued_at, vt, message, headers)
-      insert into %s (msg_id, read_ct, enqueued_at, vt, message, headers)
-      select msg_id, read_ct, enqueued_at, vt, message, headers from gone
-      returning msg_id', pgmq._q(queue_name), pgmq._a(queue_name)) using msg_ids;
+  return query execute 'select * from ' || pgmq._fn(queue_name, 'archive', '(bigint[])') || '($1)' using msg_ids;
 end
 $$;
 
 create or replace function pgmq.archive(queue_name text, msg_id bigint) returns boolean
-language sql volatile set search_path = ''
-as $$ select exists (select from pgmq.archive(queue_name, array[msg_id])) $$;
+language plpgsql volatile set search_path = ''
+as $$ begin return exists (select from pgmq.archive(queue_name, array[msg_id])); end $$;
 
 create or replace function pgmq.purge_queue(queue_name text) returns bigint
 language plpgsql volatile set search_path = ''

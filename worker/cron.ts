@@ -1,49 +1,66 @@
 // The cron ticker (sql/0120): every process running a worker ticks at each
 // job's due time (at most a second apart), claims the due runs in one
-// statement, and runs each through SQL (cron.run, as the job's role). The
-// claim moves a job on as it takes it, so any number of processes share the
-// ticks and none runs a job twice. Once a minute it fails the runs whose
-// process ended and removes old history (cron.tidy_runs).
+// statement, and runs them through SQL (cron.run_many, each as its job's
+// role). The claim moves a job on as it takes it, so any number of processes
+// share the ticks and none runs a job twice. Once a minute it fails the runs
+// whose process ended and removes old history (cron.tidy_runs).
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { asJob } from '../db/statement-limits.ts';
 
 const MAX_WAIT_MS = 1000;
 const TIDY_EVERY_MS = 60_000;
 
 export type CronTicker = { stop: () => Promise<void> };
 
-type Claimed = { runid: string | null; jobid: string | null; due_at: Date | null; next_due: Date | null };
+type Claimed = { runid: string | null; jobid: string | null; due_at: Date | null; quick: boolean | null; next_due: Date | null };
 
-export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: number; onRun?: (run: { jobid: string; dueAt: Date; started: Date }) => void }): CronTicker {
+export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: number; statementTimeout: string }): CronTicker {
   const log = opts.log.child({ component: 'cron' });
   const running = new Set<Promise<void>>();
-  const waiting: string[] = [];
+  const waiting: string[][] = [];
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let lastTidy = 0;
   let warnedAt = 0;
   let ticking: Promise<void> = Promise.resolve();
 
-  const runOne = async (runid: string): Promise<void> => {
+  /**
+   * Runs claimed runs in one transaction under the jobs' statement limit
+   * (cron.run_many: each command in its own subtransaction). A group that
+   * fails as a whole (its time limit, the connection) is rolled back and its
+   * runs are run again one by one, so one slow job costs the others nothing.
+   */
+  const runGroup = async (runids: string[]): Promise<void> => {
+    const client = await opts.pool.connect();
+    let broken: Error | undefined;
     try {
-      await asJob(() => opts.pool.query('select cron.run($1)', [runid]));
+      // One round trip: ids are the database's own bigints, the limit a checked duration (server/config).
+      await client.query(`begin; set local statement_timeout = '${opts.statementTimeout}'; select cron.run_many('{${runids.join(',')}}'::bigint[]); commit`);
     } catch (err) {
-      // Cancelled by the jobs' statement limit, or the connection lost: the run is recorded as failed.
-      const message = `ERROR:  ${(err as Error).message}`;
-      await opts.pool.query('select cron.fail_run($1, $2)', [runid, message])
-        .catch((e: Error) => log.warn({ runid, error: e.message }, 'a cron run\'s failure was not recorded; the next tidy marks it'));
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      client.release(broken);
+      if (runids.length > 1) {
+        for (const runid of runids) await runGroup([runid]);
+        return;
+      }
+      // One run cancelled by the statement limit, or its connection lost: recorded as failed.
+      await opts.pool.query('select cron.fail_run($1, $2)', [runids[0], `ERROR:  ${(err as Error).message}`])
+        .catch((e: Error) => log.warn({ runid: runids[0], error: e.message }, 'a cron run\'s failure was not recorded; the next tidy marks it'));
+      return;
     }
+    client.release();
   };
 
-  // At most `parallel` runs at once; the rest wait their turn in claim order.
+  // At most `parallel` groups at once; the rest wait their turn in claim order.
   const pump = (): void => {
     while (!stopped && running.size < opts.parallel && waiting.length > 0) {
-      const runid = waiting.shift()!;
-      const p = runOne(runid).finally(() => {
-        running.delete(p);
-        pump();
-      });
+      const group = waiting.shift()!;
+      const p = runGroup(group)
+        .catch((err: Error) => log.warn({ error: err.message }, 'cron runs could not be started; the next tidy marks them'))
+        .finally(() => {
+          running.delete(p);
+          pump();
+        });
       running.add(p);
     }
   };
@@ -51,16 +68,19 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
   const tick = async (): Promise<void> => {
     let wait = MAX_WAIT_MS;
     try {
-      const { rows } = await opts.pool.query<Claimed>('select runid, jobid, due_at, next_due from cron.claim_due_runs()');
-      const started = new Date();
+      const { rows } = await opts.pool.query<Claimed>('select runid, jobid, due_at, quick, next_due from cron.claim_due_runs()');
+      // Quick jobs (their last run well under 50 ms) share `parallel` groups; the others run alone.
+      const quick: string[] = [];
       for (const r of rows) {
         if (r.runid !== null) {
-          waiting.push(r.runid);
-          opts.onRun?.({ jobid: r.jobid!, dueAt: r.due_at!, started });
+          if (r.quick) quick.push(r.runid);
+          else waiting.push([r.runid]);
         } else if (r.next_due !== null) {
           wait = Math.min(MAX_WAIT_MS, Math.max(0, r.next_due.getTime() - Date.now() + 2));
         }
       }
+      const groups = Math.min(opts.parallel, quick.length);
+      for (let g = 0; g < groups; g++) waiting.push(quick.filter((_, i) => i % groups === g));
       pump();
       if (Date.now() - lastTidy > TIDY_EVERY_MS) {
         lastTidy = Date.now();
@@ -85,7 +105,7 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
       clearTimeout(timer);
       await ticking;
       // Claimed but not begun: failed now, not left to the next tidy.
-      const unstarted = waiting.splice(0);
+      const unstarted = waiting.splice(0).flat();
       await Promise.allSettled([...running, ...unstarted.map((runid) => opts.pool.query('select cron.fail_run($1, $2)', [runid, 'the process stopped before running the job']))]);
     },
   };
