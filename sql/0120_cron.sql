@@ -347,12 +347,36 @@ begin
 end
 $$;
 
+-- A command that cannot run inside a function or a transaction (Supabase's
+-- guide schedules 'VACUUM'): exactly one VACUUM or ANALYZE statement. The
+-- worker runs it itself under SET ROLE; one such statement cannot change
+-- the role back, so it gains nothing over the function path.
+create or replace function cron.is_direct(command text) returns boolean
+language sql immutable set search_path = ''
+as $$ select command ~* '^\s*(vacuum|analyze|analyse)(\s[^;]*)?;?\s*$' $$;
+
+-- A direct run begins (the worker's session runs it): its role and command.
+create or replace function cron.begin_direct_run(run_id bigint) returns table (username text, command text)
+language sql volatile security definer set search_path = ''
+as $$
+  update cron.job_run_details d set status = 'running', job_pid = pg_backend_pid(), start_time = clock_timestamp()
+  where d.runid = run_id and d.status = 'starting' and cron.is_direct(d.command)
+  returning d.username, d.command
+$$;
+
+create or replace function cron.finish_run(run_id bigint, outcome text, message text) returns void
+language sql volatile security definer set search_path = ''
+as $$
+  update cron.job_run_details set status = outcome, return_message = message, end_time = clock_timestamp()
+  where runid = run_id and status = 'running' and outcome in ('succeeded', 'failed')
+$$;
+
 -- A tick: the due jobs, each moved to its next run as it is claimed (so no
 -- other process claims it for this tick), and a run row for each. A run
 -- missed by more than a minute (everything was down) is dropped, not made
 -- up: the job runs next at its next time. `next_due`: when to tick next.
 create or replace function cron.claim_due_runs(max_runs integer default 1000)
-returns table (runid bigint, jobid bigint, due_at timestamptz, quick boolean, next_due timestamptz)
+returns table (runid bigint, jobid bigint, due_at timestamptz, quick boolean, direct boolean, next_due timestamptz)
 language plpgsql volatile
 security definer
 set search_path = ''
@@ -382,10 +406,11 @@ begin
          coalesce((select d.status = 'succeeded' and d.end_time - d.start_time < interval '50 milliseconds'
                      from cron.job_run_details d where d.jobid = runs.jobid and d.end_time is not null
                     order by d.start_time desc limit 1), false),
+         cron.is_direct((select j.command from cron.job j where j.jobid = runs.jobid)),
          null::timestamptz
     from runs join moved on moved.jobid = runs.jobid;
   -- A statement of its own: it must see the next runs the claim just moved.
-  return query select null::bigint, null::bigint, null::timestamptz, null::boolean,
+  return query select null::bigint, null::bigint, null::timestamptz, null::boolean, null::boolean,
     (select min(n.next_run) from cron.next_runs n join cron.job j on j.jobid = n.jobid where j.active);
 end
 $$;
@@ -477,4 +502,5 @@ end
 $$;
 
 revoke all on function cron.claim_due_runs(integer), cron.run(bigint), cron.run_many(bigint[]), cron.fail_run(bigint, text), cron.tidy_runs(),
+  cron.begin_direct_run(bigint), cron.finish_run(bigint, text, text),
   cron.plan_job() from public;

@@ -12,12 +12,12 @@ const TIDY_EVERY_MS = 60_000;
 
 export type CronTicker = { stop: () => Promise<void> };
 
-type Claimed = { runid: string | null; jobid: string | null; due_at: Date | null; quick: boolean | null; next_due: Date | null };
+type Claimed = { runid: string | null; jobid: string | null; due_at: Date | null; quick: boolean | null; direct: boolean | null; next_due: Date | null };
 
 export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: number; statementTimeout: string }): CronTicker {
   const log = opts.log.child({ component: 'cron' });
   const running = new Set<Promise<void>>();
-  const waiting: string[][] = [];
+  const waiting: Array<string[] | { direct: string }> = [];
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let lastTidy = 0;
@@ -51,11 +51,39 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
     client.release();
   };
 
+  /**
+   * A command a function cannot run (one VACUUM or ANALYZE: cron.is_direct),
+   * run on this session as the job's role, outside a transaction block, and
+   * recorded with its command tag as pg_cron records it.
+   */
+  const runDirect = async (runid: string): Promise<void> => {
+    const client = await opts.pool.connect();
+    let broken: Error | undefined;
+    try {
+      const { rows: [run] } = await client.query<{ username: string; command: string }>('select * from cron.begin_direct_run($1)', [runid]);
+      if (!run) return;
+      let outcome = 'succeeded';
+      let message: string;
+      try {
+        await client.query(`set role "${run.username.replaceAll('"', '""')}"`);
+        await client.query(`set statement_timeout = '${opts.statementTimeout}'`);
+        message = (await client.query(run.command)).command ?? '';
+      } catch (err) {
+        outcome = 'failed';
+        message = `ERROR:  ${(err as Error).message}`;
+      }
+      await client.query('reset statement_timeout; reset role').catch((e: Error) => (broken = e));
+      await opts.pool.query('select cron.finish_run($1, $2, $3)', [runid, outcome, message]);
+    } finally {
+      client.release(broken);
+    }
+  };
+
   // At most `parallel` groups at once; the rest wait their turn in claim order.
   const pump = (): void => {
     while (!stopped && running.size < opts.parallel && waiting.length > 0) {
       const group = waiting.shift()!;
-      const p = runGroup(group)
+      const p = (Array.isArray(group) ? runGroup(group) : runDirect(group.direct))
         .catch((err: Error) => log.warn({ error: err.message }, 'cron runs could not be started; the next tidy marks them'))
         .finally(() => {
           running.delete(p);
@@ -68,12 +96,13 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
   const tick = async (): Promise<void> => {
     let wait = MAX_WAIT_MS;
     try {
-      const { rows } = await opts.pool.query<Claimed>('select runid, jobid, due_at, quick, next_due from cron.claim_due_runs()');
+      const { rows } = await opts.pool.query<Claimed>('select runid, jobid, due_at, quick, direct, next_due from cron.claim_due_runs()');
       // Quick jobs (their last run well under 50 ms) share `parallel` groups; the others run alone.
       const quick: string[] = [];
       for (const r of rows) {
         if (r.runid !== null) {
-          if (r.quick) quick.push(r.runid);
+          if (r.direct) waiting.push({ direct: r.runid });
+          else if (r.quick) quick.push(r.runid);
           else waiting.push([r.runid]);
         } else if (r.next_due !== null) {
           wait = Math.min(MAX_WAIT_MS, Math.max(0, r.next_due.getTime() - Date.now() + 2));
@@ -105,7 +134,7 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
       clearTimeout(timer);
       await ticking;
       // Claimed but not begun: failed now, not left to the next tidy.
-      const unstarted = waiting.splice(0).flat();
+      const unstarted = waiting.splice(0).flatMap((w) => (Array.isArray(w) ? w : [w.direct]));
       await Promise.allSettled([...running, ...unstarted.map((runid) => opts.pool.query('select cron.fail_run($1, $2)', [runid, 'the process stopped before running the job']))]);
     },
   };

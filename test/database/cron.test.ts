@@ -61,6 +61,62 @@ describe('Cron across processes', () => {
     assert.deepEqual(ticks.filter((t) => t.n !== 1), [], 'still once a tick');
   });
 
+  it('takes the Cron guide\'s examples as written, and runs its VACUUM, procedure and function', async () => {
+    const q = (sql: string) => p.adminPool.query(sql);
+    await q(`create table events (event_time timestamptz not null default now())`);
+    await q(`create function hello_world() returns text language sql as $$ select 'hello world' $$`);
+    await q(`create table calls (at timestamptz not null default now())`);
+    await q(`create procedure do_something() language sql as $$ insert into calls default values $$`);
+    await q(`create procedure my_procedure() language sql as $$ insert into calls default values $$`);
+    // The guide's statements, unchanged.
+    await q(`select cron.schedule('permanent-cron-job-name', '30 seconds', 'CALL do_something()')`);
+    await q(`select cron.alter_job(
+  job_id := (select jobid from cron.job where jobname = 'permanent-cron-job-name'),
+  schedule := '*/5 * * * *'
+)`);
+    await q(`select cron.alter_job(
+  job_id := (select jobid from cron.job where jobname = 'permanent-cron-job-name'),
+  active := false
+)`);
+    await q(`select cron.alter_job(
+  job_id := (select jobid from cron.job where jobname = 'permanent-cron-job-name'),
+  active := true
+)`);
+    await q(`select cron.schedule (
+  'saturday-cleanup', -- name of the cron job
+  '30 3 * * 6', -- Saturday at 3:30am (GMT)
+  $$ delete from events where event_time < now() - interval '1 week' $$
+)`);
+    await q(`select cron.schedule('nightly-vacuum', '0 3 * * *', 'VACUUM')`);
+    await q(`select cron.schedule('call-db-function', '*/5 * * * *', 'SELECT hello_world()')`);
+    await q(`select cron.schedule('call-db-procedure', '*/5 * * * *', 'CALL my_procedure()')`);
+    const { rows: jobs } = await p.adminPool.query<{ jobname: string; schedule: string; active: boolean }>(`select jobname, schedule, active from cron.job where jobname not in ('every-two') order by jobid`);
+    assert.deepEqual(jobs.map((j) => [j.jobname, j.schedule, j.active]), [
+      ['permanent-cron-job-name', '*/5 * * * *', true], ['saturday-cleanup', '30 3 * * 6', true], ['nightly-vacuum', '0 3 * * *', true],
+      ['call-db-function', '*/5 * * * *', true], ['call-db-procedure', '*/5 * * * *', true],
+    ]);
+    // To see them run without waiting for 3 a.m.: every second, through the guide's alter_job.
+    for (const name of ['nightly-vacuum', 'call-db-function', 'call-db-procedure']) {
+      await q(`select cron.alter_job(job_id := (select jobid from cron.job where jobname = '${name}'), schedule := '1 seconds')`);
+    }
+    const ran = await eventually('the three ran', async () => (await p.adminPool.query<{ jobname: string; status: string; return_message: string }>(
+      `select distinct on (j.jobname) j.jobname, d.status, d.return_message from cron.job_run_details d join cron.job j using (jobid)
+        where j.jobname in ('nightly-vacuum', 'call-db-function', 'call-db-procedure') and d.status in ('succeeded', 'failed')
+        order by j.jobname, d.runid`)).rows, (r) => r.length === 3, { tries: 80, everyMs: 100 });
+    assert.deepEqual(ran.map((r) => [r.jobname, r.status, r.return_message]), [
+      ['call-db-function', 'succeeded', '1 row'], ['call-db-procedure', 'succeeded', '0 rows'], ['nightly-vacuum', 'succeeded', 'VACUUM'],
+    ]);
+    // The guide's history query.
+    const { rows: history } = await p.adminPool.query(`select
+  *
+from cron.job_run_details
+where jobid = (select jobid from cron.job where jobname = 'nightly-vacuum')
+order by start_time desc
+limit 10`);
+    assert.ok(history.length >= 1);
+    for (const name of ['permanent-cron-job-name', 'saturday-cleanup', 'nightly-vacuum', 'call-db-function', 'call-db-procedure']) await q(`select cron.unschedule('${name}')`);
+  });
+
   it('refuses a bad schedule with pg_cron\'s error, and unschedules as the guide does', async () => {
     await assert.rejects(p.adminPool.query(`select cron.schedule('bad', '*/5 * * *', 'select 1')`), /invalid schedule: \*\/5 \* \* \*/);
     // Supabase's Cron guide: a job that calls a function on a schedule, and its history.
