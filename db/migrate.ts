@@ -50,6 +50,22 @@ export async function readMigrations(dir: string, source: MigrationSource): Prom
 
 type Progress = (event: { source: MigrationSource; name: string; ms: number }) => void;
 
+/** Supabase's extensions whose API pgbase's own migrations provide, with the migration that does. */
+const PROVIDED_EXTENSIONS: Record<string, string> = { supabase_vault: '0118_vault.sql', pgmq: '0119_pgmq.sql', pg_cron: '0120_cron.sql', pg_net: '0121_net.sql' };
+
+/**
+ * Why migrating must stop, or null: one of those extensions is installed in
+ * the database and pgbase's migration for the same schema is still to run
+ * (two implementations of one API would fight over its tables). The
+ * migrations 0119 to 0121 check it themselves too, for a DBA running them by hand.
+ */
+export function extensionClash(installed: string[], pending: string[]): string | null {
+  const clashes = Object.entries(PROVIDED_EXTENSIONS).filter(([ext, file]) => installed.includes(ext) && pending.includes(file));
+  if (clashes.length === 0) return null;
+  return clashes.map(([ext, file]) => `The ${ext} extension is installed in this database, and pgbase provides its API itself (sql/${file}). `
+    + 'Drop the extension after moving its data out (docs/database.md), or point pgbase at another database.').join('\n');
+}
+
 export async function migrate(
   connectionString: string,
   opts: { platformDir?: string; userDir?: string | undefined; onApplied?: Progress } = {},
@@ -87,6 +103,10 @@ export async function migrate(
           .join('\n'),
       );
     }
+
+    const { rows: installed } = await lock.query<{ extname: string }>('select extname from pg_extension');
+    const clash = extensionClash(installed.map((r) => r.extname), files.filter((f) => f.source === 'platform' && !recorded.has(`platform/${f.name}`)).map((f) => f.name));
+    if (clash) throw new MigrationError(clash);
 
     const result: MigrateResult = { applied: [], skipped: 0 };
     for (const f of files) {
