@@ -188,6 +188,15 @@ alter table supabase_functions.hooks enable row level security;
 revoke all on supabase_functions.hooks from public, anon, authenticated;
 grant select on supabase_functions.hooks to service_role;
 
+-- A row change in the Database Webhook shape (also a workflow's row-change input, sql/0122).
+create or replace function supabase_functions.webhook_payload(op text, table_name text, schema_name text, new_row jsonb, old_row jsonb) returns jsonb
+language sql immutable set search_path = ''
+as $$
+  select jsonb_build_object('type', op, 'table', table_name, 'schema', schema_name,
+    'record', case when op in ('INSERT', 'UPDATE') then new_row end,
+    'old_record', case when op in ('UPDATE', 'DELETE') then old_row end)
+$$;
+
 create or replace function supabase_functions.http_request() returns trigger
 language plpgsql
 security definer
@@ -211,9 +220,8 @@ begin
   if method = 'GET' then
     request_id := net.http_get(url, params, headers, timeout_ms);
   elsif method = 'POST' then
-    payload := jsonb_build_object('old_record', case when tg_op in ('UPDATE', 'DELETE') then to_jsonb(old) end,
-      'record', case when tg_op in ('INSERT', 'UPDATE') then to_jsonb(new) end,
-      'type', tg_op, 'table', tg_table_name, 'schema', tg_table_schema);
+    payload := supabase_functions.webhook_payload(tg_op, tg_table_name, tg_table_schema,
+      case when tg_op <> 'DELETE' then to_jsonb(new) end, case when tg_op <> 'INSERT' then to_jsonb(old) end);
     request_id := net.http_post(url, payload, params, headers, timeout_ms);
   else
     raise exception 'method argument % is invalid', method using errcode = '22023';

@@ -82,9 +82,8 @@ declare
 begin
   select * into t from ai.workflow_triggers where id = tg_argv[0]::uuid;
   if not found then return null; end if;
-  payload := jsonb_build_object('type', tg_op, 'table', tg_table_name, 'schema', tg_table_schema,
-    'record', case when tg_op in ('INSERT', 'UPDATE') then to_jsonb(new) end,
-    'old_record', case when tg_op in ('UPDATE', 'DELETE') then to_jsonb(old) end);
+  payload := supabase_functions.webhook_payload(tg_op, tg_table_name, tg_table_schema,
+    case when tg_op <> 'DELETE' then to_jsonb(new) end, case when tg_op <> 'INSERT' then to_jsonb(old) end);
   if payload @> coalesce(t.config -> 'condition', '{}') then
     perform ai.start_triggered_run(t.id, payload);
   end if;

@@ -7,6 +7,7 @@ import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { route } from '../errors.ts';
 import type { AdminSql } from './admin-sql.ts';
+import { cronJobId } from './meta.ts';
 import { parseBody } from './parse.ts';
 
 const Preview = { preview: z.boolean().optional() };
@@ -28,6 +29,9 @@ export const PolicyBody = z.object({
 });
 export const ExtensionBody = z.object({ name: z.string().regex(/^[a-z0-9_-]{1,63}$/, 'an extension name'), schema: z.string().min(1).max(63).optional(), ...Preview });
 export const PreviewOnly = z.object(Preview);
+export const CronJobBody = z.object({ name: z.string().trim().min(1).max(200), schedule: z.string().trim().min(1).max(200), command: z.string().trim().min(1).max(100_000), ...Preview });
+export const CronJobPatch = z.object({ schedule: z.string().trim().min(1).max(200).optional(), command: z.string().trim().min(1).max(100_000).optional(), active: z.boolean().optional(), ...Preview });
+export const QueueBody = z.object({ name: z.string().regex(/^[a-z0-9_]{1,47}$/, 'lowercase letters, digits and underscores, at most 47'), unlogged: z.boolean().optional(), ...Preview });
 
 /** Without `preview` from the body. */
 const spec = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([k, v]) => k !== 'preview' && v !== undefined));
@@ -58,5 +62,11 @@ export function changeRoutes(opts: { sql: AdminSql }): Router {
   r.delete('/tables/:id/policies/:name', change(PreviewOnly, 'drop_policy', async (req) => ({ sql: await sql.value('select studio.drop_policy_sql($1, $2)', [tableId(req), req.params.name]), target: `${await tableName(tableId(req))}: ${String(req.params.name)}` })));
   r.post('/extensions', change(ExtensionBody, 'enable_extension', async (_req, b) => ({ sql: await sql.value('select studio.enable_extension_sql($1, $2)', [b.name, b.schema ?? 'extensions']), target: String(b.name) })));
   r.delete('/extensions/:name', change(PreviewOnly, 'disable_extension', async (req) => ({ sql: await sql.value('select studio.disable_extension_sql($1)', [req.params.name]), target: String(req.params.name) })));
+  r.post('/cron/jobs', change(CronJobBody, 'schedule_cron_job', async (_req, b) => ({ sql: await sql.value('select studio.cron_schedule_sql($1)', [b]), target: String(b.name) })));
+  r.patch('/cron/jobs/:id', change(CronJobPatch, 'alter_cron_job', async (req, b) => ({ sql: await sql.value('select studio.cron_alter_sql($1, $2)', [cronJobId(req), b]), target: `cron job ${cronJobId(req)}` })));
+  r.delete('/cron/jobs/:id', change(PreviewOnly, 'unschedule_cron_job', async (req) => ({ sql: await sql.value('select studio.cron_unschedule_sql($1)', [cronJobId(req)]), target: `cron job ${cronJobId(req)}` })));
+  r.post('/queues', change(QueueBody, 'create_queue', async (_req, b) => ({ sql: await sql.value('select studio.queue_create_sql($1)', [b]), target: String(b.name) })));
+  r.post('/queues/:name/purge', change(PreviewOnly, 'purge_queue', async (req) => ({ sql: await sql.value('select studio.queue_purge_sql($1)', [req.params.name]), target: String(req.params.name) })));
+  r.delete('/queues/:name', change(PreviewOnly, 'drop_queue', async (req) => ({ sql: await sql.value('select studio.queue_drop_sql($1)', [req.params.name]), target: String(req.params.name) })));
   return r;
 }

@@ -14,6 +14,13 @@ export const TablesQuery = z.object({ schema: schemaList.optional(), id: ids.opt
 export const TableIdsQuery = z.object({ table_id: ids.optional() });
 export const SchemaQuery = z.object({ schema: schemaList.optional() });
 
+/** A cron job's id from the path: anything but a whole number names no job. */
+export function cronJobId(req: express.Request): number {
+  const id = Number(req.params.id);
+  if (!Number.isSafeInteger(id) || id < 1) throw studioErrors.notFound('Cron job');
+  return id;
+}
+
 export function metaRoutes(opts: { sql: AdminSql; exposed: string[] }): Router {
   const { sql } = opts;
   const r = express.Router({ mergeParams: true });
@@ -43,6 +50,9 @@ export function metaRoutes(opts: { sql: AdminSql; exposed: string[] }): Router {
   r.get('/publications', json(() => sql.value('select studio.publications()')));
   r.get('/migrations', json(() => sql.rows('select source, name, applied_at from platform.migrations order by applied_at, source, name')));
   r.get('/advisors', json(() => sql.value('select studio.advisors($1)', [opts.exposed])));
+  r.get('/cron/jobs', json(() => sql.value('select studio.cron_jobs()')));
+  r.get('/cron/jobs/:id/runs', json((req) => sql.value('select studio.cron_runs($1)', [cronJobId(req)])));
+  r.get('/queues', json(() => sql.value('select studio.queues()')));
   r.get('/tables/:id/policy-templates', json((req) => sql.value('select studio.policy_templates($1)', [Number(req.params.id)])));
   return r;
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { documentOf, type DocumentDef } from '../openapi/document.ts';
 import { family, json, type Operation } from '../openapi/operation.ts';
 import { AcceptInviteBody, AuditQuery, InviteBody, SetupBody, SignInBody } from './account.ts';
-import { AddColumnBody, AlterColumnBody, AlterTableBody, CreateTableBody, DropBody, ExtensionBody, PolicyBody, PreviewOnly } from './changes.ts';
+import { AddColumnBody, AlterColumnBody, AlterTableBody, CreateTableBody, CronJobBody, CronJobPatch, DropBody, ExtensionBody, PolicyBody, PreviewOnly, QueueBody } from './changes.ts';
 import { SchemaQuery, TableIdsQuery, TablesQuery } from './meta.ts';
 import { QueryBody } from './query.ts';
 import { DeleteRows, ExportQuery, InsertRows, RowsQuery, UpdateRow } from './rows.ts';
@@ -24,6 +24,8 @@ const open = family({ tag: 'Sign-in', errorBody: 'platform', access: 'none' });
 const snippets = family({ tag: 'Snippets', errorBody: 'platform', access: 'operator' });
 const db = family({ tag: 'Database', errorBody: 'platform', access: 'operator' });
 const extensions = family({ tag: 'Extensions', errorBody: 'platform', access: 'operator' });
+const cron = family({ tag: 'Cron', errorBody: 'platform', access: 'operator' });
+const queues = family({ tag: 'Queues', errorBody: 'platform', access: 'operator' });
 const tables = family({ tag: 'Tables', errorBody: 'platform', access: 'operator' });
 const table = family({ tag: 'Table', errorBody: 'platform', access: 'operator' });
 const schemaObjects = family({ tag: 'Schema objects', errorBody: 'platform', access: 'operator' });
@@ -100,6 +102,15 @@ export const PLATFORM_OPERATIONS: Operation[] = [
   policies.delete(meta('/tables/{id}/policies/{name}'), change('Drop a policy'), { operationId: 'dropPolicy', pathText: POLICY, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [404] }),
   extensions.post(meta('/extensions'), change('Enable an extension'), { operationId: 'enableExtension', pathText: REF, body: ExtensionBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
   extensions.delete(meta('/extensions/{name}'), change('Disable an extension'), { operationId: 'disableExtension', pathText: { ...REF, name: 'An extension name' }, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  cron.get(meta('/cron/jobs'), 'Cron jobs, each with its last run', { operationId: 'listCronJobs', pathText: REF, answers: [json(200, 'Jobs', z.array(S.CronJob))] }),
+  cron.get(meta('/cron/jobs/{id}/runs'), 'A cron job\'s runs, newest first', { operationId: 'listCronJobRuns', pathText: { ...REF, id: 'A cron job id' }, answers: [json(200, 'Runs', z.array(S.CronJobRun))], errors: [404] }),
+  cron.post(meta('/cron/jobs'), change('Schedule a cron job (cron.schedule)'), { operationId: 'scheduleCronJob', pathText: REF, body: CronJobBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400] }),
+  cron.patch(meta('/cron/jobs/{id}'), change('Change a cron job\'s schedule, command or activity (cron.alter_job)'), { operationId: 'alterCronJob', pathText: { ...REF, id: 'A cron job id' }, body: CronJobPatch, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400, 404] }),
+  cron.delete(meta('/cron/jobs/{id}'), change('Unschedule a cron job'), { operationId: 'unscheduleCronJob', pathText: { ...REF, id: 'A cron job id' }, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [404] }),
+  queues.get(meta('/queues'), 'Queues with their metrics', { operationId: 'listQueues', pathText: REF, answers: [json(200, 'Queues', z.array(S.Queue))] }),
+  queues.post(meta('/queues'), change('Create a queue (pgmq.create)'), { operationId: 'createQueue', pathText: REF, body: QueueBody, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [400] }),
+  queues.post(meta('/queues/{name}/purge'), change('Delete every message of a queue'), { operationId: 'purgeQueue', pathText: { ...REF, name: 'A queue name' }, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [404] }),
+  queues.delete(meta('/queues/{name}'), change('Drop a queue and its archive'), { operationId: 'dropQueue', pathText: { ...REF, name: 'A queue name' }, body: PreviewOnly, bodyOptional: true, answers: [json(200, 'The SQL', S.ChangeAnswer)], errors: [404] }),
   rows.post(meta('/tables/{id}/rows/query'), 'A page of rows: filters, order, keyset or offset', { operationId: 'queryRows', pathText: TABLE, body: RowsQuery, answers: [json(200, 'The page', S.RowsPage)], errors: [400, 404] }),
   rows.post(meta('/tables/{id}/rows'), 'Insert rows (every row with the same columns)', { operationId: 'insertRows', pathText: TABLE, body: InsertRows, answers: [json(201, 'The rows inserted', z.array(z.record(z.string(), z.unknown())))], errors: [400, 404, 409] }),
   rows.patch(meta('/tables/{id}/rows'), 'Change one row by its primary key', { operationId: 'updateRow', pathText: TABLE, body: UpdateRow, answers: [json(200, 'The row', z.record(z.string(), z.unknown()))], errors: [400, 404, 409] }),

@@ -50,6 +50,15 @@ export const Extension = name('Extension', z.looseObject({ name: z.string(), sch
 export const Publication = name('Publication', z.looseObject({ id: z.number(), name: z.string(), owner: z.string(), publish_insert: z.boolean(), publish_update: z.boolean(), publish_delete: z.boolean(), publish_truncate: z.boolean(), tables: nullable(z.array(z.looseObject({ id: z.number(), name: z.string(), schema: z.string() }))) }));
 export const Migration = name('Migration', z.looseObject({ source: z.enum(['platform', 'user']), name: z.string(), applied_at: Timestamp }));
 export const Advisor = name('Advisor', z.looseObject({ name: z.string(), level: z.enum(['error', 'warn', 'info']), object: z.string(), title: z.string(), detail: z.string(), fix: z.string() }));
+const CronRun = z.looseObject({ runid: z.number(), status: nullable(z.string()), start_time: nullable(z.string()), end_time: nullable(z.string()), return_message: nullable(z.string()) });
+export const CronJob = name('CronJob', z.looseObject({
+  jobid: z.number(), jobname: nullable(z.string()), schedule: z.string(), command: z.string(), active: z.boolean(), username: z.string(), next_run: nullable(z.string()), last_run: nullable(CronRun),
+}));
+export const CronJobRun = name('CronJobRun', CronRun.extend({ duration_ms: nullable(z.number()) }));
+export const Queue = name('Queue', z.looseObject({
+  queue_name: z.string(), is_unlogged: z.boolean(), created_at: z.string(), queue_length: z.number(), queue_visible_length: z.number(),
+  oldest_msg_age_sec: nullable(z.number()), newest_msg_age_sec: nullable(z.number()), total_messages: z.number(),
+}));
 export const ChangeAnswer = name('ChangeAnswer', z.object({ sql: z.string(), ran: z.boolean() }));
 export const RowsPage = name('RowsPage', z.looseObject({ rows: z.array(Json), keyset: z.boolean(), order: z.array(z.string()), count: nullable(z.number()), estimate: z.number() }));
 export const QueryAnswer = name('QueryAnswer', z.looseObject({ run_id: Id, command: nullable(z.string()), row_count: nullable(z.number()), columns: z.array(z.object({ name: z.string(), type: z.string() })), rows: z.array(z.array(z.unknown())), truncated: z.boolean(), duration_ms: z.number(), plan: z.unknown().optional() }));

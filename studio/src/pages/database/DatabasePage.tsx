@@ -2,13 +2,15 @@
 import { NavLink, useParams } from 'react-router';
 import { Advisors } from './Advisors.tsx';
 import { CatalogueList } from './CatalogueList.tsx';
+import { CronJobs } from './CronJobs.tsx';
 import { Extensions } from './Extensions.tsx';
 import { Functions } from './Functions.tsx';
 import { Policies } from './Policies.tsx';
+import { Queues } from './Queues.tsx';
 
 const SECTIONS: Array<[string, string]> = [
   ['advisors', 'Advisors'], ['policies', 'Policies'], ['indexes', 'Indexes'], ['triggers', 'Triggers'], ['functions', 'Functions'],
-  ['extensions', 'Extensions'], ['roles', 'Roles'], ['publications', 'Publications'], ['migrations', 'Migrations'],
+  ['extensions', 'Extensions'], ['cron', 'Cron'], ['queues', 'Queues'], ['roles', 'Roles'], ['publications', 'Publications'], ['migrations', 'Migrations'],
 ];
 
 export default function DatabasePage() {
@@ -25,6 +27,8 @@ export default function DatabasePage() {
           : section === 'policies' ? <Policies />
           : section === 'functions' ? <Functions />
           : section === 'extensions' ? <Extensions />
+          : section === 'cron' ? <CronJobs />
+          : section === 'queues' ? <Queues />
           : section === 'indexes' || section === 'triggers' || section === 'roles' || section === 'publications' || section === 'migrations' ? <CatalogueList section={section} />
           : <p>No such section.</p>}
       </div>
