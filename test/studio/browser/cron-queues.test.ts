@@ -14,6 +14,18 @@ describe('Studio in Chromium: cron jobs and queues', () => {
   let server: StudioServer;
   let s: StudioPage;
   const dialog = () => s.page.getByRole('dialog');
+  /** Tabs until the focus is on the control with this label or text (a dozen presses at most). */
+  const tabTo = async (name: string) => {
+    for (let i = 0; i < 12; i++) {
+      const here = await s.page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.getAttribute('aria-label') ?? el?.closest('label')?.textContent?.trim() ?? el?.textContent?.trim() ?? '';
+      });
+      if (here === name || here.startsWith(name)) return;
+      await s.page.keyboard.press('Tab');
+    }
+    assert.fail(`${name} was not reached with Tab`);
+  };
 
   studioSuite({
     prepare: async (started) => {
@@ -36,7 +48,7 @@ describe('Studio in Chromium: cron jobs and queues', () => {
     await dialog().getByText("select cron.schedule('heartbeat', '1 seconds', 'insert into public.beats default values');").waitFor();
     await s.shot('database-cron-preview');
     await dialog().getByRole('button', { name: 'Run' }).click();
-    await s.page.getByRole('cell', { name: 'heartbeat' }).waitFor();
+    await s.page.getByRole('cell', { name: 'heartbeat', exact: true }).waitFor();
     // It runs (the server's worker ticks), and its runs open in a dialog.
     for (let i = 0; i < 50; i++) {
       const [n] = await query<{ n: number }>(server.databaseUrl, 'select count(*)::int as n from public.beats');
@@ -47,7 +59,8 @@ describe('Studio in Chromium: cron jobs and queues', () => {
     await dialog().getByRole('cell', { name: 'succeeded' }).first().waitFor();
     await s.axe('a cron job\'s runs');
     await s.shot('database-cron-runs');
-    await dialog().getByRole('button', { name: 'Close' }).click();
+    await s.page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
     await s.page.getByRole('button', { name: 'Pause heartbeat' }).click();
     await dialog().getByText(/select cron\.alter_job\(\d+, active => false\);/).waitFor();
     await dialog().getByRole('button', { name: 'Run' }).click();
@@ -63,13 +76,13 @@ describe('Studio in Chromium: cron jobs and queues', () => {
     await s.page.getByRole('button', { name: 'New queue' }).focus();
     await s.page.keyboard.press('Enter');
     await dialog().getByLabel('Name').waitFor();
+    await tabTo('Name');
     await s.page.keyboard.type('emails');
     await s.page.keyboard.press('Enter');
     await dialog().getByText("select pgmq.create('emails');").waitFor();
-    await s.page.keyboard.press('Tab');
-    await dialog().getByRole('button', { name: 'Run' }).focus();
+    await tabTo('Run');
     await s.page.keyboard.press('Enter');
-    await s.page.getByRole('cell', { name: 'emails' }).waitFor();
+    await s.page.getByRole('cell', { name: 'emails', exact: true }).waitFor();
     await query(server.databaseUrl, `select pgmq.send('emails', '{"to": "a@example.com"}')`);
     await s.page.getByRole('button', { name: 'Refresh' }).click();
     await s.page.getByRole('row', { name: /emails 1 1/ }).waitFor();

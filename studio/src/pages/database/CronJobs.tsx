@@ -52,7 +52,7 @@ export function CronJobs() {
             {(jobs.value ?? []).map((job) => (
               <tr key={job.jobid}>
                 <td>{label(job)}{job.active ? '' : <span className="muted"> (paused)</span>}</td>
-                <td className="mono">{job.schedule}</td>
+                <td className="mono schedule">{job.schedule}</td>
                 <td className="mono small">{job.command.length > 120 ? `${job.command.slice(0, 120)}…` : job.command}</td>
                 <td>{job.last_run ? `${job.last_run.status ?? ''} ${job.last_run.start_time ? new Date(job.last_run.start_time).toLocaleString() : ''}` : <span className="muted">never</span>}</td>
                 <td>{job.active && job.next_run ? new Date(job.next_run).toLocaleString() : ''}</td>

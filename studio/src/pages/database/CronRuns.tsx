@@ -28,7 +28,6 @@ export function CronRuns({ jobid, name, onClose }: { jobid: number; name: string
           </tbody>
         </table>
       )}
-      <div className="dialog-actions"><button type="button" onClick={onClose}>Close</button></div>
     </Dialog>
   );
 }
