@@ -51,13 +51,13 @@ export async function readMigrations(dir: string, source: MigrationSource): Prom
 type Progress = (event: { source: MigrationSource; name: string; ms: number }) => void;
 
 /** Supabase's extensions whose API pgbase's own migrations provide, with the migration that does. */
-const PROVIDED_EXTENSIONS: Record<string, string> = { supabase_vault: '0118_vault.sql', pgmq: '0119_pgmq.sql', pg_cron: '0120_cron.sql', pg_net: '0121_net.sql' };
+const PROVIDED_EXTENSIONS: Record<string, string> = { supabase_vault: '0118_vault.sql', pgmq: '0119_pgmq.sql', pg_cron: '0121_cron.sql', pg_net: '0123_net.sql' };
 
 /**
  * Why migrating must stop, or null: one of those extensions is installed in
  * the database and pgbase's migration for the same schema is still to run
  * (two implementations of one API would fight over its tables). The
- * migrations 0119 to 0121 check it themselves too, for a DBA running them by hand.
+ * migrations 0119, 0121 and 0123 check it themselves too, for a DBA running them by hand.
  */
 export function extensionClash(installed: string[], pending: string[]): string | null {
   const clashes = Object.entries(PROVIDED_EXTENSIONS).filter(([ext, file]) => installed.includes(ext) && pending.includes(file));

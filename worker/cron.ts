@@ -1,4 +1,4 @@
-// The cron ticker (sql/0120): every process running a worker ticks at each
+// The cron ticker (sql/0121 the jobs, sql/0122 their runs): every process running a worker ticks at each
 // job's due time (at most a second apart), claims the due runs in one
 // statement, and runs them through SQL (cron.run_many, each as its job's
 // role). The claim moves a job on as it takes it, so any number of processes
@@ -44,7 +44,7 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
         return;
       }
       // One run cancelled by the statement limit, or its connection lost: recorded as failed.
-      await opts.pool.query('select cron.fail_run($1, $2)', [runids[0], `ERROR:  ${(err as Error).message}`])
+      await opts.pool.query('select cron.finish_run($1, $2, $3)', [runids[0], 'failed', `ERROR:  ${(err as Error).message}`])
         .catch((e: Error) => log.warn({ runid: runids[0], error: e.message }, 'a cron run\'s failure was not recorded; the next tidy marks it'));
       return;
     }
@@ -135,7 +135,7 @@ export function startCronTicker(opts: { pool: pg.Pool; log: Logger; parallel: nu
       await ticking;
       // Claimed but not begun: failed now, not left to the next tidy.
       const unstarted = waiting.splice(0).flatMap((w) => (Array.isArray(w) ? w : [w.direct]));
-      await Promise.allSettled([...running, ...unstarted.map((runid) => opts.pool.query('select cron.fail_run($1, $2)', [runid, 'the process stopped before running the job']))]);
+      await Promise.allSettled([...running, ...unstarted.map((runid) => opts.pool.query('select cron.finish_run($1, $2, $3)', [runid, 'failed', 'the process stopped before running the job']))]);
     },
   };
 }

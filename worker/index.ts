@@ -89,11 +89,11 @@ export async function startWorker(opts: { config: Config; pool: pg.Pool; concurr
       .catch((err: Error) => log.warn({ error: err.message }, 'reclaiming dead workers\' jobs failed'));
   }, opts.config.WORKER_RECLAIM_INTERVAL_MS);
   reclaim.unref();
-  // Cron jobs (sql/0120) tick wherever a worker runs: processes share the ticks.
+  // Cron jobs (sql/0121) tick wherever a worker runs: processes share the ticks.
   const cron = startCronTicker({ pool: opts.pool, log, parallel: opts.concurrency, statementTimeout: opts.config.JOB_STATEMENT_TIMEOUT });
-  // So do the senders of HTTP requests queued by SQL (sql/0121).
+  // So do the senders of HTTP requests queued by SQL (sql/0123).
   const net = startNetSenders({ pool: opts.pool, log, allowPrivateNetworks: opts.config.HTTP_ALLOW_PRIVATE_NETWORKS, parallel: 32 });
-  // And the workflows' queue triggers (sql/0122).
+  // And the workflows' queue triggers (sql/0124).
   const queueRuns = startQueueRuns({ pool: opts.pool, log });
   log.info({ concurrency: opts.concurrency }, 'worker started');
   return {

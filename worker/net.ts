@@ -1,4 +1,4 @@
-// HTTP from SQL (sql/0121): the senders. Every process running a worker
+// HTTP from SQL (sql/0123): the senders. Every process running a worker
 // listens on pgbase_net (notified when a transaction that queued requests
 // commits), takes a batch off net.http_request_queue (SKIP LOCKED: processes
 // share them, each request taken once), sends each through the outbound

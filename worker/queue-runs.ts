@@ -1,4 +1,4 @@
-// Workflows started by queue messages (sql/0122): every process running a
+// Workflows started by queue messages (sql/0124): every process running a
 // worker asks SQL about once a second to start a run for each visible
 // message of a deployed workflow's queue trigger. The read hides each
 // message from the other processes (SKIP LOCKED and its visibility

@@ -18,7 +18,7 @@ import { webhookTriggers } from './triggered.ts';
 export { runFailure, type RunResult } from './execution.ts';
 export type WorkflowRuns = ReturnType<typeof workflowRuns>;
 
-/** The triggers that start runs by themselves, in SQL (sql/0122). */
+/** The triggers that start runs by themselves, in SQL (sql/0124). */
 const SELF_STARTED = new Set(['schedule', 'row_change', 'queue']);
 
 export function workflowRuns(opts: ExecutionServices & { limiter: RunLimiter }) {
@@ -80,7 +80,7 @@ export function workflowRuns(opts: ExecutionServices & { limiter: RunLimiter }) 
       const [row] = await calls.asService<Execution & { variables: Record<string, unknown>; status: string; trigger: string }>(
         'select id, workflow_id, graph, version, variables, user_id, acts_as, status, trigger, traceparent from ai.workflow_executions where id = $1', [executionId]);
       if (!row || row.status !== 'queued') return;
-      // A run a schedule, a row change or a queue started draws from its owner's triggered window (sql/0122).
+      // A run a schedule, a row change or a queue started draws from its owner's triggered window (sql/0124).
       if (SELF_STARTED.has(row.trigger)) {
         try {
           opts.limiter.take('triggered', storedActor(row));

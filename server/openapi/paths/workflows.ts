@@ -12,7 +12,7 @@ const workflows = family({ tag: 'Workflows', errorBody: 'ai', access: 'project' 
 const coded = family({ tag: 'Workflows', errorBody: 'ai_coded', access: 'project' });
 /** An event sent to a run: how many of its waits it ended. */
 const EventDelivered = z.object({ execution_id: z.string(), event: z.string(), delivered: z.number().int() });
-/** A trigger beyond the webhook (sql/0122). */
+/** A trigger beyond the webhook (sql/0124). */
 const Trigger = z.looseObject({ id: z.string(), workflow_id: z.string(), type: z.enum(['schedule', 'row_change', 'queue']), config: z.record(z.string(), z.unknown()), created_at: Timestamp });
 const limited = 'At most WORKFLOW_EXECUTIONS_PER_MINUTE (20) executions a minute per caller: 429 beyond.';
 

@@ -1,4 +1,4 @@
-// A workflow's triggers beyond its webhook (sql/0122): a schedule, a row
+// A workflow's triggers beyond its webhook (sql/0124): a schedule, a row
 // change or a queue. SQL (ai.add_workflow_trigger) checks who may add which
 // and installs it; the routes validate the shape and pass it on. Answers {error}.
 import type { RequestHandler, Router } from 'express';

@@ -1,4 +1,4 @@
-// Database -> Cron: the jobs of cron.job (sql/0120) with their last run;
+// Database -> Cron: the jobs of cron.job (sql/0121) with their last run;
 // schedule, edit, pause or resume, and unschedule each, every change shown
 // as the pg_cron call it runs; a job's runs in a dialog.
 import { useState } from 'react';

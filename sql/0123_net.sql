@@ -188,7 +188,7 @@ alter table supabase_functions.hooks enable row level security;
 revoke all on supabase_functions.hooks from public, anon, authenticated;
 grant select on supabase_functions.hooks to service_role;
 
--- A row change in the Database Webhook shape (also a workflow's row-change input, sql/0122).
+-- A row change in the Database Webhook shape (also a workflow's row-change input, sql/0124).
 create or replace function supabase_functions.webhook_payload(op text, table_name text, schema_name text, new_row jsonb, old_row jsonb) returns jsonb
 language sql immutable set search_path = ''
 as $$

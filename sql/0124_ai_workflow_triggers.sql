@@ -1,6 +1,6 @@
 -- Workflows that start by themselves (issue 50, item 5): besides its
 -- webhook and API calls, a workflow's trigger can be
---   schedule    cron syntax, a job in cron.job (sql/0120) calling
+--   schedule    cron syntax, a job in cron.job (sql/0121) calling
 --               ai.start_triggered_run at each tick
 --   row_change  a row trigger on a table (INSERT, UPDATE, DELETE), with an
 --               optional condition: a JSON object the change must contain;
