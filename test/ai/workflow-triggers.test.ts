@@ -1,4 +1,4 @@
-// Workflows that start by themselves (issue 50, item 5; sql/0122): on a
+// Workflows that start by themselves (issue 50, item 5; sql/0124): on a
 // schedule (through Cron), on a row change (the Database Webhook shape, with
 // a condition) and on a queue message (archived on success, shown again on
 // failure, dead-lettered after max_attempts), each run once, with its
@@ -75,6 +75,9 @@ describe('workflows started by a schedule, a row change and a queue message', ()
     const [run] = await eventually('the row run', () => runs(id), (r) => r.length >= 1 && ended(r));
     assert.deepEqual([run!.trigger, run!.status, run!.output], ['row_change', 'succeeded', 'INSERT pro@example.com']);
     assert.deepEqual(run!.variables, { type: 'INSERT', table: 'signups', schema: 'public', record: { id: 1, email: 'pro@example.com', plan: 'pro' }, old_record: null });
+    // In the run history the API answers, with its trigger.
+    const history = (await (await api(`/${id}/executions`)).json()) as Array<{ id: string; trigger: string; status: string }>;
+    assert.deepEqual(history.map((e) => [e.id, e.trigger, e.status]), [[run!.id, 'row_change', 'succeeded']]);
     await sleep(1000);
     assert.equal((await runs(id)).length, 1, 'the free plan and the rolled-back insert started nothing');
 

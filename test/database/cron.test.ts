@@ -1,4 +1,4 @@
-// Cron (issue 50, item 1; sql/0120, worker/cron.ts) with real time and real
+// Cron (issue 50, item 1; sql/0121, worker/cron.ts) with real time and real
 // processes: a '2 seconds' job with two platforms and a separate `npm run
 // worker` on one database runs on schedule and never twice in a tick; with
 // the other platform and the worker killed (SIGKILL) it goes on in the one

@@ -1,4 +1,4 @@
-// HTTP from SQL and Database Webhooks (issue 50, item 3; sql/0121,
+// HTTP from SQL and Database Webhooks (issue 50, item 3; sql/0123,
 // worker/net.ts) against a real receiver on 127.0.0.1: a request queued in a
 // transaction that rolls back is never sent, one that commits is sent once
 // and its answer stored; a private address not allowed is refused and says

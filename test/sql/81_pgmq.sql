@@ -3,7 +3,7 @@
 -- queue tables' grants and RLS; creating queues kept from the API roles;
 -- pgmq's own errors for a bad name and an unknown queue.
 begin;
-select plan(22);
+select plan(27);
 
 select lives_ok($$ select pgmq.create('jobs') $$, 'a queue is made');
 select lives_ok($$ select pgmq.create('jobs') $$, 'and making it again is harmless');
@@ -24,6 +24,15 @@ select is((select row(queue_length, total_messages, queue_visible_length)::text 
 select is((select array_agg(queue_name::text) from pgmq.list_queues()), array['jobs'], 'list_queues');
 select throws_ok($$ select pgmq.send('missing', '{}') $$, '42P01', 'relation "pgmq.q_missing" does not exist', 'an unknown queue is pgmq''s error');
 select throws_ok($$ select pgmq.create('bad;name') $$, '22023', null, 'a name with SQL in it is refused');
+
+-- pop, an unlogged queue, headers, polling, every queue's metrics.
+select pgmq.create_unlogged('fast');
+select is((select relpersistence::text from pg_class where oid = 'pgmq.q_fast'::regclass), 'u', 'create_unlogged makes an unlogged table');
+select pgmq.send_batch('fast', array['{"a":1}', '{"a":2}']::jsonb[], array['{"k":"x"}', '{"k":"y"}']::jsonb[]);
+select is((select array_agg(headers ->> 'k' order by msg_id) from pgmq.q_fast), array['x', 'y'], 'send_batch keeps each message''s headers');
+select is((select message from pgmq.pop('fast')), '{"a":1}'::jsonb, 'pop takes the oldest and deletes it');
+select is((select count(*)::int from pgmq.read_with_poll('fast', 30, 5, 0, 10, '{"a":9}')), 0, 'read_with_poll answers nothing when nothing comes');
+select is((select array_agg(queue_name order by queue_name) from pgmq.metrics_all()), array['fast', 'jobs'], 'metrics_all, one row per queue');
 
 -- The Data API: authenticated may send and read only what RLS lets it.
 grant select, insert, update on pgmq.q_jobs to authenticated;

@@ -1,10 +1,10 @@
--- Cron (sql/0120) in pg_cron's API: schedules parsed as pg_cron reads them
+-- Cron (sql/0121) in pg_cron's API: schedules parsed as pg_cron reads them
 -- (and its errors), the next run in UTC, jobs upserted by name, a role
 -- seeing only its own jobs and runs, a job running as the role that
 -- scheduled it and unable to step out of it, a tick claimed once, a run
 -- missed long ago dropped, runs of a dead process failed.
 begin;
-select plan(26);
+select plan(30);
 
 select is(cron.next_run_after(cron.parse_schedule('*/5 * * * *'), '2026-03-01 10:02:30Z'), '2026-03-01 10:05Z'::timestamptz, 'every five minutes');
 select is(cron.next_run_after(cron.parse_schedule('0 9 * * mon-fri'), '2026-11-28 12:00Z'), '2026-11-30 09:00Z'::timestamptz, 'weekday names, Saturday to Monday');
@@ -50,6 +50,16 @@ select alike((select return_message from cron.job_run_details d join cron.job j 
 update cron.next_runs set next_run = clock_timestamp() - interval '2 minutes';
 select is((select count(*)::int from cron.claim_due_runs() where runid is not null), 0, 'a run missed by minutes is not made up');
 
+update cron.next_runs set next_run = clock_timestamp() - interval '1 second';
+create temp table batch as select runid from cron.claim_due_runs() where runid is not null;
+select is(cron.run_many((select array_agg(runid) from batch)), 3, 'run_many runs a group');
+select is((select count(*)::int from public.cron_seen), 2, 'each command in it ran');
+select cron.finish_run((select min(runid) from batch), 'failed', 'late');
+select is((select status from cron.job_run_details where runid = (select min(runid) from batch)), 'succeeded', 'an ended run is not finished again');
+insert into cron.job_run_details (jobid, status, start_time, end_time) values (1, 'succeeded', now() - interval '8 days', now() - interval '8 days');
+set local cron.run_details_retention = '7 days';
+select cron.tidy_runs();
+select is((select count(*)::int from cron.job_run_details where end_time < now() - interval '7 days'), 0, 'history past its retention is removed');
 insert into cron.job_run_details (jobid, status, job_pid, start_time) values (1, 'running', 2147483000, now());
 select is(cron.tidy_runs(), 1, 'a run whose process is gone is failed');
 

@@ -1,9 +1,9 @@
--- HTTP from SQL (sql/0121) in pg_net's API: a request queued with its URL,
+-- HTTP from SQL (sql/0123) in pg_net's API: a request queued with its URL,
 -- params, headers and body; malformed input refused at once; the senders'
 -- functions and the queue kept from the API roles; a Database Webhook's
 -- payload for each kind of change, logged in supabase_functions.hooks.
 begin;
-select plan(14);
+select plan(15);
 
 select ok(net.http_get('https://example.com/a?x=1', '{"q": "a b&c"}') > 0, 'http_get answers an id');
 select is((select url from net.http_request_queue order by id desc limit 1), 'https://example.com/a?x=1&q=a%20b%26c', 'params added to the query string, encoded');
@@ -28,6 +28,9 @@ select is((select count(*)::int from supabase_functions.hooks where hook_name = 
 
 select is((select count(*)::int from net.take_requests(100)), 6, 'the senders take every queued request');
 select lives_ok($$ select net.record_responses('[{"id": 1, "status_code": 200, "content": "ok"}]') $$, 'and record answers');
+
+insert into net._http_response (id, status_code, created) values (900001, 200, now() - interval '7 hours');
+select is(net.tidy_responses(), 1, 'answers older than pg_net.ttl (6 hours) are removed');
 
 select tests.authenticate_as('00000000-0000-0000-0000-0000000000aa');
 select throws_ok($$ select * from net.take_requests(1) $$, '42501', null, 'an API role cannot take requests');

@@ -1,4 +1,4 @@
--- Workflow triggers (sql/0122): who may add which; a schedule is a cron job,
+-- Workflow triggers (sql/0124): who may add which; a schedule is a cron job,
 -- a row change a row trigger honouring its condition and the deployment; a
 -- queue run's end archives, retries or dead-letters its message; the
 -- internal functions kept from the API roles.

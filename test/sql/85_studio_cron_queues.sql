@@ -1,4 +1,4 @@
--- The Studio's Cron and Queues (sql/0123): the SQL each change runs, built
+-- The Studio's Cron and Queues (sql/0125): the SQL each change runs, built
 -- with every value quoted; pg_cron's words for a bad schedule; 404 for what
 -- does not exist; the pages' reads.
 begin;

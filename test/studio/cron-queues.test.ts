@@ -1,4 +1,4 @@
-// The Studio's Database -> Cron and Queues over the control plane (sql/0123):
+// The Studio's Database -> Cron and Queues over the control plane (sql/0125):
 // a job scheduled from a previewed cron.schedule call runs and shows its
 // runs, is paused and resumed with cron.alter_job and unscheduled; a bad
 // schedule is pg_cron's words in a 400; a queue made, shown with its

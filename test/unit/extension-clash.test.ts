@@ -8,10 +8,10 @@ import { extensionClash } from '../../db/migrate.ts';
 
 describe('a Supabase extension already in the database', () => {
   it('stops migrating, naming the extension and what to do', () => {
-    const message = extensionClash(['plpgsql', 'pg_cron'], ['0120_cron.sql', '0121_net.sql']);
-    assert.match(message!, /^The pg_cron extension is installed in this database, and pgbase provides its API itself \(sql\/0120_cron\.sql\)\. Drop the extension/);
+    const message = extensionClash(['plpgsql', 'pg_cron'], ['0121_cron.sql', '0123_net.sql']);
+    assert.match(message!, /^The pg_cron extension is installed in this database, and pgbase provides its API itself \(sql\/0121_cron\.sql\)\. Drop the extension/);
     assert.equal(message!.split('\n').length, 1);
-    assert.equal(extensionClash(['pgmq', 'pg_net'], ['0119_pgmq.sql', '0121_net.sql'])!.split('\n').length, 2, 'each one named');
+    assert.equal(extensionClash(['pgmq', 'pg_net'], ['0119_pgmq.sql', '0123_net.sql'])!.split('\n').length, 2, 'each one named');
   });
 
   it('lets a database without them, or with pgbase\'s own already applied, go on', () => {
