@@ -37,6 +37,8 @@ describe('Studio in Chromium: cron jobs and queues', () => {
   it('schedules a job from the form, shows its runs, and pauses it after showing the SQL', async () => {
     await s.page.goto('/database/cron');
     await s.page.getByRole('heading', { name: 'Cron jobs' }).waitFor();
+    // The list loads after the heading: wait for the job, then look at how its command is shown.
+    await s.page.getByRole('cell', { name: 'hostile', exact: true }).waitFor();
     assert.equal(await s.page.locator('td', { hasText: "select '<img src=x onerror=alert(1)>'" }).count(), 1, 'a command is text');
     assert.equal(await s.page.locator('main img').count(), 0);
     await s.page.getByRole('button', { name: 'New job' }).click();
